@@ -1,0 +1,65 @@
+"""Pure-Python mulberry32 and Fisher-Yates, the twin of flagcore._rng."""
+from __future__ import annotations
+
+from typing import Any, Iterable, TypeVar
+
+T = TypeVar("T")
+_MASK = 0xFFFFFFFF
+
+
+def fnv1a32(data: bytes) -> int:
+    h = 2166136261
+    for b in data:
+        h = ((h ^ b) * 16777619) & _MASK
+    return h
+
+
+def seed_to_state(seed: Any) -> int:
+    """Validate a seed and return its uint32 state: int in [0, 2**32) or str (FNV-1a 32 of UTF-8)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        if hasattr(seed, "__index__") and not isinstance(seed, bool):
+            seed = int(seed.__index__())
+        else:
+            raise TypeError(f"seed must be an int in [0, 2**32) or a str, not {type(seed).__name__}")
+    if isinstance(seed, str):
+        return fnv1a32(seed.encode("utf-8", "surrogatepass"))
+    if not 0 <= seed < 2**32:
+        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
+    return int(seed)
+
+
+class Rng:
+    """mulberry32, the same stream as the JavaScript original: Rng(seed)() -> float in [0, 1)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.state = seed_to_state(seed)
+
+    def next_uint32(self) -> int:
+        a = (self.state + 0x6D2B79F5) & _MASK
+        self.state = a
+        t = ((a ^ (a >> 15)) * (a | 1)) & _MASK
+        t ^= (t + ((t ^ (t >> 7)) * (t | 61))) & _MASK
+        return (t ^ (t >> 14)) & _MASK
+
+    def __call__(self) -> float:
+        return self.next_uint32() / 4294967296.0
+
+    def below(self, bound: int) -> int:
+        """Math.floor(rng() * bound) for 1 <= bound < 2**32."""
+        if not 1 <= bound < 2**32:
+            raise ValueError(f"bound must be in [1, 2**32), got {bound}")
+        return (self.next_uint32() * bound) >> 32
+
+    def __repr__(self) -> str:
+        return f"Rng(state={self.state:#010x})"
+
+
+def shuffle(seq: Iterable[T], rng: Rng) -> list[T]:
+    """The spec's shuffleArray: Fisher-Yates on a copy, rng in place of Math.random."""
+    out = list(seq)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out

@@ -1,0 +1,53 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled mulberry32 (flagcore.Rng) and the spec's Fisher-Yates (flagcore.shuffle)."""
+from libc.stdint cimport uint32_t
+from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_fnv1a32
+
+
+def seed_to_state(seed):
+    """Validate a seed and return its uint32 state: int in [0, 2**32) or str (FNV-1a 32 of UTF-8)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        if hasattr(seed, "__index__") and not isinstance(seed, bool):
+            seed = int(seed.__index__())
+        else:
+            raise TypeError(f"seed must be an int in [0, 2**32) or a str, not {type(seed).__name__}")
+    if isinstance(seed, str):
+        data = seed.encode("utf-8", "surrogatepass")
+        return fc_fnv1a32(<const unsigned char *>(<bytes>data), len(data))
+    if not 0 <= seed < 2 ** 32:
+        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
+    return <uint32_t>seed
+
+
+cdef class Rng:
+    """mulberry32, the same stream as the JavaScript original: Rng(seed)() -> float in [0, 1)."""
+    cdef public uint32_t state
+
+    def __init__(self, seed=0):
+        self.state = seed_to_state(seed)
+
+    def __call__(self):
+        return fc_mulberry32_next(&self.state) / 4294967296.0
+
+    def next_uint32(self):
+        """The next draw as the integer u (the float is u / 2**32)."""
+        return fc_mulberry32_next(&self.state)
+
+    def below(self, bound):
+        """Math.floor(rng() * bound) for 1 <= bound < 2**32."""
+        if not 1 <= bound < 2 ** 32:
+            raise ValueError(f"bound must be in [1, 2**32), got {bound}")
+        return fc_mulberry32_below(&self.state, <uint32_t>bound)
+
+    def __repr__(self):
+        return f"Rng(state={self.state:#010x})"
+
+
+def shuffle(seq, Rng rng not None):
+    """The spec's shuffleArray: Fisher-Yates on a copy, rng in place of Math.random."""
+    cdef list out = list(seq)
+    cdef Py_ssize_t i, j
+    for i in range(len(out) - 1, 0, -1):
+        j = fc_mulberry32_below(&rng.state, <uint32_t>(i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out
