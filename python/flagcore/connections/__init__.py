@@ -6,5 +6,10 @@ Board, Group.
 from __future__ import annotations
 
 from .board import TIER_NAMES, Board, Group
+from .game import MAX_MISTAKES, ConnectionsGame, GuessOutcome
+from .grading import GuessResult, check_guess
+from .ids import board_id, daily_seed, encode_board_id, from_board_id, parse_board_id
 
 __all__ = ["TIER_NAMES", "Board", "Group"]
+__all__ += ["MAX_MISTAKES", "ConnectionsGame", "GuessOutcome", "GuessResult", "check_guess",
+            "board_id", "daily_seed", "encode_board_id", "from_board_id", "parse_board_id"]

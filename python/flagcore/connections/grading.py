@@ -1,0 +1,72 @@
+"""Grading one Connections guess: the spec's checkGuess, with its inputs validated.
+
+The loop is the spec's own: walk the groups in order, return "correct" on a group holding all
+four selected tiles and "one_away" on a group holding three. Groups on a board are disjoint, so
+at most one group can hold three or more of four selected tiles and the order never matters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .board import Group
+
+ITEMS_PER_CATEGORY = 4
+RESULTS = ("correct", "one_away", "wrong")
+
+
+@dataclass(frozen=True)
+class GuessResult:
+    """``result`` is "correct", "one_away" or "wrong"; ``matched`` is the group when correct."""
+
+    result: str
+    matched: Group | None = None
+
+
+def validate_selection(selected: object, name: str = "selected") -> tuple[str, ...]:
+    """Return ``selected`` as a tuple of 4 distinct codes, or raise TypeError/ValueError naming it.
+
+    Shared by check_guess and ConnectionsGame.guess so both reject the same inputs the same way.
+    """
+    if selected is None or isinstance(selected, (str, bytes, bytearray)) or not isinstance(selected, Iterable):
+        raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, "
+                        f"not {type(selected).__name__}")
+    if isinstance(selected, dict):
+        raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not dict")
+    codes = tuple(selected)
+    for code in codes:
+        if not isinstance(code, str):
+            raise TypeError(f"{name} must hold country codes (str), found {type(code).__name__} {code!r}")
+    if len(codes) != ITEMS_PER_CATEGORY:
+        raise ValueError(f"{name} must hold exactly {ITEMS_PER_CATEGORY} codes, got {len(codes)}")
+    if len(set(codes)) != len(codes):
+        dupes = sorted({c for c in codes if codes.count(c) > 1})
+        raise ValueError(f"{name} must hold {ITEMS_PER_CATEGORY} distinct codes, repeated: {dupes}")
+    return codes
+
+
+def _validate_groups(groups: object) -> tuple[Group, ...]:
+    if isinstance(groups, (str, bytes)) or not isinstance(groups, Iterable):
+        raise TypeError(f"groups must be a sequence of Group, not {type(groups).__name__}")
+    out = tuple(groups)
+    for g in out:
+        if not isinstance(g, Group):
+            raise TypeError(f"groups must hold Group objects, found {type(g).__name__}")
+        if len(g.codes) != ITEMS_PER_CATEGORY:
+            raise ValueError(f"groups: group {g.label!r} has {len(g.codes)} codes, "
+                             f"needs {ITEMS_PER_CATEGORY}")
+    return out
+
+
+def check_guess(groups: Sequence[Group], selected: Iterable[str]) -> GuessResult:
+    """Grade four selected codes against the board's groups, exactly as the spec's checkGuess."""
+    checked_groups = _validate_groups(groups)
+    codes = validate_selection(selected)
+    for group in checked_groups:
+        category_set = set(group.codes)
+        intersection = [code for code in codes if code in category_set]
+        if len(intersection) == ITEMS_PER_CATEGORY:
+            return GuessResult("correct", group)
+        if len(intersection) == ITEMS_PER_CATEGORY - 1:
+            return GuessResult("one_away", None)
+    return GuessResult("wrong", None)
