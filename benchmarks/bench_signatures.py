@@ -1,0 +1,72 @@
+"""Tile signatures, compiled core vs the pure-Python reference on the same inputs.
+
+    pytest benchmarks/bench_signatures.py --benchmark-enable --benchmark-only \
+        --benchmark-columns=median,iqr,rounds --benchmark-sort=name
+
+The "GB/s" in extra_info is bytes of input per second at the median (see --benchmark-json).
+"""
+import numpy as np
+import pytest
+
+from flagcore import _signatures as core
+from flagcore import signatures
+from flagcore.reference import signatures as ref
+
+IMPLS = {"core": core, "ref": ref}
+RNG = np.random.default_rng(20260927)
+BUFFER = RNG.integers(0, 256, 1 << 20, dtype=np.uint8)       # 1 MiB of RGBA
+BIG_BUFFER = RNG.integers(0, 256, 64 << 20, dtype=np.uint8)  # 64 MiB, core only
+FLAG_5X3 = signatures.render_flag("BR", 5)                   # 240 x 168 px, a real flag
+BIG_IMAGE = RNG.integers(0, 256, (1500, 2400, 4), dtype=np.uint8)
+
+
+def _rate(benchmark, nbytes):
+    benchmark.extra_info["bytes"] = nbytes
+    benchmark.extra_info["GB/s"] = round(nbytes / benchmark.stats.stats.median / 1e9, 3)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_hash_pixel_data_1mib(benchmark, impl):
+    fn = IMPLS[impl].hash_pixel_data
+    benchmark.pedantic(fn, args=(BUFFER,), rounds=3 if impl == "ref" else 200, warmup_rounds=1)
+    _rate(benchmark, BUFFER.nbytes)
+
+
+def test_hash_pixel_data_64mib_core(benchmark):
+    benchmark.pedantic(core.hash_pixel_data, args=(BIG_BUFFER,), rounds=10, warmup_rounds=1)
+    _rate(benchmark, BIG_BUFFER.nbytes)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_tile_signatures_5x3_flag(benchmark, impl):
+    fn = IMPLS[impl].tile_signatures
+    benchmark.pedantic(fn, args=(FLAG_5X3, 5, 3), rounds=20 if impl == "ref" else 2000,
+                       warmup_rounds=2)
+    _rate(benchmark, FLAG_5X3.nbytes)
+
+
+def test_tile_signatures_5x3_large_image_core(benchmark):
+    # Kernel throughput with four interleaved chains, away from the per-call overhead.
+    benchmark.pedantic(core.tile_signatures, args=(BIG_IMAGE, 5, 3, 0), rounds=20,
+                       warmup_rounds=1)
+    _rate(benchmark, BIG_IMAGE.nbytes)
+
+
+def test_hash_one_chain_large_image_core(benchmark):
+    # The same bytes as one buffer, one chain: what interleaving gains over the latency bound.
+    benchmark.pedantic(core.hash_pixel_data, args=(BIG_IMAGE,), rounds=20, warmup_rounds=1)
+    _rate(benchmark, BIG_IMAGE.nbytes)
+
+
+def test_render_flag_5_columns(benchmark):
+    benchmark(signatures.render_flag, "BR", 5)
+
+
+def test_piece_signatures_table_hit(benchmark):
+    benchmark(signatures.piece_signatures, "BR", 5, 3)
+
+
+def test_piece_signatures_cache_hit(benchmark):
+    svg = signatures.flag_svg("BR")
+    signatures.piece_signatures(svg, 5, 3)
+    benchmark(signatures.piece_signatures, svg, 5, 3)

@@ -1,0 +1,118 @@
+"""Argument checks and tile geometry shared by the compiled and the reference signatures.
+
+Both implementations call these before hashing, so they accept and reject exactly the same
+inputs and cut tiles at exactly the same pixels; the compiled loops then run with bounds
+checks off.
+
+Tile geometry (what the spec's canvas code does with ``getImageData``): the image is W x H
+pixels, a tile is ``tw = W / columns`` by ``th = H / rows`` (IEEE doubles, as in JavaScript),
+and the interior of tile (column c, row r) is the rectangle
+
+    getImageData(c * tw + inset, r * th + inset, tw - 2 * inset, th - 2 * inset)
+
+whose arguments are WebIDL ``long``s, i.e. truncated toward zero. So the interior starts at
+x = trunc(c * tw + inset), y = trunc(r * th + inset) and is trunc(tw - 2 * inset) wide and
+trunc(th - 2 * inset) tall. Every tile's interior therefore has the same size: when H / rows is
+fractional (160 px / 3 rows = 53.33 px) the rows start at floor(r * th) + inset and the last
+pixel row or two of the image belongs to no interior. Two tiles that look the same thus hash
+the same wherever they sit. An interior of zero or negative size (getImageData would throw) is
+a ValueError.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+U8Array = npt.NDArray[np.uint8]
+
+FNV_OFFSET = 2166136261
+FNV_PRIME = 16777619
+COLOR_QUANTUM = 32
+# The spec's quantizeChannel, Math.min(255, Math.round(c / 32) * 32), for every byte value.
+# Math.round rounds halves up (16 -> 32, 48 -> 64), unlike Python's round (16 -> 0), so the
+# table is built with integer arithmetic: round-half-up of c / 32 is (c + 16) // 32.
+QUANTIZE = bytes(min(255, ((c + COLOR_QUANTUM // 2) // COLOR_QUANTUM) * COLOR_QUANTUM)
+                 for c in range(256))
+
+
+def _whole(value: Any, name: str) -> int:
+    """An int (or numpy integer), never a bool or a float."""
+    if isinstance(value, bool) or isinstance(value, (float, np.floating)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    try:
+        return int(operator.index(value))
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+
+
+def check_stride(stride: Any) -> int:
+    step = _whole(stride, "stride")
+    if step < 1:
+        # The JavaScript loop never ends for stride <= 0.
+        raise ValueError(f"stride must be >= 1, got {step}")
+    return step
+
+
+def check_grid(columns: Any, rows: Any, inset: Any) -> tuple[int, int, int]:
+    c, r, i = _whole(columns, "columns"), _whole(rows, "rows"), _whole(inset, "inset")
+    if c < 1:
+        raise ValueError(f"columns must be >= 1, got {c}")
+    if r < 1:
+        raise ValueError(f"rows must be >= 1, got {r}")
+    if i < 0:
+        raise ValueError(f"inset must be >= 0, got {i}")
+    return c, r, i
+
+
+def as_pixel_bytes(rgba: Any) -> bytes | bytearray | U8Array:
+    """The bytes hashPixelData sees, as a flat C-contiguous buffer of unsigned bytes.
+
+    bytes and bytearray pass through. A memoryview or numpy array must hold unsigned bytes
+    (format "B" / dtype uint8); any shape is read in C (row-major) order, the order of
+    ``arr.tobytes()``, so a non-contiguous view is copied once.
+    """
+    if isinstance(rgba, (bytes, bytearray)):
+        return rgba
+    if isinstance(rgba, (memoryview, np.ndarray)):
+        arr = np.asarray(rgba)
+        if arr.dtype != np.uint8:
+            raise TypeError(f"rgba must hold unsigned bytes (uint8), not {arr.dtype}")
+        return np.ascontiguousarray(arr).reshape(-1)
+    raise TypeError("rgba must be bytes, bytearray, memoryview or a numpy uint8 array, "
+                    f"not {type(rgba).__name__}")
+
+
+def as_image(image: Any) -> U8Array:
+    """A C-contiguous (H, W, 4) uint8 RGBA array (copied only when not contiguous)."""
+    if not isinstance(image, np.ndarray):
+        raise TypeError(f"image must be a numpy uint8 array of shape (H, W, 4), "
+                        f"not {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise TypeError(f"image must hold uint8 RGBA, not {image.dtype}")
+    if image.ndim != 3 or image.shape[2] != 4:
+        raise ValueError(f"image must have shape (H, W, 4), got {image.shape}")
+    return np.ascontiguousarray(image)
+
+
+def tile_rects(height: int, width: int, columns: int, rows: int,
+               inset: int) -> tuple[list[int], list[int], int, int]:
+    """(x of each column's interior, y of each row's interior, interior width, height).
+
+    See the module docstring: WebIDL long truncation of the canvas arguments, computed in
+    doubles like the JavaScript.
+    """
+    tw = width / columns
+    th = height / rows
+    inner_w = math.trunc(tw - 2 * inset)
+    inner_h = math.trunc(th - 2 * inset)
+    if inner_w < 1 or inner_h < 1:
+        raise ValueError(
+            f"a {width}x{height} image cut into {columns}x{rows} tiles with inset {inset} leaves "
+            f"an empty tile interior ({inner_w}x{inner_h} px)")
+    xs = [math.trunc(c * tw + inset) for c in range(columns)]
+    ys = [math.trunc(r * th + inset) for r in range(rows)]
+    return xs, ys, inner_w, inner_h

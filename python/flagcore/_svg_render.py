@@ -1,0 +1,165 @@
+"""Render untrusted SVG flag artwork to RGBA pixels with cairosvg, never touching anything else.
+
+What is refused, and where:
+
+* More than MAX_SVG_BYTES bytes, or anything but well-formed XML whose root is <svg>: checked
+  before cairosvg sees the data. The XML is parsed with defusedxml with DTDs forbidden, so a
+  DOCTYPE of any kind (external entities, "billion laughs" entity expansion, external DTDs)
+  is rejected outright; gzip-compressed input (which cairosvg would inflate without limit) is
+  not XML and is rejected too. At most MAX_ELEMENTS elements nested at most MAX_DEPTH deep.
+* Every resource the SVG refers to, checked twice. Before rendering, an href that is not
+  "#fragment", a CSS url(...) that is not "url(#id)", an @import or an xml:base is refused.
+  While rendering, cairosvg fetches <image href>, <use href="other.svg#x">,
+  <tref> and CSS @import through its ``url_fetcher``; ours refuses every URL (file:, http:,
+  relative paths, and data: too, since a flag needs no embedded raster) and records the
+  attempt, and a render that tried to fetch anything fails even when cairosvg swallowed the
+  refusal. References inside the document (href="#id") never reach the fetcher.
+* An absurd canvas: the width is the caller's (validated) and the height follows the
+  artwork's aspect ratio; both are checked against MAX_SIDE before cairo allocates a pixel.
+
+Pixels: cairo's ARGB32 surface holds premultiplied colour in native-endian 32-bit words. A
+canvas ``getImageData`` returns un-premultiplied RGBA, so colours are divided back out with the
+rounding cairo's own PNG writer uses, ``(c * 255 + a // 2) // a`` (0 where a == 0): the result
+is byte for byte what ``svg2png`` decoded by Pillow gives. Flag artwork is opaque almost
+everywhere, where both conventions agree exactly; browsers may differ from cairo by one level
+on semi-transparent anti-aliased pixels. The canvas starts transparent, as a fresh canvas does.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from defusedxml import ElementTree as SafeET  # type: ignore[import-untyped]
+
+MAX_SVG_BYTES = 1 << 20     # the largest bundled flag is about 240 kB
+MAX_ELEMENTS = 20_000       # the most complex bundled flag has about 1,000
+MAX_DEPTH = 64              # bundled flags nest at most 9 deep
+MAX_SIDE = 4096             # pixels, either side of the canvas
+
+
+class SvgRenderError(ValueError):
+    """The SVG could not be rendered safely (malformed, hostile, external references...)."""
+
+
+def check_svg(data: bytes) -> None:
+    """Reject what cairosvg must never be handed (see the module docstring)."""
+    if len(data) > MAX_SVG_BYTES:
+        raise SvgRenderError(f"svg is {len(data)} bytes, more than the {MAX_SVG_BYTES} byte cap")
+    try:
+        root = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True,
+                                 forbid_external=True)
+    except Exception as exc:  # ParseError, DTDForbidden, EntitiesForbidden, ...
+        raise SvgRenderError(f"svg is not acceptable XML: {type(exc).__name__}: {exc}") from None
+    if not isinstance(root.tag, str) or root.tag.rsplit("}", 1)[-1] != "svg":
+        raise SvgRenderError(f"svg root element is {root.tag!r}, not <svg>")
+    count = 0
+    stack = [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        count += 1
+        if count > MAX_ELEMENTS:
+            raise SvgRenderError(f"svg has more than {MAX_ELEMENTS} elements")
+        if depth > MAX_DEPTH:
+            raise SvgRenderError(f"svg nests elements more than {MAX_DEPTH} deep")
+        _check_references(element)
+        stack.extend((child, depth + 1) for child in element)
+
+
+# url(...) in an attribute or a stylesheet, and @import; only "#fragment" targets are local.
+_CSS_URL = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)", re.IGNORECASE)
+_CSS_IMPORT = re.compile(r"@import", re.IGNORECASE)
+
+
+def _check_references(element: Any) -> None:
+    """Refuse any reference that is not to an element of the same document."""
+    for name, value in element.attrib.items():
+        local = name.rsplit("}", 1)[-1]
+        if local == "href" and not value.strip().startswith("#"):
+            raise SvgRenderError(f"svg refers to an external resource: {value[:100]!r}")
+        if local == "base":  # xml:base only ever serves to resolve external references
+            raise SvgRenderError("svg sets xml:base")
+        _check_css(value)
+    if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "style":
+        _check_css(element.text or "")
+
+
+def _check_css(text: str) -> None:
+    if "url" not in text.lower() and "@" not in text:
+        return
+    if _CSS_IMPORT.search(text):
+        raise SvgRenderError("svg style sheet uses @import")
+    for target in _CSS_URL.findall(text):
+        if not target.startswith("#"):
+            raise SvgRenderError(f"svg refers to an external resource: url({target[:100]})")
+
+
+def _refusing_fetcher(attempts: list[str]) -> Any:
+    def fetch(url: str, resource_type: str) -> bytes:
+        attempts.append(url)
+        raise SvgRenderError(f"svg refers to an external resource ({resource_type}): {url[:100]!r}")
+    return fetch
+
+
+def _surface_class() -> Any:
+    from cairosvg.surface import PNGSurface, cairo  # type: ignore[import-untyped]
+
+    class BoundedSurface(PNGSurface):  # type: ignore[misc]
+        """PNGSurface that checks the canvas size before allocating it."""
+
+        def _create_surface(self, width: float, height: float) -> tuple[Any, int, int]:
+            if not (math.isfinite(width) and math.isfinite(height)):
+                raise SvgRenderError(f"svg has no finite size ({width} x {height})")
+            # Math.round, as a canvas sized from the image's natural size would be.
+            w, h = math.floor(width + 0.5), math.floor(height + 0.5)
+            if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+                raise SvgRenderError(f"canvas would be {w} x {h} px; each side must be in "
+                                     f"[1, {MAX_SIDE}]")
+            return cairo.ImageSurface(cairo.FORMAT_ARGB32, w, h), w, h
+
+    return BoundedSurface
+
+
+_BOUNDED_SURFACE: Any = None
+
+
+def render_svg(data: bytes, width: int) -> npt.NDArray[np.uint8]:
+    """Render SVG bytes ``width`` px wide at their own aspect ratio -> (H, W, 4) uint8 RGBA."""
+    global _BOUNDED_SURFACE
+    check_svg(data)
+    from cairosvg.parser import Tree  # type: ignore[import-untyped]
+
+    if _BOUNDED_SURFACE is None:
+        _BOUNDED_SURFACE = _surface_class()
+    attempts: list[str] = []
+    try:
+        tree = Tree(bytestring=data, url_fetcher=_refusing_fetcher(attempts), unsafe=False)
+        surface = _BOUNDED_SURFACE(tree, None, 96, output_width=width)
+        surface.cairo.flush()
+        pixels = _unpremultiplied_rgba(surface.cairo)
+        surface.cairo.finish()
+    except SvgRenderError:
+        raise
+    except Exception as exc:  # cairosvg raises anything from KeyError to RecursionError
+        raise SvgRenderError(f"svg could not be rendered: {type(exc).__name__}: {exc}") from None
+    if attempts:
+        raise SvgRenderError(f"svg refers to an external resource: {attempts[0][:100]!r}")
+    return pixels
+
+
+def _unpremultiplied_rgba(image_surface: Any) -> npt.NDArray[np.uint8]:
+    w, h = image_surface.get_width(), image_surface.get_height()
+    stride = image_surface.get_stride()
+    words = np.frombuffer(image_surface.get_data(), dtype=np.uint32)
+    argb = words.reshape(h, stride // 4)[:, :w]
+    alpha = (argb >> 24).astype(np.uint32)
+    out = np.empty((h, w, 4), dtype=np.uint8)
+    safe_alpha = np.maximum(alpha, 1)
+    for channel, shift in ((0, 16), (1, 8), (2, 0)):
+        premultiplied = (argb >> shift) & 0xFF
+        value = (premultiplied * 255 + alpha // 2) // safe_alpha
+        out[:, :, channel] = np.where(alpha == 0, 0, np.minimum(value, 255))
+    out[:, :, 3] = alpha
+    return out

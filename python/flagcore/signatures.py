@@ -1,0 +1,199 @@
+"""Tile signatures: which puzzle tiles look alike (the spec's "Tile signatures").
+
+``hash_pixel_data`` is the spec's hashPixelData (FNV-1a 32 over quantized RGB, every 8th byte
+by default, alpha ignored) and ``tile_signatures`` hashes the interior of every tile of an
+RGBA image; both run compiled without the GIL (``FLAGCORE_IMPL=python`` selects the pure-Python
+twin). ``render_flag`` draws flag artwork with cairosvg the way the spec's canvas does, and
+``piece_signatures`` puts the two together for the puzzle: bundled flags at the three grids
+come from a precomputed table shipped in the wheel, everything else is rendered once and
+cached. The tile geometry is documented in ``flagcore._signature_args``, the renderer's
+safety rules in ``flagcore._svg_render``.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import json
+import re
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from ._impl import pick
+from ._signature_args import check_grid
+from ._svg_render import SvgRenderError, render_svg
+
+_impl = pick("_signatures", "signatures")
+
+hash_pixel_data: Callable[..., int] = _impl.hash_pixel_data
+tile_signatures: Callable[..., list[int]] = _impl.tile_signatures
+
+__all__ = ["hash_pixel_data", "tile_signatures", "render_flag", "piece_signatures",
+           "flag_svg", "bundled_codes", "clear_cache", "SvgRenderError", "TILE_WIDTH",
+           "INSET", "TABLE_GRIDS", "MAX_COLUMNS", "MAX_ROWS"]
+
+TILE_WIDTH = 48                        # px per column: the canvas is columns * 48 px wide
+INSET = 4                              # px kept off each tile's edges (anti-aliased seams)
+TABLE_GRIDS = ((3, 2), (4, 3), (5, 3))  # the game's grids: precomputed for bundled flags
+MAX_COLUMNS = 64                       # 3072 px wide at most
+MAX_ROWS = 64
+TABLE_FILE = "signatures.json"
+_CACHE_SIZE = 4096
+_CODE = re.compile(r"[A-Za-z]{2}(?:-[A-Za-z]{2,3})?")
+
+
+def _flags_dir() -> Any:
+    return importlib.resources.files("flagcore") / "flags"
+
+
+def bundled_codes() -> list[str]:
+    """Codes of every bundled flag artwork (flags/svg/CODE.svg), sorted."""
+    return sorted(entry.name[:-4] for entry in (_flags_dir() / "svg").iterdir()
+                  if entry.name.endswith(".svg"))
+
+
+def _check_code(code: Any) -> str:
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str, not {type(code).__name__}")
+    if not _CODE.fullmatch(code):
+        raise ValueError(f"code must look like 'FR' or 'GB-SCT', got {code!r}")
+    return code.upper()
+
+
+def flag_svg(code: str) -> bytes:
+    """The bundled SVG of a flag code (case-insensitive); ValueError for an unknown code."""
+    entry = _flags_dir() / "svg" / f"{_check_code(code)}.svg"
+    if not entry.is_file():
+        raise ValueError(f"no bundled flag artwork for code {code!r}")
+    return bytes(entry.read_bytes())
+
+
+def _svg_source(svg_or_code: Any) -> tuple[str | None, bytes]:
+    """(upper-case code or None, SVG bytes). A str is a flag code unless it contains '<'."""
+    if isinstance(svg_or_code, str):
+        if "<" in svg_or_code:
+            return None, svg_or_code.encode("utf-8")
+        return svg_or_code.upper(), flag_svg(svg_or_code)
+    if isinstance(svg_or_code, (bytes, bytearray, memoryview)):
+        return None, bytes(svg_or_code)
+    raise TypeError("svg_or_code must be a flag code (str), SVG text (str) or SVG bytes, "
+                    f"not {type(svg_or_code).__name__}")
+
+
+def _check_columns(columns: Any) -> int:
+    checked = check_grid(columns, 1, 0)[0]
+    if checked > MAX_COLUMNS:
+        raise ValueError(f"columns must be <= {MAX_COLUMNS}, got {checked}")
+    return checked
+
+
+def render_flag(svg_or_code: Any, columns: Any) -> npt.NDArray[np.uint8]:
+    """Draw a flag ``columns * 48`` px wide at its own aspect ratio -> (H, W, 4) uint8 RGBA.
+
+    ``svg_or_code`` is a bundled flag code ("FR"), SVG text or SVG bytes. Colours are
+    un-premultiplied like a canvas's getImageData. Raises SvgRenderError (a ValueError) when the
+    artwork is malformed, hostile, refers to any external resource or would need an absurd
+    canvas; no file or URL the SVG names is ever read.
+    """
+    columns = _check_columns(columns)
+    _, data = _svg_source(svg_or_code)
+    return render_svg(data, columns * TILE_WIDTH)
+
+
+class _Cache:
+    """A bounded LRU map guarded by a lock: safe to share between server threads.
+
+    The lock is held only for lookups and stores; two threads missing the same key both
+    compute it (the result is deterministic), which keeps a slow render from blocking others.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._items: OrderedDict[Any, tuple[int, ...] | None] = OrderedDict()
+
+    def get(self, key: Any) -> tuple[bool, tuple[int, ...] | None]:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return True, self._items[key]
+        return False, None
+
+    def put(self, key: Any, value: tuple[int, ...] | None) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_cache = _Cache(_CACHE_SIZE)
+_table_lock = threading.Lock()
+_table: dict[str, dict[str, list[int] | None]] | None = None
+
+
+def _load_table() -> dict[str, dict[str, list[int] | None]]:
+    global _table
+    with _table_lock:
+        if _table is None:
+            entry = _flags_dir() / TABLE_FILE
+            loaded = json.loads(entry.read_text("utf-8")) if entry.is_file() else {"flags": {}}
+            _table = {code: {grid: sigs for grid, sigs in row.items() if grid != "sha256"}
+                      for code, row in loaded["flags"].items()}
+        return _table
+
+
+def clear_cache() -> None:
+    """Forget every cached signature list (the precomputed table stays)."""
+    _cache.clear()
+
+
+def _compute(data: bytes, columns: int, rows: int) -> tuple[int, ...] | None:
+    try:
+        image = render_svg(data, columns * TILE_WIDTH)
+        return tuple(tile_signatures(image, columns, rows, INSET))
+    except ValueError:
+        # SvgRenderError, or a flag too thin to leave a tile interior at this many rows.
+        return None
+
+
+def piece_signatures(svg_or_code: Any, columns: Any, rows: Any) -> list[int] | None:
+    """Signature of every tile (slots in row-major order), or None when it cannot be rendered.
+
+    Bad argument types or values (columns="x", rows=0, an unknown flag code) raise
+    TypeError/ValueError; anything wrong with the artwork itself, or a flag too thin for the
+    requested rows, gives None and the game falls back to strict identity, as the spec says.
+    Bundled flags at 3x2, 4x3 and 5x3 come from the precomputed table; other results are
+    cached in-process (thread-safe, bounded LRU).
+    """
+    columns = _check_columns(columns)
+    rows = check_grid(1, rows, 0)[1]
+    if rows > MAX_ROWS:
+        raise ValueError(f"rows must be <= {MAX_ROWS}, got {rows}")
+    if isinstance(svg_or_code, str) and "<" not in svg_or_code:
+        code = _check_code(svg_or_code)
+        row = _load_table().get(code)
+        grid = f"{columns}x{rows}"
+        if row is not None and grid in row:
+            sigs = row[grid]
+            return None if sigs is None else list(sigs)
+        key: Any = ("code", code, columns, rows)
+        found, value = _cache.get(key)
+        if not found:
+            value = _compute(flag_svg(code), columns, rows)
+    else:
+        _, data = _svg_source(svg_or_code)
+        key = ("svg", hashlib.blake2b(data, digest_size=20).digest(), columns, rows)
+        found, value = _cache.get(key)
+        if not found:
+            value = _compute(data, columns, rows)
+    if not found:
+        _cache.put(key, value)
+    return None if value is None else list(value)
