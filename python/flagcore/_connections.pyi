@@ -1,0 +1,25 @@
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, list[tuple[int, ...]] | None]
+
+class Prepared:
+    def __init__(self, tables: Any) -> None: ...
+
+def prepare(tables: Any) -> Prepared: ...
+def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: bool) -> RawResult: ...
+def search_many(
+    prep: Prepared,
+    states: npt.NDArray[np.uint32],
+    legacy: bool,
+    decoy: bool,
+    status: npt.NDArray[np.int8],
+    cats: npt.NDArray[np.int32],
+    group_tiles: npt.NDArray[np.int32],
+    tiles: npt.NDArray[np.int32],
+    decoys: npt.NDArray[np.int32],
+    counters: npt.NDArray[np.int32],
+    ambiguous: npt.NDArray[np.int8],
+) -> None: ...

@@ -1,0 +1,525 @@
+"""Connections board generation: ``generate``, ``generate_many``, ``find_ambiguities``.
+
+The search itself is in the compiled core ``flagcore._connections`` (nogil, bitsets) and in its
+pure-Python twin ``flagcore.reference.connections`` (sets and reference counts), whose docstring
+states every step; this module is the part both share: validation at the boundary, compiling a
+Library into compact tables (once per Library and mode, cached), and turning a raw search result
+into a :class:`~flagcore.connections.board.Board`.
+
+Seeds and determinism. A seed is an int in [0, 2**32) or a str (FNV-1a 32 of its UTF-8), exactly
+as ``flagcore.Rng``; all randomness comes from that one mulberry32 stream, consumed in the same
+order by the core and the twin, so ``generate(seed, mode)`` is the same board on every machine and
+thread. Countries are indices into ``library.codes`` (sorted) and categories keep the order of
+``library.categories(mode)``; both orders are part of what a seed means.
+
+Fixed vs legacy. The default search has the spec's four flaws fixed (refcounted spill, pools checked
+in both directions, decoy only from a group's exclusive codes, complete search); ``legacy=True``
+reproduces the spec's generator flaws included, for measurement. When the fixed search exhausts,
+no valid board exists for the library and mode at all, whatever the seed: :class:`NoBoardError`.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, fields as dataclass_fields
+from operator import itemgetter
+from types import ModuleType
+from typing import Any, Iterator, NamedTuple, Sequence, overload
+
+import numpy as np
+
+from .. import library as _library_module
+from .._impl import pick
+from ..library import KINDS, MODES, Category, Library, LibraryError
+from ..reference import connections as _ref
+from .board import TIER_NAMES, Board, Group
+
+_impl = pick("_connections", "connections")
+_seed_to_state = pick("_rng", "rng").seed_to_state
+
+ITEMS = _ref.ITEMS
+REASONS = _ref.REASONS
+EVENT_KINDS = _ref.EVENT_KINDS
+DECOY_CHANCE = 0.25
+MIN_CHUNK = 512  # seeds per thread below which generate_many stays on the calling thread
+
+
+class NoBoardError(RuntimeError):
+    """No board could be generated. In the fixed search this means none exists for the library and mode."""
+
+
+class Ambiguity(NamedTuple):
+    """A tile that also fits a group it is not in: ``group`` is that other group."""
+
+    tile: str
+    group: Group
+
+
+# ---------------------------------------------------------------------------------------------
+# Library -> compact tables
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """One (library, mode) as flat arrays, the input both search implementations prepare from.
+
+    Category c is ``categories[c]`` (the order of ``library.categories(mode)``); its pool is
+    ``pool_flat[pool_off[c]:pool_off[c+1]]`` (ascending code indices). Tier t's candidates in base
+    order (library categories, then synthetic ones) are ``tier_flat[tier_off[t]:tier_off[t+1]]``.
+    Synthetic categories have ``tag_index`` >= 0 (one index per distinct tag), library ones -1.
+    """
+
+    mode: str
+    codes: tuple[str, ...]
+    categories: tuple[Category, ...]
+    index: dict[str, int]
+    n_codes: int
+    pool_flat: np.ndarray
+    pool_off: np.ndarray
+    synthetic: np.ndarray
+    tag_index: np.ndarray
+    n_tags: int
+    tier_flat: np.ndarray
+    tier_off: np.ndarray
+    pool_sets: tuple[frozenset[str], ...]
+
+
+def _check_category(cat: Any, known: dict[str, int], where: str) -> None:
+    """The problems a hand-made or mutated Library can carry, named before any compiled code runs."""
+    if not isinstance(cat, Category):
+        raise TypeError(f"{where}: categories must be Category objects, not {type(cat).__name__}")
+    name = f"{where}: category {cat.id!r}"
+    if not isinstance(cat.id, str) or not cat.id:
+        raise LibraryError(f"{name}: id must be a non-empty str")
+    if not isinstance(cat.label, str) or not cat.label:
+        raise LibraryError(f"{name}: label must be a non-empty str")
+    if type(cat.tier) is not int or not 0 <= cat.tier < 4:
+        raise LibraryError(f"{name}: tier must be an int 0..3, got {cat.tier!r}")
+    if cat.kind not in KINDS:
+        raise LibraryError(f"{name}: kind must be one of {KINDS}, got {cat.kind!r}")
+    if not isinstance(cat.pool, (frozenset, set)):
+        raise LibraryError(f"{name}: pool must be a frozenset of codes, not {type(cat.pool).__name__}")
+    unknown = sorted(str(x) for x in cat.pool if not isinstance(x, str) or x not in known)
+    if unknown:
+        raise LibraryError(f"{name}: pool has unknown codes {unknown}")
+    if len(cat.pool) < ITEMS:
+        raise LibraryError(f"{name}: pool has {len(cat.pool)} codes, needs at least {ITEMS}")
+    if cat.kind == "synthetic" and (not isinstance(cat.tag, str) or not cat.tag):
+        raise LibraryError(f"{name}: a synthetic category needs its flag tag in .tag")
+
+
+def compile_tables(library: Library, mode: str) -> Tables:
+    """Validate ``library``'s categories for ``mode`` and lay them out as :class:`Tables`."""
+    codes = tuple(library.codes)
+    known = {code: i for i, code in enumerate(codes)}
+    if len(known) != len(codes) or any(not isinstance(c, str) for c in codes):
+        raise LibraryError(f"{library.source}: codes must be distinct str")
+    cats = tuple(library.categories(mode))
+    index: dict[str, int] = {}
+    for cat in cats:
+        _check_category(cat, known, library.source)
+        if cat.id in index:
+            raise LibraryError(f"{library.source}: category {cat.id!r}: duplicate id")
+        index[cat.id] = len(index)
+    pools = [sorted(known[x] for x in cat.pool) for cat in cats]
+    pool_off = np.zeros(len(cats) + 1, dtype=np.int32)
+    pool_off[1:] = np.cumsum([len(p) for p in pools], dtype=np.int64)
+    pool_flat = np.array([x for p in pools for x in p], dtype=np.int32)
+    tags: dict[str, int] = {}
+    tag_index = np.array([tags.setdefault(c.tag, len(tags)) if c.kind == "synthetic" and c.tag else -1
+                          for c in cats], dtype=np.int32)
+    synthetic = np.array([c.kind == "synthetic" for c in cats], dtype=np.int8)
+    # the spec's move list: [...libraryMatches, ...syntheticTagsForTier], each in library order
+    tier_lists = [[i for i, c in enumerate(cats) if c.tier == t and c.kind == "library"]
+                  + [i for i, c in enumerate(cats) if c.tier == t and c.kind == "synthetic"]
+                  for t in range(4)]
+    tier_off = np.zeros(5, dtype=np.int32)
+    tier_off[1:] = np.cumsum([len(t) for t in tier_lists])
+    tier_flat = np.array([i for t in tier_lists for i in t], dtype=np.int32)
+    return Tables(mode, codes, cats, index, len(codes), pool_flat, pool_off, synthetic, tag_index,
+                  len(tags), tier_flat, tier_off, tuple(frozenset(c.pool) for c in cats))
+
+
+_cache: "weakref.WeakKeyDictionary[Library, dict[tuple[str, str], tuple[Tables, Any]]]" = (
+    weakref.WeakKeyDictionary())
+_cache_lock = threading.Lock()
+_default: list[Library] = []
+
+
+def load_library(path: Any = None) -> Library:
+    """flagcore.library.load_library(path): the bundled library for None, else the user's file(s)."""
+    load = getattr(_library_module, "load_library", None)
+    if load is None:
+        raise LookupError("flagcore.library.load_library is not available; pass library=")
+    lib = load(path)
+    if not isinstance(lib, Library):
+        raise TypeError(f"load_library returned {type(lib).__name__}, not a Library")
+    return lib
+
+
+def default_library() -> Library:
+    """The bundled library, loaded once."""
+    if not _default:
+        with _cache_lock:
+            if not _default:
+                _default.append(load_library())
+    return _default[0]
+
+
+def _tables_for(impl: ModuleType, library: Library | None, mode: str) -> tuple[Tables, Any]:
+    """(tables, prepared) for library and mode, compiled and prepared once per Library object."""
+    if library is None:
+        library = default_library()
+    elif not isinstance(library, Library):
+        raise TypeError(f"library must be a flagcore.library.Library or None, not {type(library).__name__}")
+    per_lib = _cache.get(library)
+    key = (mode, impl.__name__)
+    if per_lib is not None:
+        hit = per_lib.get(key)
+        if hit is not None:
+            return hit
+    with _cache_lock:
+        per_lib = _cache.setdefault(library, {})
+        hit = per_lib.get(key)
+        if hit is None:
+            tables = next((t for (m, _), (t, _p) in per_lib.items() if m == mode), None)
+            if tables is None:
+                tables = compile_tables(library, mode)
+            hit = per_lib[key] = (tables, impl.prepare(tables))
+    return hit
+
+
+# ---------------------------------------------------------------------------------------------
+# validation
+
+
+def _check_mode(mode: Any) -> str:
+    if not isinstance(mode, str):
+        raise TypeError(f"mode must be a str, one of {MODES}, not {type(mode).__name__}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    return mode
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+    return bool(value)
+
+
+def _normal_seed(seed: Any) -> tuple[int | str, int]:
+    """(the seed as the Board records it: int or str, its uint32 Rng state)."""
+    state = int(_seed_to_state(seed))
+    return (seed if isinstance(seed, str) else state), state
+
+
+def _check_threads(threads: Any) -> int | None:
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an int >= 1 or None, not {type(threads).__name__}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    return int(threads)
+
+
+# ---------------------------------------------------------------------------------------------
+# raw result -> Board
+
+
+def _stats(tables: Tables, counters: list[int], decoy: list[int], ambiguous: int) -> dict[str, Any]:
+    # counters layout: flagcore.reference.connections.COUNTERS (indices spelled out: this runs per board)
+    return {
+        "moves_tried": counters[0],
+        "backtracks": counters[1],
+        "decoy_applied": decoy[0] >= 0,
+        "decoy": None if decoy[0] < 0 else {"tier": decoy[0], "removed": tables.codes[decoy[1]],
+                                             "added": tables.codes[decoy[2]]},
+        "skips": dict(zip(REASONS, counters[2:7])),
+        "tier_entries": counters[7:11],
+        "tier_exhaustions": counters[11:15],
+        "ambiguous_tiles": ambiguous,
+    }
+
+
+if (_ref.C_MOVES, _ref.C_BACKTRACKS, _ref.C_SKIPS, _ref.C_ENTRIES, _ref.C_EXHAUSTED, _ref.COUNTERS) != (0, 1, 2, 7, 11, 15):
+    raise ImportError("flagcore.connections.generator: counters layout changed; update _stats")
+
+
+def _events(tables: Tables, raw: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
+    """The trace as the simulator shows it: one dict per step, in order."""
+    out: list[dict[str, Any]] = []
+    codes, cats = tables.codes, tables.categories
+    for kind, d, c, a, b, x, y, z in raw:
+        name = EVENT_KINDS[kind]
+        ev: dict[str, Any] = {"event": name, "depth": d}
+        if c >= 0:
+            ev["category_id"] = cats[c].id
+            ev["label"] = cats[c].label
+            ev["kind"] = cats[c].kind
+        if kind == _ref.E_ENTER:
+            ev["tier"] = TIER_NAMES[d]
+            ev["candidates"] = a
+        elif kind == _ref.E_SKIP:
+            ev["reason"] = REASONS[a]
+        elif kind == _ref.E_PLACE:
+            if a >= 0:  # legacy places tiles; the fixed search places the category, tiles come in "draw"
+                ev["codes"] = [codes[v] for v in (a, b, x, y)]
+            else:
+                ev["exclusive"] = z
+        elif kind == _ref.E_DRAW:
+            ev["codes"] = [codes[v] for v in (a, b, x, y)]
+        elif kind == _ref.E_DECOY:
+            ev["removed"] = codes[a]
+            ev["added"] = codes[b]
+        out.append(ev)
+    return out
+
+
+def _no_board(tables: Tables, seed: int | str, legacy: bool, counters: Sequence[int]) -> NoBoardError:
+    why = ("the spec's incomplete search found none for this seed" if legacy
+           else "no four categories of this library can form a board without an ambiguous tile")
+    return NoBoardError(f"connections: no valid category combination found (mode {tables.mode!r}, "
+                        f"seed {seed!r}, {counters[_ref.C_MOVES]} moves tried): {why}")
+
+
+def _frozen(cls: type, fields: dict[str, Any]) -> Any:
+    """A frozen dataclass instance from all of its fields, without the per-field object.__setattr__
+    calls of its generated __init__ (about a third of generate()'s time). Only for values this
+    module built itself: every field is set, and equality/hash read the same attributes."""
+    obj: Any = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+# _board sets these fields directly; if board.py gains a field, fail at import rather than build
+# incomplete objects.
+if ({f.name for f in dataclass_fields(Group)} != {"tier", "label", "codes", "category_id"}
+        or {f.name for f in dataclass_fields(Board)} != {"tiles", "groups", "seed", "mode", "legacy", "stats", "events"}):
+    raise ImportError("flagcore.connections.generator: Board/Group fields changed; update _board")
+
+
+def _board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) -> Board:
+    status, cats, gt, tiles, decoy, counters, ambiguous, events = raw
+    if status != _ref.STATUS_OK:
+        raise _no_board(tables, seed, legacy, counters)
+    codes = tables.codes
+    gcodes = itemgetter(*gt)(codes)
+    groups = []
+    for g in range(4):
+        cat = tables.categories[cats[g]]
+        groups.append(_frozen(Group, {"tier": g, "label": cat.label, "codes": gcodes[4 * g:4 * g + 4],
+                                      "category_id": cat.id}))
+    return _frozen(Board, {  # type: ignore[no-any-return]
+        "tiles": itemgetter(*tiles)(codes), "groups": tuple(groups), "seed": seed, "mode": tables.mode,
+        "legacy": legacy, "stats": _stats(tables, counters, decoy, int(ambiguous)),
+        "events": None if events is None else _events(tables, events)})
+
+
+# ---------------------------------------------------------------------------------------------
+# public API
+
+
+def generate_with(impl: ModuleType, seed: int | str, mode: str = "flags", *, library: Library | None = None,
+                  decoy: bool = True, legacy: bool = False, trace: bool = False) -> Board:
+    """``generate`` computed by ``impl`` (the compiled core or the reference twin)."""
+    board_seed, state = _normal_seed(seed)
+    mode = _check_mode(mode)
+    decoy = _check_flag("decoy", decoy)
+    legacy = _check_flag("legacy", legacy)
+    trace = _check_flag("trace", trace)
+    tables, prepared = _tables_for(impl, library, mode)
+    return _board(tables, board_seed, legacy, impl.search_one(prepared, state, legacy, decoy, trace))
+
+
+def generate(seed: int | str, mode: str = "flags", *, library: Library | None = None, decoy: bool = True,
+             legacy: bool = False, trace: bool = False) -> Board:
+    """One Connections board from ``seed`` (int in [0, 2**32) or str) in ``mode`` ("flags" | "trivia").
+
+    library: None for the bundled library (loaded once), or your own Library.
+    decoy: apply the spec's 25% decoy (the chance is drawn either way; False only skips the swap).
+    legacy: the spec's generator with its flaws, for measurement; default is the fixed search.
+    trace: record the search's steps in ``board.events`` (dicts with "event": enter, try, skip,
+      place, undo, backtrack, draw, decoy). ``board.stats`` is always filled: moves_tried,
+      backtracks, decoy_applied, decoy, skips (by reason), tier_entries, tier_exhaustions,
+      ambiguous_tiles.
+    Raises NoBoardError when no board is found (fixed: none exists for this library and mode),
+    TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
+    beyond the per-Library table cache.
+    """
+    return generate_with(_impl, seed, mode, library=library, decoy=decoy, legacy=legacy, trace=trace)
+
+
+def _seed_states(seeds: Any) -> tuple[np.ndarray, Sequence[int | str]]:
+    """(uint32 states, seeds as the Boards record them) from a sequence or an integer array."""
+    if isinstance(seeds, (str, bytes)):
+        raise TypeError("seeds must be a sequence of seeds (int or str), not a single str or bytes")
+    if isinstance(seeds, np.ndarray) and seeds.dtype.kind in "iu":
+        if seeds.ndim != 1:
+            raise ValueError(f"seeds must be one-dimensional, got shape {seeds.shape}")
+        wide = seeds if seeds.dtype == np.uint64 else seeds.astype(np.int64)
+        bad = wide[(wide < 0) | (wide >= 2**32)]
+        if bad.size:
+            raise ValueError(f"seeds: every seed must be in [0, 2**32), got {int(bad[0])}")
+        states = seeds.astype(np.uint32)
+        seeds_view: Sequence[int | str] = states  # type: ignore[assignment]  # int() on access in BoardBatch
+        return states, seeds_view
+    try:
+        items = list(seeds)
+    except TypeError:
+        raise TypeError(f"seeds must be a sequence of seeds (int or str), not {type(seeds).__name__}") from None
+    states = np.empty(len(items), dtype=np.uint32)
+    out: list[int | str] = []
+    for i, s in enumerate(items):
+        try:
+            board_seed, states[i] = _normal_seed(s)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"seeds[{i}]: {exc}") from None
+        out.append(board_seed)
+    return states, out
+
+
+class BoardBatch(Sequence[Board]):
+    """Many boards as compact arrays (one row per seed); ``batch[i]`` builds the Board on demand.
+
+    Arrays (row i is seed i): ``status`` int8 (0 board, 1 no board), ``categories`` int32 (n, 4)
+    (indices into ``tables.categories``), ``group_tiles`` int32 (n, 16) (four tiles per group in
+    tier order, code indices), ``tiles`` int32 (n, 16) (the shuffled board), ``decoys`` int32 (n, 3)
+    (tier, removed, added; -1 when no decoy), ``counters`` int32 (n, 15) (see
+    flagcore.reference.connections.COUNTERS), ``ambiguous`` int8 (n) (tiles fitting another group).
+    """
+
+    def __init__(self, tables: Tables, seeds: Sequence[int | str], legacy: bool, arrays: dict[str, np.ndarray]):
+        self.tables = tables
+        self.mode = tables.mode
+        self.legacy = legacy
+        self.seeds = seeds
+        self.status: np.ndarray = arrays["status"]
+        self.categories: np.ndarray = arrays["categories"]
+        self.group_tiles: np.ndarray = arrays["group_tiles"]
+        self.tiles: np.ndarray = arrays["tiles"]
+        self.decoys: np.ndarray = arrays["decoys"]
+        self.counters: np.ndarray = arrays["counters"]
+        self.ambiguous: np.ndarray = arrays["ambiguous"]
+
+    def __len__(self) -> int:
+        return int(self.status.shape[0])
+
+    @overload
+    def __getitem__(self, i: int) -> Board: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Board]: ...
+
+    def __getitem__(self, i: int | slice) -> Board | list[Board]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"BoardBatch indices must be int or slice, not {type(i).__name__}")
+        j = int(i) + n if i < 0 else int(i)
+        if not 0 <= j < n:
+            raise IndexError(f"BoardBatch index {i} out of range for {n} boards")
+        seed = self.seeds[j]
+        raw = (int(self.status[j]), self.categories[j].tolist(), self.group_tiles[j].tolist(),
+               self.tiles[j].tolist(), self.decoys[j].tolist(), self.counters[j].tolist(),
+               int(self.ambiguous[j]), None)
+        return _board(self.tables, seed if isinstance(seed, str) else int(seed), self.legacy, raw)
+
+    def __iter__(self) -> Iterator[Board]:
+        return (self[j] for j in range(len(self)))
+
+    @property
+    def ok(self) -> np.ndarray:
+        """True where a board was found."""
+        return np.asarray(self.status == _ref.STATUS_OK)
+
+    @property
+    def moves_tried(self) -> np.ndarray:
+        return np.asarray(self.counters[:, _ref.C_MOVES])
+
+    @property
+    def backtracks(self) -> np.ndarray:
+        return np.asarray(self.counters[:, _ref.C_BACKTRACKS])
+
+    @property
+    def decoy_applied(self) -> np.ndarray:
+        return np.asarray(self.decoys[:, 0] >= 0)
+
+    def __repr__(self) -> str:
+        return f"<BoardBatch {len(self)} boards, mode {self.mode!r}{', legacy' if self.legacy else ''}>"
+
+
+def _alloc(n: int) -> dict[str, np.ndarray]:
+    return {"status": np.zeros(n, dtype=np.int8), "categories": np.zeros((n, 4), dtype=np.int32),
+            "group_tiles": np.zeros((n, 16), dtype=np.int32), "tiles": np.zeros((n, 16), dtype=np.int32),
+            "decoys": np.zeros((n, 3), dtype=np.int32), "counters": np.zeros((n, _ref.COUNTERS), dtype=np.int32),
+            "ambiguous": np.zeros(n, dtype=np.int8)}
+
+
+def generate_many_with(impl: ModuleType, seeds: Any, mode: str = "flags", *, threads: int | None = None,
+                       library: Library | None = None, decoy: bool = True, legacy: bool = False) -> BoardBatch:
+    """``generate_many`` computed by ``impl`` (the compiled core or the reference twin)."""
+    mode = _check_mode(mode)
+    nthreads = _check_threads(threads)
+    decoy = _check_flag("decoy", decoy)
+    legacy = _check_flag("legacy", legacy)
+    states, board_seeds = _seed_states(seeds)
+    tables, prepared = _tables_for(impl, library, mode)
+    n = len(states)
+    arrays = _alloc(n)
+    order = ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous")
+    if nthreads is None:
+        nthreads = os.cpu_count() or 1
+    nthreads = max(1, min(nthreads, n // MIN_CHUNK)) if threads is None else min(nthreads, max(n, 1))
+
+    def run(lo: int, hi: int) -> None:
+        impl.search_many(prepared, states[lo:hi], legacy, decoy, *(arrays[k][lo:hi] for k in order))
+
+    if nthreads == 1:
+        run(0, n)
+    else:
+        bounds = np.linspace(0, n, nthreads + 1).astype(int).tolist()
+        with ThreadPoolExecutor(max_workers=nthreads, thread_name_prefix="flagcore-connections") as pool:
+            for f in [pool.submit(run, lo, hi) for lo, hi in zip(bounds, bounds[1:])]:
+                f.result()
+    return BoardBatch(tables, board_seeds, legacy, arrays)
+
+
+def generate_many(seeds: Any, mode: str = "flags", *, threads: int | None = None, library: Library | None = None,
+                  decoy: bool = True, legacy: bool = False) -> BoardBatch:
+    """Boards for many seeds at once: ``generate_many(seeds, mode)[i] == generate(seeds[i], mode)``.
+
+    seeds: a sequence of int/str seeds or a 1-D integer numpy array. The batch runs in compiled
+    code without the GIL, in ``threads`` contiguous chunks on a thread pool (None: one chunk per
+    CPU but at least MIN_CHUNK seeds per chunk; an int: exactly that many, capped at len(seeds)).
+    Every board depends only on its seed, so the result is identical for any thread count. A seed
+    without a board does not stop the batch: ``batch.status`` marks it and ``batch[i]`` raises the
+    NoBoardError that ``generate`` would.
+    """
+    return generate_many_with(_impl, seeds, mode, threads=threads, library=library, decoy=decoy, legacy=legacy)
+
+
+def find_ambiguities(board: Board, library: Library | None = None) -> list[Ambiguity]:
+    """Every (tile, group) where the tile lies in the pool of that group but belongs to another one.
+
+    The pools are those of ``library`` (None: the bundled one) for ``board.mode``, looked up by each
+    group's category_id. An empty list means every tile fits exactly the group it is in.
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"board must be a flagcore.connections.Board, not {type(board).__name__}")
+    tables, _ = _tables_for(_impl, library, _check_mode(board.mode))
+    pools = []
+    for g in board.groups:
+        if g.category_id not in tables.index:
+            raise ValueError(f"board: category {g.category_id!r} is not in the library's {board.mode!r} categories")
+        pools.append(tables.pool_sets[tables.index[g.category_id]])
+    out = []
+    for gi, g in enumerate(board.groups):
+        for tile in g.codes:
+            for hi, h in enumerate(board.groups):
+                if hi != gi and tile in pools[hi]:
+                    out.append(Ambiguity(tile, h))
+    return out

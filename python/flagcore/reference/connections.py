@@ -1,0 +1,289 @@
+"""Pure-Python twin of flagcore._connections: the Connections board search, draw for draw.
+
+This module is the readable statement of what the compiled core does; tests assert that both give
+the same raw result (and so the same Board, byte for byte) for every seed, mode and option. It works
+on the compact tables that :mod:`flagcore.connections.generator` compiles from a Library, with
+countries as indices into ``library.codes`` (sorted), and uses Python sets and a per-code
+reference-count dict where the core uses bitsets.
+
+The search (both variants)
+--------------------------
+For tier d = 0..3 (yellow, green, blue, purple): the tier's candidates (library categories, then
+synthetic categories whose tag is not yet on the board, each in ``library.categories(mode)`` order)
+are shuffled once with the Rng, then tried in that order, depth first.
+
+``legacy=True`` is the spec's generator as it is:
+
+* library move: ``pickable`` = pool codes neither used nor forbidden; fewer than 4 -> skip
+  ``too_few_pickable``;
+* synthetic move: a placed tile lies in the pool -> skip ``tag_on_board`` (the backward-only check);
+  else ``available`` as above, fewer than 4 -> skip ``too_few_available``;
+* place: four = ``shuffle(pickable)[:4]`` (one random subset per move, never a second one),
+  used |= four, forbidden |= spill (pool minus four) as a flat set;
+* undo: forbidden -= spill, which can free a code an earlier group still forbids (flaw 1).
+
+The fixed search (default) places categories only (no tiles) and keeps a reference count per code
+over the placed pools. A code with count 1 fits exactly one placed group. A candidate is skipped when
+its own exclusive codes are fewer than 4 (``too_few_exclusive``) or when it leaves a placed group
+fewer than 4 (``crowds_placed``). Exclusive sets only shrink as groups are added, so the pruning
+never cuts a solvable branch, and four categories are a valid board (some four tiles per group, no
+tile in the pool of another group) exactly when each has >= 4 exclusive codes: the search is
+complete. The four tiles of each group are drawn after the search, ``shuffle(exclusive)[:4]`` in
+tier order, so no subset choice can break a solvable assignment.
+
+After a board: one draw decides the decoy (u < 2**30, i.e. ``rng() < 0.25``); the draw is made even
+with ``decoy=False`` so that option changes nothing but the decoy itself. When applied: the four
+groups are shuffled, the first group with a herring (a code of its source not among its own tiles,
+in code order, not on the board) gets the first such herring in place of its tile ``below(4)``. The
+source is the whole pool in legacy (so the decoy can fit another group, flaw 3) and the exclusive
+set in the fixed search. Last, the 16 tiles (groups in tier order) are shuffled.
+
+Raw result (shared with the core): ``(status, cats, group_tiles, tiles, decoy, counters,
+ambiguous, events)`` - see :data:`COUNTERS` and :data:`EVENT_KINDS`.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .rng import Rng, shuffle
+
+ITEMS = 4
+TIERS = 4
+DECOY_BELOW = 1 << 30  # rng() < 0.25 <=> u / 2**32 < 0.25 <=> u < 2**30, exact
+
+REASONS = ("tag_on_board", "too_few_available", "too_few_pickable", "too_few_exclusive", "crowds_placed")
+R_TAG_ON_BOARD, R_TOO_FEW_AVAILABLE, R_TOO_FEW_PICKABLE, R_TOO_FEW_EXCLUSIVE, R_CROWDS_PLACED = range(5)
+
+# counters row: moves_tried, backtracks, skips[5], tier entries[4], tier exhaustions[4]
+COUNTERS = 2 + len(REASONS) + TIERS + TIERS
+C_MOVES, C_BACKTRACKS, C_SKIPS, C_ENTRIES, C_EXHAUSTED = 0, 1, 2, 2 + len(REASONS), 2 + len(REASONS) + TIERS
+
+# events: 8 ints (kind, depth, category, a, b, c, d, e); unused slots are -1
+EVENT_KINDS = ("enter", "try", "skip", "place", "undo", "backtrack", "draw", "decoy")
+E_ENTER, E_TRY, E_SKIP, E_PLACE, E_UNDO, E_BACKTRACK, E_DRAW, E_DECOY = range(8)
+EVENT_WIDTH = 8
+
+STATUS_OK, STATUS_NO_BOARD = 0, 1
+
+RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, "list[tuple[int, ...]] | None"]
+
+
+class Prepared:
+    """The tables of one (library, mode) in the shape this module searches fastest."""
+
+    __slots__ = ("n_codes", "pools", "pool_sets", "synthetic", "tag_index", "n_tags", "tier_lists")
+
+    def __init__(self, tables: Any) -> None:
+        self.n_codes = int(tables.n_codes)
+        off = tables.pool_off.tolist()
+        flat = tables.pool_flat.tolist()
+        self.pools = [flat[off[i]:off[i + 1]] for i in range(len(off) - 1)]  # ascending code index
+        self.pool_sets = [frozenset(p) for p in self.pools]
+        self.synthetic = [bool(s) for s in tables.synthetic.tolist()]
+        self.tag_index = tables.tag_index.tolist()
+        self.n_tags = int(tables.n_tags)
+        toff = tables.tier_off.tolist()
+        tflat = tables.tier_flat.tolist()
+        self.tier_lists = [tflat[toff[t]:toff[t + 1]] for t in range(TIERS)]
+
+
+def prepare(tables: Any) -> Prepared:
+    return Prepared(tables)
+
+
+class _Search:
+    def __init__(self, prep: Prepared, state: int, legacy: bool, trace: bool) -> None:
+        self.p = prep
+        self.rng = Rng(state)
+        self.legacy = legacy
+        self.events: list[tuple[int, ...]] | None = [] if trace else None
+        self.counters = [0] * COUNTERS
+        self.cats: list[int] = []
+        self.fours: list[list[int]] = []  # legacy: tiles per placed group
+        self.spills: list[list[int]] = []  # legacy: what each placed group added to forbidden
+        self.used: set[int] = set()
+        self.forbidden: set[int] = set()  # legacy: the flat spill set
+        self.refcount = [0] * prep.n_codes  # fixed: how many placed pools hold each code
+        self.used_tags: set[int] = set()
+
+    def ev(self, *fields: int) -> None:
+        if self.events is not None:
+            self.events.append(tuple(fields) + (-1,) * (EVENT_WIDTH - len(fields)))
+
+    def skip(self, d: int, c: int, reason: int) -> None:
+        self.counters[C_SKIPS + reason] += 1
+        self.ev(E_SKIP, d, c, reason)
+
+    def exclusive(self, c: int) -> list[int]:
+        rc = self.refcount
+        return [x for x in self.p.pools[c] if rc[x] == 1]
+
+    def tier(self, d: int) -> bool:
+        if d == TIERS:
+            return True
+        p = self.p
+        self.counters[C_ENTRIES + d] += 1
+        moves = [c for c in p.tier_lists[d] if not p.synthetic[c] or p.tag_index[c] not in self.used_tags]
+        moves = shuffle(moves, self.rng)
+        self.ev(E_ENTER, d, -1, len(moves))
+        for c in moves:
+            self.counters[C_MOVES] += 1
+            self.ev(E_TRY, d, c)
+            placed = self.try_legacy(d, c) if self.legacy else self.try_fixed(d, c)
+            if not placed:
+                continue
+            if self.tier(d + 1):
+                return True
+            self.undo(d, c)
+            self.counters[C_BACKTRACKS] += 1
+            self.ev(E_UNDO, d, c)
+        self.counters[C_EXHAUSTED + d] += 1
+        self.ev(E_BACKTRACK, d)
+        return False
+
+    def try_legacy(self, d: int, c: int) -> bool:
+        p = self.p
+        pool = p.pools[c]
+        used, forbidden = self.used, self.forbidden
+        if p.synthetic[c]:
+            if any(x in used for x in pool):
+                self.skip(d, c, R_TAG_ON_BOARD)
+                return False
+            free = [x for x in pool if x not in used and x not in forbidden]
+            if len(free) < ITEMS:
+                self.skip(d, c, R_TOO_FEW_AVAILABLE)
+                return False
+        else:
+            free = [x for x in pool if x not in used and x not in forbidden]
+            if len(free) < ITEMS:
+                self.skip(d, c, R_TOO_FEW_PICKABLE)
+                return False
+        four = shuffle(free, self.rng)[:ITEMS]
+        spill = [x for x in pool if x not in four]
+        self.cats.append(c)
+        self.fours.append(four)
+        self.spills.append(spill)
+        used.update(four)
+        forbidden.update(spill)
+        if p.synthetic[c]:
+            self.used_tags.add(p.tag_index[c])
+        self.ev(E_PLACE, d, c, *four, -1)
+        return True
+
+    def try_fixed(self, d: int, c: int) -> bool:
+        p = self.p
+        rc = self.refcount
+        pool = p.pools[c]
+        if sum(1 for x in pool if rc[x] == 0) < ITEMS:
+            self.skip(d, c, R_TOO_FEW_EXCLUSIVE)
+            return False
+        pool_set = p.pool_sets[c]
+        for j in self.cats:
+            if sum(1 for x in p.pools[j] if rc[x] == 1 and x not in pool_set) < ITEMS:
+                self.skip(d, c, R_CROWDS_PLACED)
+                return False
+        for x in pool:
+            rc[x] += 1
+        self.cats.append(c)
+        if p.synthetic[c]:
+            self.used_tags.add(p.tag_index[c])
+        self.ev(E_PLACE, d, c, -1, -1, -1, -1, len(self.exclusive(c)))
+        return True
+
+    def undo(self, d: int, c: int) -> None:
+        p = self.p
+        self.cats.pop()
+        if p.synthetic[c]:
+            self.used_tags.discard(p.tag_index[c])
+        if self.legacy:
+            self.used.difference_update(self.fours.pop())
+            # The spec's flat set: this deletes codes an earlier group may still forbid.
+            self.forbidden.difference_update(self.spills.pop())
+        else:
+            for x in p.pools[c]:
+                self.refcount[x] -= 1
+
+
+def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: bool) -> RawResult:
+    """Search one board from a uint32 Rng state; see the module docstring for the raw result."""
+    s = _Search(prep, state, legacy, trace)
+    if not s.tier(0):
+        return (STATUS_NO_BOARD, [-1] * 4, [-1] * 16, [-1] * 16, [-1, -1, -1], s.counters, 0, s.events)
+    cats = s.cats
+    if legacy:
+        groups = [list(f) for f in s.fours]
+        sources = [prep.pools[c] for c in cats]
+    else:
+        sources = [s.exclusive(c) for c in cats]
+        groups = []
+        for g, c in enumerate(cats):
+            four = shuffle(sources[g], s.rng)[:ITEMS]
+            groups.append(four)
+            s.ev(E_DRAW, g, c, *four)
+    decoy_info = [-1, -1, -1]
+    if s.rng.next_uint32() < DECOY_BELOW and decoy:
+        on_board = {x for four in groups for x in four}
+        for g in shuffle(range(TIERS), s.rng):
+            herring = next((x for x in sources[g] if x not in groups[g] and x not in on_board), None)
+            if herring is None:
+                continue
+            k = s.rng.below(ITEMS)
+            decoy_info = [g, groups[g][k], herring]
+            groups[g][k] = herring
+            s.ev(E_DECOY, g, cats[g], decoy_info[1], herring)
+            break
+    group_tiles = [x for four in groups for x in four]
+    tiles = shuffle(group_tiles, s.rng)
+    return (STATUS_OK, list(cats), group_tiles, tiles, decoy_info, s.counters,
+            count_ambiguous(prep, cats, group_tiles), s.events)
+
+
+def count_ambiguous(prep: Prepared, cats: Sequence[int], group_tiles: Sequence[int]) -> int:
+    """Tiles that lie in the pool of a group they are not in."""
+    n = 0
+    for g in range(TIERS):
+        for x in group_tiles[g * ITEMS:(g + 1) * ITEMS]:
+            if any(x in prep.pool_sets[cats[h]] for h in range(TIERS) if h != g):
+                n += 1
+    return n
+
+
+def search_many(prep: Prepared, states: np.ndarray, legacy: bool, decoy: bool, status: np.ndarray,
+                cats: np.ndarray, group_tiles: np.ndarray, tiles: np.ndarray, decoys: np.ndarray,
+                counters: np.ndarray, ambiguous: np.ndarray) -> None:
+    """search_one for each state, written into row i of the output arrays (the core's layout)."""
+    for i, state in enumerate(states.tolist()):
+        st, c, gt, t, dec, cnt, amb, _ = search_one(prep, state, legacy, decoy, False)
+        status[i] = st
+        cats[i] = c
+        group_tiles[i] = gt
+        tiles[i] = t
+        decoys[i] = dec
+        counters[i] = cnt
+        ambiguous[i] = amb
+
+
+def generate(seed: int | str, mode: str = "flags", *, library: Any = None, decoy: bool = True,
+             legacy: bool = False, trace: bool = False) -> Any:
+    """flagcore.connections.generate computed by this pure-Python search (same Board)."""
+    from ..connections import generator  # late: generator picks this module at import time
+
+    return generator.generate_with(_this_module(), seed, mode, library=library, decoy=decoy,
+                                   legacy=legacy, trace=trace)
+
+
+def generate_many(seeds: Any, mode: str = "flags", *, threads: int | None = None, library: Any = None,
+                  decoy: bool = True, legacy: bool = False) -> Any:
+    """flagcore.connections.generate_many computed by this pure-Python search (same BoardBatch)."""
+    from ..connections import generator
+
+    return generator.generate_many_with(_this_module(), seeds, mode, threads=threads, library=library,
+                                        decoy=decoy, legacy=legacy)
+
+
+def _this_module() -> Any:
+    import sys
+
+    return sys.modules[__name__]

@@ -1,0 +1,455 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled Connections board search (the twin of flagcore.reference.connections).
+
+The reference module's docstring states the search; this module runs the same steps with the same
+Rng draws in C without the GIL:
+
+* countries are indices, a set is W uint64 words, so "is any placed tile in this pool" or "how many
+  pool codes are free" are a few AND / popcount instructions;
+* legacy mode keeps the spec's flat ``forbidden`` bitset (undo clears the whole spill, flaws
+  included), and its ``used`` bitset;
+* fixed mode keeps reference counts over the placed pools as two bit planes per depth: ``any_``
+  (count >= 1) and ``multi`` (count >= 2). Placing pool P at depth d writes depth d+1 as
+  ``any_ | P`` and ``multi | (any_ & P)``; undo just returns to depth d, whose planes are untouched,
+  so an undo restores every count exactly and can never free a code another placed group holds.
+  A code fits exactly one placed group iff it is in ``any_ & ~multi``.
+
+``search_many`` runs a whole batch in one nogil loop; callers split a batch into chunks on threads
+(each call allocates its own workspace, so calls never share mutable state).
+"""
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t
+from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.string cimport memset, memcpy
+from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_shuffle_i32
+from connections_search cimport Tab, Work
+
+import numpy as np
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long x) nogil
+    int __builtin_ctzll(unsigned long long x) nogil
+
+cdef enum:
+    ITEMS = 4        # tiles per group
+    TIERS = 4
+    NCOUNTERS = 15   # moves, backtracks, skips[5], entries[4], exhaustions[4]
+    EW = 8           # ints per trace event
+
+cdef enum:
+    R_TAG_ON_BOARD = 0
+    R_TOO_FEW_AVAILABLE = 1
+    R_TOO_FEW_PICKABLE = 2
+    R_TOO_FEW_EXCLUSIVE = 3
+    R_CROWDS_PLACED = 4
+
+cdef enum:
+    C_MOVES = 0
+    C_BACKTRACKS = 1
+    C_SKIPS = 2
+    C_ENTRIES = 7
+    C_EXHAUSTED = 11
+
+cdef enum:
+    E_ENTER = 0
+    E_TRY = 1
+    E_SKIP = 2
+    E_PLACE = 3
+    E_UNDO = 4
+    E_BACKTRACK = 5
+    E_DRAW = 6
+    E_DECOY = 7
+
+cdef uint32_t DECOY_BELOW = 1073741824  # 2**30: rng() < 0.25 exactly when the draw is below it
+
+
+cdef class Prepared:
+    """The C tables of one (library, mode); built once, shared read-only by every search."""
+    cdef Tab tab
+    cdef object _pools, _synthetic, _tag_index, _tier_flat  # keep the arrays the pointers refer to
+
+    def __init__(self, tables):
+        cdef Py_ssize_t n_codes = int(tables.n_codes)
+        cdef Py_ssize_t W = max(1, (n_codes + 63) // 64)
+        off = np.ascontiguousarray(tables.pool_off, dtype=np.int64)
+        flat = np.ascontiguousarray(tables.pool_flat, dtype=np.int64)
+        cdef Py_ssize_t n_cat = off.shape[0] - 1
+        rows = np.repeat(np.arange(n_cat, dtype=np.int64), np.diff(off))
+        pools = np.zeros((max(n_cat, 1), W), dtype=np.uint64)
+        np.bitwise_or.at(pools, (rows, flat >> 6), np.left_shift(np.uint64(1), (flat & 63).astype(np.uint64)))
+        # at least one element each, so the C pointers below are valid for an empty library too
+        synthetic = np.zeros(max(n_cat, 1), dtype=np.int8)
+        synthetic[:n_cat] = tables.synthetic
+        tag_index = np.full(max(n_cat, 1), -1, dtype=np.int32)
+        tag_index[:n_cat] = tables.tag_index
+        tier_flat = np.zeros(max(len(tables.tier_flat), 1), dtype=np.int32)
+        tier_flat[:len(tables.tier_flat)] = tables.tier_flat
+        self._pools, self._synthetic, self._tag_index, self._tier_flat = pools, synthetic, tag_index, tier_flat
+        cdef uint64_t[:, ::1] pv = pools
+        cdef int8_t[::1] sv = synthetic
+        cdef int32_t[::1] tv = tag_index
+        cdef int32_t[::1] fv = tier_flat
+        tier_off = [int(v) for v in tables.tier_off]
+        self.tab.n_codes = <int>n_codes
+        self.tab.W = <int>W
+        self.tab.n_cat = <int>n_cat
+        self.tab.n_tags = <int>int(tables.n_tags)
+        self.tab.pools = &pv[0, 0]
+        self.tab.synthetic = &sv[0]
+        self.tab.tag_index = &tv[0]
+        self.tab.tier_flat = &fv[0]
+        self.tab.max_tier = 1
+        for t in range(5):
+            self.tab.tier_off[t] = tier_off[t]
+        for t in range(TIERS):
+            self.tab.max_tier = max(self.tab.max_tier, tier_off[t + 1] - tier_off[t])
+
+
+def prepare(tables):
+    return Prepared(tables)
+
+
+cdef int work_init(Work *w, const Tab *t, bint legacy, bint trace) noexcept nogil:
+    cdef Py_ssize_t W = t.W
+    memset(w, 0, sizeof(Work))
+    w.legacy = legacy
+    w.trace = trace
+    w.used = <uint64_t *>calloc(W * 16, sizeof(uint64_t))
+    w.moves = <int32_t *>calloc(TIERS * t.max_tier + t.n_codes + 16, sizeof(int32_t))
+    w.used_tag = <uint8_t *>calloc(t.n_tags + 1, sizeof(uint8_t))
+    if w.used == NULL or w.moves == NULL or w.used_tag == NULL:
+        return -1
+    w.forbidden = w.used + W
+    w.spill = w.used + 2 * W          # 4 * W
+    w.any_ = w.used + 6 * W           # 5 * W
+    w.multi = w.used + 11 * W         # 5 * W
+    w.avail = w.moves + TIERS * t.max_tier
+    return 0
+
+
+cdef void work_free(Work *w) noexcept nogil:
+    free(w.used)
+    free(w.moves)
+    free(w.used_tag)
+    free(w.events)
+    w.used = NULL
+    w.moves = NULL
+    w.used_tag = NULL
+    w.events = NULL
+
+
+cdef inline void emit(Work *w, int kind, int d, int c, int a, int b, int x, int y, int z) noexcept nogil:
+    cdef int32_t *e
+    cdef Py_ssize_t cap
+    if not w.trace or w.oom:
+        return
+    if w.n_events == w.cap_events:
+        cap = 64 if w.cap_events == 0 else 2 * w.cap_events
+        e = <int32_t *>realloc(w.events, cap * EW * sizeof(int32_t))
+        if e == NULL:
+            w.oom = True
+            return
+        w.events = e
+        w.cap_events = cap
+    e = w.events + w.n_events * EW
+    e[0] = kind
+    e[1] = d
+    e[2] = c
+    e[3] = a
+    e[4] = b
+    e[5] = x
+    e[6] = y
+    e[7] = z
+    w.n_events += 1
+
+
+cdef inline void skip(Work *w, int d, int c, int reason) noexcept nogil:
+    w.counters[C_SKIPS + reason] += 1
+    emit(w, E_SKIP, d, c, reason, -1, -1, -1, -1)
+
+
+cdef inline int list_bits(const uint64_t *bits, int W, int32_t *out) noexcept nogil:
+    """Write the set bits in ascending order (= ascending code index); return how many."""
+    cdef int n = 0, k
+    cdef uint64_t b
+    for k in range(W):
+        b = bits[k]
+        while b:
+            out[n] = (k << 6) + __builtin_ctzll(b)
+            n += 1
+            b &= b - 1
+    return n
+
+
+cdef int try_legacy(const Tab *t, Work *w, int d, int c) noexcept nogil:
+    cdef int W = t.W, k, n = 0, j
+    cdef const uint64_t *P = t.pools + <Py_ssize_t>c * W
+    cdef uint64_t b
+    cdef uint64_t *spill = w.spill + d * W
+    cdef int32_t *four = w.four + d * ITEMS
+    if t.synthetic[c]:
+        for k in range(W):
+            if P[k] & w.used[k]:
+                skip(w, d, c, R_TAG_ON_BOARD)
+                return 0
+    for k in range(W):
+        b = P[k] & ~w.used[k] & ~w.forbidden[k]
+        while b:
+            w.avail[n] = (k << 6) + __builtin_ctzll(b)
+            n += 1
+            b &= b - 1
+    if n < ITEMS:
+        skip(w, d, c, R_TOO_FEW_AVAILABLE if t.synthetic[c] else R_TOO_FEW_PICKABLE)
+        return 0
+    fc_shuffle_i32(w.avail, n, &w.state)
+    for k in range(W):
+        spill[k] = P[k]
+    for j in range(ITEMS):
+        four[j] = w.avail[j]
+        spill[four[j] >> 6] &= ~((<uint64_t>1) << (four[j] & 63))
+        w.used[four[j] >> 6] |= (<uint64_t>1) << (four[j] & 63)
+    for k in range(W):
+        w.forbidden[k] |= spill[k]
+    w.cats[d] = c
+    w.ncat = d + 1
+    if t.synthetic[c]:
+        w.used_tag[t.tag_index[c]] = 1
+    emit(w, E_PLACE, d, c, four[0], four[1], four[2], four[3], -1)
+    return 1
+
+
+cdef int try_fixed(const Tab *t, Work *w, int d, int c) noexcept nogil:
+    cdef int W = t.W, k, j, own = 0, n
+    cdef const uint64_t *P = t.pools + <Py_ssize_t>c * W
+    cdef const uint64_t *Q
+    cdef const uint64_t *A = w.any_ + d * W
+    cdef const uint64_t *M = w.multi + d * W
+    cdef uint64_t *A2 = w.any_ + (d + 1) * W
+    cdef uint64_t *M2 = w.multi + (d + 1) * W
+    for k in range(W):
+        own += __builtin_popcountll(P[k] & ~A[k])
+    if own < ITEMS:
+        skip(w, d, c, R_TOO_FEW_EXCLUSIVE)
+        return 0
+    for j in range(d):
+        Q = t.pools + <Py_ssize_t>w.cats[j] * W
+        n = 0
+        for k in range(W):
+            n += __builtin_popcountll(Q[k] & ~M[k] & ~P[k])
+        if n < ITEMS:
+            skip(w, d, c, R_CROWDS_PLACED)
+            return 0
+    for k in range(W):
+        A2[k] = A[k] | P[k]
+        M2[k] = M[k] | (A[k] & P[k])
+    w.cats[d] = c
+    w.ncat = d + 1
+    if t.synthetic[c]:
+        w.used_tag[t.tag_index[c]] = 1
+    emit(w, E_PLACE, d, c, -1, -1, -1, -1, own)
+    return 1
+
+
+cdef void undo(const Tab *t, Work *w, int d, int c) noexcept nogil:
+    cdef int W = t.W, k, j
+    cdef int32_t *four
+    cdef uint64_t *spill
+    w.ncat = d
+    if t.synthetic[c]:
+        w.used_tag[t.tag_index[c]] = 0
+    if w.legacy:
+        four = w.four + d * ITEMS
+        spill = w.spill + d * W
+        for j in range(ITEMS):
+            w.used[four[j] >> 6] &= ~((<uint64_t>1) << (four[j] & 63))
+        # The spec's flat set: this clears codes an earlier group may still forbid.
+        for k in range(W):
+            w.forbidden[k] &= ~spill[k]
+    # fixed: the planes of depth d were never written by deeper tiers, nothing to restore
+
+
+cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
+    """The spec's backtrackCategories from tier d: 1 found, 0 exhausted."""
+    cdef int32_t *moves
+    cdef int n = 0, i, c, placed
+    if d == TIERS:
+        return 1
+    w.counters[C_ENTRIES + d] += 1
+    moves = w.moves + d * t.max_tier
+    for i in range(t.tier_off[d], t.tier_off[d + 1]):
+        c = t.tier_flat[i]
+        if t.synthetic[c] and w.used_tag[t.tag_index[c]]:
+            continue
+        moves[n] = c
+        n += 1
+    fc_shuffle_i32(moves, n, &w.state)
+    emit(w, E_ENTER, d, -1, n, -1, -1, -1, -1)
+    for i in range(n):
+        c = moves[i]
+        w.counters[C_MOVES] += 1
+        emit(w, E_TRY, d, c, -1, -1, -1, -1, -1)
+        if w.legacy:
+            placed = try_legacy(t, w, d, c)
+        else:
+            placed = try_fixed(t, w, d, c)
+        if not placed:
+            continue
+        if tier_search(t, w, d + 1):
+            return 1
+        undo(t, w, d, c)
+        w.counters[C_BACKTRACKS] += 1
+        emit(w, E_UNDO, d, c, -1, -1, -1, -1, -1)
+    w.counters[C_EXHAUSTED + d] += 1
+    emit(w, E_BACKTRACK, d, -1, -1, -1, -1, -1, -1)
+    return 0
+
+
+cdef inline bint has_bit(const uint64_t *bits, int x) noexcept nogil:
+    return (bits[x >> 6] >> (x & 63)) & 1
+
+
+cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cats,
+                 int32_t *gt, int32_t *tiles, int32_t *dec, int32_t *counters,
+                 int8_t *ambiguous) noexcept nogil:
+    """One board into the output rows; returns the status (0 board, 1 no board)."""
+    cdef int W = t.W, k, g, h, j, n, x
+    cdef int32_t order[4]
+    cdef uint64_t *once = w.spill          # fixed: exclusive codes at depth 4 (spill is legacy-only)
+    cdef uint64_t *onboard = w.forbidden   # free after the search in both variants
+    cdef uint64_t *src = w.spill + W
+    cdef uint64_t b
+    cdef const uint64_t *P
+    w.state = state
+    w.ncat = 0
+    w.n_events = 0
+    memset(w.counters, 0, sizeof(w.counters))
+    memset(w.used, 0, 2 * W * sizeof(uint64_t))
+    memset(w.used_tag, 0, t.n_tags + 1)
+    dec[0] = -1
+    dec[1] = -1
+    dec[2] = -1
+    ambiguous[0] = 0
+    if not tier_search(t, w, 0):
+        memcpy(counters, w.counters, sizeof(w.counters))
+        for k in range(4):
+            cats[k] = -1
+        for k in range(16):
+            gt[k] = -1
+            tiles[k] = -1
+        return 1
+    for g in range(TIERS):
+        cats[g] = w.cats[g]
+    if w.legacy:
+        for k in range(16):
+            gt[k] = w.four[k]
+    else:
+        for k in range(W):
+            once[k] = w.any_[4 * W + k] & ~w.multi[4 * W + k]
+        for g in range(TIERS):
+            P = t.pools + <Py_ssize_t>cats[g] * W
+            for k in range(W):
+                src[k] = P[k] & once[k]
+            n = list_bits(src, W, w.avail)
+            fc_shuffle_i32(w.avail, n, &w.state)
+            for j in range(ITEMS):
+                gt[g * ITEMS + j] = w.avail[j]
+            emit(w, E_DRAW, g, cats[g], gt[g * ITEMS], gt[g * ITEMS + 1], gt[g * ITEMS + 2],
+                 gt[g * ITEMS + 3], -1)
+    if fc_mulberry32_next(&w.state) < DECOY_BELOW and decoy:
+        for k in range(W):
+            onboard[k] = 0
+        for k in range(16):
+            onboard[gt[k] >> 6] |= (<uint64_t>1) << (gt[k] & 63)
+        for g in range(TIERS):
+            order[g] = g
+        fc_shuffle_i32(order, TIERS, &w.state)
+        for h in range(TIERS):
+            g = order[h]
+            P = t.pools + <Py_ssize_t>cats[g] * W
+            x = -1
+            for k in range(W):
+                # the source is the pool in legacy (flaw 3), the exclusive codes when fixed
+                b = P[k] & ~onboard[k]
+                if not w.legacy:
+                    b &= once[k]
+                if b:
+                    x = (k << 6) + __builtin_ctzll(b)
+                    break
+            if x < 0:
+                continue
+            j = fc_mulberry32_below(&w.state, ITEMS)
+            dec[0] = g
+            dec[1] = gt[g * ITEMS + j]
+            dec[2] = x
+            gt[g * ITEMS + j] = x
+            emit(w, E_DECOY, g, cats[g], dec[1], x, -1, -1, -1)
+            break
+    for k in range(16):
+        tiles[k] = gt[k]
+    fc_shuffle_i32(tiles, 16, &w.state)
+    n = 0
+    for g in range(TIERS):
+        for j in range(ITEMS):
+            x = gt[g * ITEMS + j]
+            for h in range(TIERS):
+                if h != g and has_bit(t.pools + <Py_ssize_t>cats[h] * W, x):
+                    n += 1
+                    break
+    ambiguous[0] = <int8_t>n
+    memcpy(counters, w.counters, sizeof(w.counters))
+    return 0
+
+
+def search_one(Prepared prep not None, uint32_t state, bint legacy, bint decoy, bint trace):
+    """One board as the raw tuple of flagcore.reference.connections.search_one."""
+    cdef Work w
+    cdef int32_t cats[4]
+    cdef int32_t gt[16]
+    cdef int32_t tiles[16]
+    cdef int32_t dec[3]
+    cdef int32_t counters[NCOUNTERS]
+    cdef int8_t amb
+    cdef int status = 1, rc
+    cdef Py_ssize_t i
+    with nogil:
+        rc = work_init(&w, &prep.tab, legacy, trace)
+        if rc == 0:
+            status = run_one(&prep.tab, &w, state, decoy, cats, gt, tiles, dec, counters, &amb)
+    try:
+        if rc != 0 or w.oom:
+            raise MemoryError("connections: out of memory")
+        events = None
+        if trace:
+            events = [tuple([w.events[i * EW + k] for k in range(EW)]) for i in range(w.n_events)]
+        return (status, [cats[i] for i in range(4)], [gt[i] for i in range(16)],
+                [tiles[i] for i in range(16)], [dec[0], dec[1], dec[2]],
+                [counters[i] for i in range(NCOUNTERS)], amb, events)
+    finally:
+        work_free(&w)
+
+
+def search_many(Prepared prep not None, const uint32_t[::1] states, bint legacy, bint decoy,
+                int8_t[::1] status, int32_t[:, ::1] cats, int32_t[:, ::1] group_tiles,
+                int32_t[:, ::1] tiles, int32_t[:, ::1] decoys, int32_t[:, ::1] counters,
+                int8_t[::1] ambiguous):
+    """search_one for each state into row i of the outputs, the whole loop without the GIL."""
+    cdef Py_ssize_t n = states.shape[0], i
+    cdef Work w
+    cdef int rc = 0
+    if (status.shape[0] != n or cats.shape[0] != n or group_tiles.shape[0] != n or tiles.shape[0] != n
+            or decoys.shape[0] != n or counters.shape[0] != n or ambiguous.shape[0] != n):
+        raise ValueError("search_many: every output needs one row per state")
+    if (cats.shape[1] != 4 or group_tiles.shape[1] != 16 or tiles.shape[1] != 16 or decoys.shape[1] != 3
+            or counters.shape[1] != NCOUNTERS):
+        raise ValueError("search_many: output arrays have the wrong widths")
+    if n == 0:
+        return
+    with nogil:
+        rc = work_init(&w, &prep.tab, legacy, False)
+        if rc == 0:
+            for i in range(n):
+                status[i] = <int8_t>run_one(&prep.tab, &w, states[i], decoy, &cats[i, 0],
+                                            &group_tiles[i, 0], &tiles[i, 0], &decoys[i, 0],
+                                            &counters[i, 0], &ambiguous[i])
+        work_free(&w)
+    if rc != 0:
+        raise MemoryError("connections: out of memory")

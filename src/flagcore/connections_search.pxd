@@ -1,0 +1,40 @@
+# C-level tables and workspace of the compiled Connections search (flagcore._connections).
+# Declarations only: cimported by _connections.pyx and by any module that wants to run the search in C.
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t
+
+# One (library, mode) as flat C arrays. Countries are indices into library.codes (sorted);
+# a set of countries is W uint64 words (bit x of word x >> 6), W = ceil(n_codes / 64).
+cdef struct Tab:
+    int n_codes
+    int W
+    int n_cat
+    int n_tags
+    int max_tier                 # the longest tier candidate list
+    uint64_t *pools              # n_cat * W: each category's pool
+    int8_t *synthetic            # n_cat
+    int32_t *tag_index           # n_cat, -1 for library categories
+    int32_t *tier_flat           # candidates per tier in base order, tier t at tier_off[t]..tier_off[t+1]
+    int32_t tier_off[5]
+
+# Per-search state; one per thread, reused across boards.
+cdef struct Work:
+    uint32_t state               # the mulberry32 state
+    bint legacy
+    int ncat                     # groups placed
+    int32_t cats[4]
+    int32_t four[16]             # legacy: tiles of the placed groups
+    uint64_t *used               # W       legacy: codes on the board
+    uint64_t *forbidden          # W       legacy: the flat spill set
+    uint64_t *spill              # 4 * W   legacy: what each placed group added to forbidden
+    uint64_t *any_               # 5 * W   fixed: refcount planes per depth: count >= 1
+    uint64_t *multi              # 5 * W   fixed: count >= 2 (count == 1 is any_ & ~multi)
+    int32_t *moves               # 4 * max_tier: each depth's shuffled candidates
+    int32_t *avail               # n_codes: scratch list of codes
+    uint8_t *used_tag            # n_tags
+    int32_t counters[15]
+    bint trace
+    int32_t *events              # 8 ints per event, grown with realloc
+    Py_ssize_t n_events
+    Py_ssize_t cap_events
+    bint oom
+
