@@ -66,6 +66,8 @@ cdef class Prepared:
     """The C tables of one (library, mode); built once, shared read-only by every search."""
     cdef Tab tab
     cdef object _pools, _synthetic, _tag_index, _tier_flat  # keep the arrays the pointers refer to
+    cdef readonly object tables   # the generator's Tables (codes, categories, mode) for building Boards
+    cdef tuple codes, labels, ids
 
     def __init__(self, tables):
         cdef Py_ssize_t n_codes = int(tables.n_codes)
@@ -84,6 +86,10 @@ cdef class Prepared:
         tier_flat = np.zeros(max(len(tables.tier_flat), 1), dtype=np.int32)
         tier_flat[:len(tables.tier_flat)] = tables.tier_flat
         self._pools, self._synthetic, self._tag_index, self._tier_flat = pools, synthetic, tag_index, tier_flat
+        self.tables = tables
+        self.codes = tuple(tables.codes)
+        self.labels = tuple([c.label for c in tables.categories])
+        self.ids = tuple([c.id for c in tables.categories])
         cdef uint64_t[:, ::1] pv = pools
         cdef int8_t[::1] sv = synthetic
         cdef int32_t[::1] tv = tag_index
@@ -423,6 +429,76 @@ def search_one(Prepared prep not None, uint32_t state, bint legacy, bint decoy, 
         return (status, [cats[i] for i in range(4)], [gt[i] for i in range(16)],
                 [tiles[i] for i in range(16)], [dec[0], dec[1], dec[2]],
                 [counters[i] for i in range(NCOUNTERS)], amb, events)
+    finally:
+        work_free(&w)
+
+
+cdef object _generator = None   # flagcore.connections.generator, imported on first use (it imports us)
+cdef object _set_attr = object.__setattr__
+
+
+cdef object _frozen(type cls, dict fields):
+    """A frozen dataclass instance from all of its fields (as generator._frozen, without __init__)."""
+    obj = cls.__new__(cls)
+    _set_attr(obj, "__dict__", fields)
+    return obj
+
+
+def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint decoy, bint trace):
+    """The Board of one search, built here from the C arrays (the twin: reference search_board).
+
+    Building the Board costs more than the search; doing it here without intermediate lists is what
+    keeps generate() far ahead of the reference. A failed search raises the generator's NoBoardError.
+    """
+    global _generator
+    cdef Work w
+    cdef int32_t cats[4]
+    cdef int32_t gt[16]
+    cdef int32_t tiles[16]
+    cdef int32_t dec[3]
+    cdef int32_t counters[NCOUNTERS]
+    cdef int8_t amb
+    cdef int status = 1, rc, g, c
+    cdef Py_ssize_t i
+    cdef tuple codes = prep.codes
+    if _generator is None:
+        from flagcore.connections import generator as gen
+        _generator = gen
+    with nogil:
+        rc = work_init(&w, &prep.tab, legacy, trace)
+        if rc == 0:
+            status = run_one(&prep.tab, &w, state, decoy, cats, gt, tiles, dec, counters, &amb)
+    try:
+        if rc != 0 or w.oom:
+            raise MemoryError("connections: out of memory")
+        counter_list = [counters[i] for i in range(NCOUNTERS)]
+        if status != 0:
+            raise _generator._no_board(prep.tables, seed, legacy, counter_list)
+        group_cls = _generator.Group
+        groups = []
+        for g in range(TIERS):
+            c = cats[g]
+            groups.append(_frozen(group_cls, {
+                "tier": g, "label": prep.labels[c],
+                "codes": (codes[gt[4 * g]], codes[gt[4 * g + 1]], codes[gt[4 * g + 2]], codes[gt[4 * g + 3]]),
+                "category_id": prep.ids[c]}))
+        stats = {
+            "moves_tried": counters[C_MOVES],
+            "backtracks": counters[C_BACKTRACKS],
+            "decoy_applied": dec[0] >= 0,
+            "decoy": None if dec[0] < 0 else {"tier": dec[0], "removed": codes[dec[1]], "added": codes[dec[2]]},
+            "skips": dict(zip(_generator.REASONS, counter_list[C_SKIPS:C_ENTRIES])),
+            "tier_entries": counter_list[C_ENTRIES:C_EXHAUSTED],
+            "tier_exhaustions": counter_list[C_EXHAUSTED:NCOUNTERS],
+            "ambiguous_tiles": amb,
+        }
+        events = None
+        if trace:
+            events = _generator._events(prep.tables, [tuple([w.events[i * EW + k] for k in range(EW)])
+                                                      for i in range(w.n_events)])
+        return _frozen(_generator.Board, {
+            "tiles": tuple([codes[tiles[i]] for i in range(16)]), "groups": tuple(groups), "seed": seed,
+            "mode": prep.tables.mode, "legacy": legacy, "stats": stats, "events": events})
     finally:
         work_free(&w)
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import threading
-import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields as dataclass_fields
 from operator import itemgetter
@@ -142,9 +141,8 @@ def compile_tables(library: Library, mode: str) -> Tables:
                   len(tags), tier_flat, tier_off, tuple(frozenset(c.pool) for c in cats))
 
 
-_cache: "weakref.WeakKeyDictionary[Library, dict[tuple[str, str], tuple[Tables, Any]]]" = (
-    weakref.WeakKeyDictionary())
 _cache_lock = threading.Lock()
+_CACHE_ATTR = "_flagcore_connections_tables"  # where a Library keeps its compiled tables
 _default: list[Library] = []
 
 
@@ -174,21 +172,23 @@ def _tables_for(impl: ModuleType, library: Library | None, mode: str) -> tuple[T
         library = default_library()
     elif not isinstance(library, Library):
         raise TypeError(f"library must be a flagcore.library.Library or None, not {type(library).__name__}")
-    per_lib = _cache.get(library)
+    # The cache lives on the Library object itself (as functools.cached_property would keep it), so
+    # it goes when the library goes and a lookup is one attribute read: this runs on every generate().
+    per_lib = library.__dict__.get(_CACHE_ATTR)
     key = (mode, impl.__name__)
     if per_lib is not None:
         hit = per_lib.get(key)
         if hit is not None:
-            return hit
+            return hit  # type: ignore[no-any-return]
     with _cache_lock:
-        per_lib = _cache.setdefault(library, {})
+        per_lib = library.__dict__.setdefault(_CACHE_ATTR, {})
         hit = per_lib.get(key)
         if hit is None:
             tables = next((t for (m, _), (t, _p) in per_lib.items() if m == mode), None)
             if tables is None:
                 tables = compile_tables(library, mode)
             hit = per_lib[key] = (tables, impl.prepare(tables))
-    return hit
+    return hit  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -285,12 +285,15 @@ def _no_board(tables: Tables, seed: int | str, legacy: bool, counters: Sequence[
                         f"seed {seed!r}, {counters[_ref.C_MOVES]} moves tried): {why}")
 
 
+_set_attr = object.__setattr__
+
+
 def _frozen(cls: type, fields: dict[str, Any]) -> Any:
     """A frozen dataclass instance from all of its fields, without the per-field object.__setattr__
     calls of its generated __init__ (about a third of generate()'s time). Only for values this
     module built itself: every field is set, and equality/hash read the same attributes."""
     obj: Any = object.__new__(cls)
-    obj.__dict__.update(fields)
+    _set_attr(obj, "__dict__", fields)
     return obj
 
 
@@ -330,8 +333,8 @@ def generate_with(impl: ModuleType, seed: int | str, mode: str = "flags", *, lib
     decoy = _check_flag("decoy", decoy)
     legacy = _check_flag("legacy", legacy)
     trace = _check_flag("trace", trace)
-    tables, prepared = _tables_for(impl, library, mode)
-    return _board(tables, board_seed, legacy, impl.search_one(prepared, state, legacy, decoy, trace))
+    _, prepared = _tables_for(impl, library, mode)
+    return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
 
 
 def generate(seed: int | str, mode: str = "flags", *, library: Library | None = None, decoy: bool = True,

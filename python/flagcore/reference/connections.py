@@ -73,9 +73,10 @@ RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], in
 class Prepared:
     """The tables of one (library, mode) in the shape this module searches fastest."""
 
-    __slots__ = ("n_codes", "pools", "pool_sets", "synthetic", "tag_index", "n_tags", "tier_lists")
+    __slots__ = ("tables", "n_codes", "pools", "pool_sets", "synthetic", "tag_index", "n_tags", "tier_lists")
 
     def __init__(self, tables: Any) -> None:
+        self.tables = tables
         self.n_codes = int(tables.n_codes)
         off = tables.pool_off.tolist()
         flat = tables.pool_flat.tolist()
@@ -238,6 +239,13 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
     tiles = shuffle(group_tiles, s.rng)
     return (STATUS_OK, list(cats), group_tiles, tiles, decoy_info, s.counters,
             count_ambiguous(prep, cats, group_tiles), s.events)
+
+
+def search_board(prep: Prepared, state: int, seed: int | str, legacy: bool, decoy: bool, trace: bool) -> Any:
+    """The Board of one search (twin of the core's search_board): NoBoardError when none is found."""
+    from ..connections import generator  # late: generator picks this module at import time
+
+    return generator._board(prep.tables, seed, legacy, search_one(prep, state, legacy, decoy, trace))
 
 
 def count_ambiguous(prep: Prepared, cats: Sequence[int], group_tiles: Sequence[int]) -> int:
