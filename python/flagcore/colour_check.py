@@ -1,0 +1,95 @@
+"""Cross-check a flag's declared colours against its rendered pixels.
+
+Every opaque pixel is classified to the nearest reference shade of the palette (several shades
+per colour name, because "blue" spans navy to sky blue and "red" spans scarlet to maroon);
+pixels far from every shade (emblem browns, purples, anti-aliased edges) count as "other".
+A declared colour must cover at least ``PRESENT`` of the flag; an undeclared colour must not
+cover more than ``LARGE``. Between the two, declaring it or not are both honest.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+PALETTE = ("red", "white", "blue", "green", "yellow", "black", "orange")
+
+# Reference shades taken from the official colour specifications of representative flags.
+SHADES: Mapping[str, tuple[tuple[int, int, int], ...]] = {
+    "red": ((206, 17, 38), (218, 41, 28), (237, 41, 57), (230, 0, 0), (190, 0, 39),
+            (141, 27, 61), (158, 48, 57), (200, 16, 46), (252, 61, 50)),
+    "white": ((255, 255, 255), (238, 238, 238)),
+    "blue": ((0, 56, 168), (0, 35, 149), (0, 36, 125), (0, 47, 108), (0, 114, 198), (65, 137, 221),
+             (116, 172, 223), (0, 181, 226), (91, 146, 229), (0, 82, 180), (16, 42, 92), (0, 0, 102),
+             (102, 204, 255), (56, 110, 198)),
+    "green": ((0, 122, 61), (0, 154, 68), (0, 106, 78), (20, 181, 58), (0, 93, 45), (60, 150, 60),
+              (0, 72, 40), (70, 130, 70), (0, 130, 100)),
+    "yellow": ((252, 209, 22), (255, 223, 0), (255, 199, 44), (248, 232, 47), (241, 191, 0),
+               (255, 240, 0), (230, 190, 80), (205, 160, 55)),
+    "black": ((0, 0, 0), (40, 40, 40)),
+    "orange": ((255, 130, 0), (255, 153, 51), (247, 127, 0), (230, 81, 0), (214, 110, 30),
+               (255, 100, 0), (242, 168, 0)),
+}
+OTHER = "other"
+MAX_DISTANCE = 70.0  # RGB distance beyond which a pixel matches no palette shade
+PRESENT = 0.004  # a declared colour must cover at least 0.4 % of the flag
+LARGE = 0.04  # an undeclared colour covering 4 % or more is a missing declaration
+RENDER_WIDTH = 240
+
+_names: list[str] = []
+_refs: list[tuple[int, int, int]] = []
+for _name, _shades in SHADES.items():
+    for _shade in _shades:
+        _names.append(_name)
+        _refs.append(_shade)
+_REF = np.array(_refs, dtype=np.float32)
+_NAME_INDEX = np.array([PALETTE.index(n) for n in _names], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class ColourReport:
+    shares: dict[str, float]  # palette colour (or "other") -> share of opaque pixels
+    missing: tuple[str, ...]  # declared but below PRESENT
+    undeclared: tuple[str, ...]  # not declared but at or above LARGE
+
+    @property
+    def ok(self) -> bool:
+        return not self.missing and not self.undeclared
+
+
+def render_rgba(svg: bytes, width: int = RENDER_WIDTH) -> np.ndarray:
+    """Render SVG bytes to an (H, W, 4) uint8 array with cairosvg (no external references)."""
+    import cairosvg
+    from PIL import Image
+
+    png = cairosvg.svg2png(bytestring=svg, output_width=width, unsafe=False)
+    with Image.open(io.BytesIO(png)) as im:
+        return np.asarray(im.convert("RGBA"), dtype=np.uint8)
+
+
+def colour_shares(rgba: np.ndarray) -> dict[str, float]:
+    """Share of opaque pixels nearest to each palette colour (plus "other")."""
+    pixels = rgba.reshape(-1, 4)
+    opaque = pixels[pixels[:, 3] >= 128, :3].astype(np.float32)
+    if len(opaque) == 0:
+        raise ValueError("rgba: the image has no opaque pixel")
+    d = ((opaque[:, None, :] - _REF[None, :, :]) ** 2).sum(axis=2)
+    nearest = d.argmin(axis=1)
+    close = d[np.arange(len(opaque)), nearest] <= MAX_DISTANCE**2
+    counts = np.bincount(_NAME_INDEX[nearest[close]], minlength=len(PALETTE))
+    total = float(len(opaque))
+    shares = {name: float(counts[i]) / total for i, name in enumerate(PALETTE)}
+    shares[OTHER] = float((~close).sum()) / total
+    return shares
+
+
+def check_colours(svg: bytes, declared: frozenset[str] | set[str]) -> ColourReport:
+    unknown = set(declared) - set(PALETTE)
+    if unknown:
+        raise ValueError(f"declared: colours {sorted(unknown)} are not in the palette {PALETTE}")
+    shares = colour_shares(render_rgba(svg))
+    missing = tuple(c for c in PALETTE if c in declared and shares[c] < PRESENT)
+    undeclared = tuple(c for c in PALETTE if c not in declared and shares[c] >= LARGE)
+    return ColourReport(shares, missing, undeclared)

@@ -1,0 +1,202 @@
+"""Build flags/countries.json from the world-countries npm dataset plus facts authored here.
+
+Usage:  npm pack world-countries@5.1.0 && tar xzf world-countries-5.1.0.tgz
+        python tools/build_countries.py package/countries.json package/data > flags/countries.json
+
+The dataset (mledoze/countries, ODbL-1.0) gives codes, names, capitals, regions, languages,
+landlocked, borders, area, currencies and calling codes; its geometry (data/<cca3>.geo.json)
+checks the hemisphere facts. Memberships, monarchy, island status and the other facts below
+are authored and dated (state of late 2026); flags/README.md records the sources.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+EXTRA = ("PS", "XK", "TW")  # the observer state Palestine, plus Kosovo and Taiwan
+# The dataset marks the Holy See as a UN member; it is an observer state.
+STATUS = {"VA": "observer", "PS": "observer", "XK": "other", "TW": "other"}
+
+NAMES = {"CI": "Ivory Coast", "CG": "Republic of the Congo", "CD": "DR Congo", "FM": "Micronesia",
+         "VA": "Vatican City", "ST": "São Tomé and Príncipe", "TL": "Timor-Leste",
+         "MK": "North Macedonia", "CZ": "Czechia", "SZ": "Eswatini", "CV": "Cape Verde"}
+
+# A few countries lie on two continents; their pools hold them in both, so a board never puts
+# Turkey among "Asia" while it could honestly fill "Europe".
+CONTINENTS = {"RU": ["Europe", "Asia"], "TR": ["Asia", "Europe"], "KZ": ["Asia", "Europe"],
+              "GE": ["Asia", "Europe"], "AZ": ["Asia", "Europe"], "AM": ["Asia", "Europe"],
+              "CY": ["Europe", "Asia"], "EG": ["Africa", "Asia"], "ID": ["Asia", "Oceania"]}
+
+# Land borders the dataset leaves out because they run through overseas parts of a country.
+EXTRA_BORDERS = [("FR", "BR"), ("FR", "SR"), ("FR", "NL"), ("ES", "MA"), ("GB", "ES"), ("GB", "CY")]
+
+ISLAND = set("AG BS BB BH BN CV KM CU CY DM DO FJ GD HT IS ID IE JM JP KI MG MV MT MH MU FM NR NZ "
+             "PW PG PH KN LC VC WS ST SC SG SB LK TW TL TO TT TV GB VU".split())
+REALMS = set("GB AU CA NZ JM BS BZ AG KN LC VC GD PG SB TV".split())
+MONARCHY = REALMS | set("AD BE BT BH BN KH DK SZ JP JO KW LS LI LU MY MC MA NL NO OM QA SA ES SE "
+                        "TH TO AE VA".split())
+DRIVES_LEFT = set("GB IE MT CY JP IN PK BD NP BT LK MV TH MY SG BN ID TL ZA LS SZ BW NA ZW ZM MZ "
+                  "MW TZ KE UG MU SC JM BS BB TT GY SR AG DM GD KN LC VC AU NZ FJ PG SB WS TO TV "
+                  "KI NR".split())
+# The equator and the prime meridian: checked against the dataset geometry in check_geometry().
+EQUATOR = set("BR CO EC GA CG CD UG KE SO ID MV KI ST".split())
+# Equatorial Guinea: the equator misses its land, but Annobón lies south of it and the mainland north.
+BOTH_HEMISPHERES = EQUATOR | {"GQ"}
+PRIME_MERIDIAN = set("GB FR ES DZ ML BF TG GH".split())
+
+MEMBERSHIPS = {
+    "EU": "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE",
+    "NATO": "AL BE BG CA HR CZ DK EE FI FR DE GR HU IS IT LV LT LU ME NL MK NO PL PT RO SK SI ES SE TR GB US",
+    "G7": "US CA GB FR DE IT JP",
+    "G20": "AR AU BR CA CN FR DE IN ID IT JP KR MX RU SA ZA TR GB US",
+    "Commonwealth": "BW CM GA GM GH KE LS MW MU MZ NA NG RW SC SL ZA SZ TG UG TZ ZM BD BN IN MY MV PK "
+                    "SG LK AG BS BB BZ CA DM GD GY JM KN LC VC TT CY MT GB AU FJ KI NR NZ PG WS SB TO TV VU",
+    "OPEC": "DZ CG GQ GA IR IQ KW LY NG SA AE VE",
+    "ASEAN": "BN KH ID LA MY MM PH SG TH VN TL",
+    "Arab League": "DZ BH KM DJ EG IQ JO KW LB LY MR MA OM PS QA SA SO SD SY TN AE YE",
+    "Schengen": "AT BE BG HR CZ DK EE FI FR DE GR HU IS IT LV LT LI LU MT NL NO PL PT RO SK SI ES SE CH",
+    "GCC": "BH KW OM QA SA AE",
+    "Nordic Council": "DK FI IS NO SE",
+    "CARICOM": "AG BS BB BZ DM GD GY HT JM KN LC VC SR TT",
+    "OECD": "AU AT BE CA CL CO CR CZ DK EE FI FR DE GR HU IS IE IL IT JP KR LV LT LU MX NL NZ NO PL "
+            "PT SK SI ES SE CH TR GB US",
+    "UN Security Council permanent": "CN FR RU GB US",
+    "BRICS founding": "BR RU IN CN ZA",
+    "Arab Maghreb Union": "DZ LY MA MR TN",
+}
+HISTORY = {
+    "former Soviet republic": "RU UA BY MD EE LV LT GE AM AZ KZ KG TJ TM UZ",
+    "former Yugoslav republic": "SI HR BA RS ME MK XK",
+    "hosted the FIFA World Cup": "UY IT FR BR CH SE CL GB MX DE AR ES US KR JP ZA RU QA CA",
+    "hosted the Summer Olympics": "GR FR US GB SE BE NL DE FI AU IT JP MX CA RU KR ES CN BR",
+}
+COASTS = {
+    "Mediterranean Sea": "ES FR MC IT MT SI HR BA ME AL GR TR CY SY LB IL PS EG LY TN DZ MA",
+    "Black Sea": "TR BG RO UA RU GE",
+    "Baltic Sea": "SE FI RU EE LV LT PL DE DK",
+    "Caspian Sea": "RU KZ TM IR AZ",
+    "Persian Gulf": "IR IQ KW SA BH QA AE OM",
+    "Red Sea": "EG SD ER DJ SA YE JO IL",
+}
+REGIONS = {"Horn of Africa": "DJ ER ET SO"}
+# Language fixes over the dataset: Austria and Switzerland list German only as dialect names;
+# Rwanda made Swahili official in 2017. Russian is not official in Azerbaijan, Turkmenistan or
+# Uzbekistan, nor Spanish in Belize, nor German in Namibia (a recognised national language only).
+LANGUAGE_ADD = {"AT": ["German"], "CH": ["German"], "RW": ["Swahili"]}
+LANGUAGE_DROP = {"AZ": ["Russian"], "TM": ["Russian"], "UZ": ["Russian"], "BZ": ["Spanish"], "NA": ["German"]}
+# Bulgaria adopted the euro on 1 January 2026; the dataset still lists the lev.
+CURRENCY_OVERRIDES = {"BG": ["Euro"], "ZW": ["Zimbabwe Gold", "United States dollar"]}
+
+
+def continents(c: dict) -> list[str]:
+    code = c["cca2"]
+    if code in CONTINENTS:
+        return CONTINENTS[code]
+    if c["region"] == "Americas":
+        return ["South America" if c["subregion"] == "South America" else "North America"]
+    return [c["region"]]
+
+
+def lat_bounds(data_dir: Path, cca3: str) -> tuple[float, float, float, float]:
+    geo = json.loads((data_dir / f"{cca3.lower()}.geo.json").read_text())
+    lats: list[float] = []
+    lons: list[float] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, list) and x and isinstance(x[0], (int, float)):
+            lons.append(float(x[0]))
+            lats.append(float(x[1]))
+        elif isinstance(x, list):
+            for y in x:
+                walk(y)
+
+    for f in geo["features"]:
+        if "geometry" in f:  # the dataset has no outline for Kosovo
+            walk(f["geometry"]["coordinates"])
+    if not lats:
+        return 1.0, 1.0, 1.0, 1.0  # no outline: nothing to check against
+    return min(lats), max(lats), min(lons), max(lons)
+
+
+def main(countries_json: str, data_dir: str) -> None:
+    raw = json.loads(Path(countries_json).read_text())
+    keep = [c for c in raw if c["unMember"] or c["cca2"] in EXTRA]
+    cca3 = {c["cca3"]: c["cca2"] for c in keep}
+    codes = {c["cca2"] for c in keep}
+    borders = {c["cca2"]: {cca3[b] for b in c["borders"] if b in cca3} for c in keep}
+    for a, b in EXTRA_BORDERS:
+        borders[a].add(b)
+        borders[b].add(a)
+    for a, ns in borders.items():
+        for b in sorted(ns):
+            # One-sided entries are sea crossings (e.g. Sri Lanka - India), not land borders.
+            if a not in borders[b]:
+                print(f"check: dropped one-sided border {a}-{b}", file=sys.stderr)
+                ns.discard(b)
+    by_area = sorted(keep, key=lambda c: -c["area"])
+    rank = {c["cca2"]: i + 1 for i, c in enumerate(by_area)}
+    out = []
+    problems = []
+    for c in sorted(keep, key=lambda c: c["cca2"]):
+        code = c["cca2"]
+        lat_min, lat_max, lon_min, lon_max = lat_bounds(Path(data_dir), c["cca3"])
+        on_equator = lat_min < 0 < lat_max
+        # The dataset outline of São Tomé omits the equator islet Ilhéu das Rolas.
+        if on_equator != (code in BOTH_HEMISPHERES) and code != "ST":
+            problems.append(f"{code}: geometry lat {lat_min:.2f}..{lat_max:.2f} vs equator list")
+        hemis = ["north", "south"] if code in BOTH_HEMISPHERES else (["north"] if c["latlng"][0] > 0 else ["south"])
+        if code not in BOTH_HEMISPHERES and ((lat_min > 0) != (hemis == ["north"])):
+            problems.append(f"{code}: hemisphere from latlng disagrees with geometry")
+        currencies = CURRENCY_OVERRIDES.get(code) or [v["name"] for v in c.get("currencies", {}).values()]
+        members = sorted(k for k, v in MEMBERSHIPS.items() if code in v.split())
+        if continents(c)[0] == "Africa" or code == "EG":
+            members.append("African Union")
+        out.append({
+            "code": code,
+            "name": NAMES.get(code, c["name"]["common"]),
+            "official_name": c["name"]["official"],
+            "status": STATUS.get(code, "member"),
+            "capital": c["capital"][0] if c["capital"] else None,
+            "capitals": c["capital"],
+            "continents": continents(c),
+            "region": c["subregion"],
+            "landlocked": bool(c["landlocked"]),
+            "island": code in ISLAND,
+            "languages": sorted((set(c["languages"].values()) | set(LANGUAGE_ADD.get(code, [])))
+                                - set(LANGUAGE_DROP.get(code, []))),
+            "hemispheres": hemis,
+            "equator": code in EQUATOR,
+            "prime_meridian": code in PRIME_MERIDIAN,
+            "neighbours": sorted(borders[code]),
+            "area_km2": c["area"],
+            "area_rank": rank[code],
+            "monarchy": code in MONARCHY,
+            "commonwealth_realm": code in REALMS,
+            "drives_left": code in DRIVES_LEFT,
+            "memberships": sorted(members),
+            "history": sorted(k for k, v in HISTORY.items() if code in v.split()),
+            "coasts": sorted(k for k, v in COASTS.items() if code in v.split()),
+            "regions": sorted(k for k, v in REGIONS.items() if code in v.split()),
+            "currencies": currencies,
+            "calling_code": c["idd"]["root"] + (c["idd"]["suffixes"][0] if len(c["idd"]["suffixes"]) == 1 else ""),
+        })
+    for table in (MEMBERSHIPS, HISTORY, COASTS, REGIONS):
+        for key, v in table.items():
+            unknown = set(v.split()) - codes
+            assert not unknown, f"{key}: unknown codes {unknown}"
+            assert len(v.split()) == len(set(v.split())), f"{key}: duplicate code"
+    for code in ISLAND | MONARCHY | DRIVES_LEFT | EQUATOR | PRIME_MERIDIAN:
+        assert code in codes, code
+    for p in problems:
+        print("check:", p, file=sys.stderr)
+    doc = {
+        "source": "world-countries 5.1.0 (npm; mledoze/countries, ODbL-1.0) + facts authored in tools/build_countries.py",
+        "countries": out,
+    }
+    json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
