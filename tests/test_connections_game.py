@@ -299,3 +299,42 @@ def test_share_lost_and_in_progress():
         game.guess(sel)
     assert game.share().splitlines()[1] == "lost, mistakes 4/4"
     assert len(game.share().splitlines()) == 6
+
+
+# ---------------------------------------------------------------- random play against a model
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.lists(st.sampled_from(CODES), min_size=4, max_size=4, unique=True),
+                          st.sampled_from([list(g.codes) for g in BOARD.groups])),
+                max_size=14))
+def test_random_play_matches_a_model(guesses):
+    """Every transition, checked against an independent model of the rules."""
+    game = ConnectionsGame(BOARD)
+    solved: set[str] = set()
+    failed: set[frozenset[str]] = set()
+    mistakes = 0
+    for sel in guesses:
+        over = mistakes >= MAX_MISTAKES or len(solved) == 16
+        before = snapshot(game)
+        if over or solved & set(sel):
+            with pytest.raises(ValueError):
+                game.guess(sel)
+            assert snapshot(game) == before
+            continue
+        out = game.guess(sel)
+        if frozenset(sel) in failed:
+            expected = "already_tried"
+        else:
+            expected = oracle(BOARD.groups, sel)
+            if expected == "correct":
+                solved |= set(sel)
+            else:
+                mistakes += 1
+                failed.add(frozenset(sel))
+        assert out.result == expected
+        assert game.mistakes == out.mistakes == mistakes <= MAX_MISTAKES
+        assert game.lost == out.lost == (mistakes == MAX_MISTAKES)
+        assert game.won == out.won == (len(solved) == 16 and mistakes < MAX_MISTAKES)
+        assert set(game.remaining_tiles) == set(CODES) - solved
+        assert {c for g in game.solved_groups for c in g.codes} == solved

@@ -52,3 +52,15 @@ def test_play_generated_boards(seed, mode):
     assert game.won and game.mistakes == 1
     rows = game.share().splitlines()
     assert rows[0].endswith(board_id(board)) and len(rows) == 2 + 5
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("seed", [0, 12, 4242, "daily:2026-11-29"])
+@pytest.mark.parametrize("legacy", [False, True])
+def test_bundled_library_ids_and_play(seed, mode, legacy):
+    board = generate(seed, mode, legacy=legacy)
+    assert same_board(board, from_board_id(board_id(board)))
+    game = ConnectionsGame(board)
+    for group in board.groups:
+        game.guess(list(group.codes))
+    assert game.won and game.share().count("\n") == 1 + 4

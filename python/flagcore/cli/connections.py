@@ -1,0 +1,149 @@
+"""``flagcore connections``: make a board from a seed, a day or a board id, and show it.
+
+Readable by default (the 4x4 grid of codes and country names, with the board id to share);
+``--reveal`` adds the groups, coloured by tier on a colour terminal; ``--json`` prints the
+DESIGN's JSON object and nothing else on stdout; ``--trace`` prints the generator's events.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import sys
+from typing import Any, TextIO
+
+from ..connections import Board, board_id, daily_seed, parse_board_id
+from ..connections.board import TIER_NAMES
+from ..library import MODES, Library
+
+_DIGITS = re.compile(r"[0-9]+")
+_CELL = 22  # characters per grid cell: "CC " and a name cut to fit, so 4 cells fit 100 columns
+# Background colours per tier (yellow, green, blue, magenta) with a readable foreground.
+_ANSI = ("\x1b[30;43m", "\x1b[30;42m", "\x1b[97;44m", "\x1b[97;45m")
+_RESET = "\x1b[0m"
+
+
+def register(groups: dict[str, Any]) -> None:
+    p = groups[""].add_parser(
+        "connections", help="generate and show a Connections board",
+        description="Generate a Connections board from a seed, a day or a board id and show it.")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--seed", metavar="S",
+                        help="all digits: an int seed in [0, 2^32); anything else: a str seed (default: random)")
+    source.add_argument("--daily", nargs="?", const="", metavar="DATE",
+                        help="the day's board, seed 'daily:YYYY-MM-DD' (default: today in UTC)")
+    source.add_argument("--id", dest="board_id", metavar="BOARD_ID",
+                        help="rebuild the board a board id names (it holds seed, mode and --legacy)")
+    p.add_argument("--mode", choices=MODES, default=None, help="category set (default: flags)")
+    p.add_argument("--legacy", action="store_true", help="the spec's original generator, flaws included")
+    p.add_argument("--trace", action="store_true", help="print the search's events")
+    p.add_argument("--json", action="store_true", help='print {"seed","mode","tiles","groups"} as JSON')
+    p.add_argument("--reveal", action="store_true", help="show the groups (tier colours on a terminal)")
+    p.set_defaults(func=run)
+
+
+def parse_seed(text: str) -> int | str:
+    """A seed typed on the command line: all ASCII digits is an int seed, anything else a str seed."""
+    return int(text) if _DIGITS.fullmatch(text) else text
+
+
+def _resolve(args: argparse.Namespace) -> tuple[int | str, str, bool]:
+    if args.board_id is not None:
+        state, mode, legacy = parse_board_id(args.board_id)
+        if args.mode is not None and args.mode != mode:
+            raise ValueError(f"--mode {args.mode} contradicts board id {args.board_id!r} ({mode} mode)")
+        if args.legacy and not legacy:
+            raise ValueError(f"--legacy contradicts board id {args.board_id!r} (not a legacy board)")
+        return state, mode, legacy
+    mode = args.mode or "flags"
+    if args.daily is not None:
+        return daily_seed(args.daily or None), mode, args.legacy
+    if args.seed is not None:
+        return parse_seed(args.seed), mode, args.legacy
+    # No seed asked for: a fresh one, printed with the board so it can be replayed.
+    return secrets.randbelow(2**32), mode, args.legacy
+
+
+def use_colour(stream: TextIO) -> bool:
+    """ANSI colour only on a terminal, and never when NO_COLOR is set or TERM is dumb."""
+    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _cell(code: str, library: Library) -> str:
+    text = f"{code} {library.name(code)}"
+    return text if len(text) <= _CELL else text[:_CELL - 1] + "\u2026"
+
+
+def format_board(board: Board, library: Library, *, reveal: bool, colour: bool) -> str:
+    seed = json.dumps(board.seed, ensure_ascii=False)
+    lines = [f"Connections  {board.mode} mode  seed {seed}  board id {board_id(board)}"
+             + ("  (legacy generator)" if board.legacy else ""), ""]
+    tier_of = {c: g.tier for g in board.groups for c in g.codes}
+    for row in range(4):
+        cells = []
+        for code in board.tiles[4 * row:4 * row + 4]:
+            text = _cell(code, library).ljust(_CELL)
+            if reveal and colour:
+                text = f"{_ANSI[tier_of[code]]} {text} {_RESET}"
+            else:
+                text = f" {text} "
+            cells.append(text)
+        lines.append(" ".join(cells).rstrip())
+    if reveal:
+        lines.append("")
+        for g in board.groups:
+            name = TIER_NAMES[g.tier].ljust(6)
+            if colour:
+                name = f"{_ANSI[g.tier]} {name} {_RESET}"
+            members = ", ".join(f"{c} {library.name(c)}" for c in g.codes)
+            lines.append(f"{name}  {g.label}: {members}")
+        if board.stats:
+            lines.append("")
+            lines.append("stats: " + ", ".join(f"{k} {_field(v)}" for k, v in board.stats.items()))
+    return "\n".join(lines)
+
+
+def format_event(index: int, event: Any) -> str:
+    """One trace event per line: what happened ("event") first, then the other fields as key=value."""
+    if isinstance(event, dict):
+        name = str(event.get("event", "event"))
+        rest = " ".join(f"{k}={_field(v)}" for k, v in event.items() if k != "event")
+        return f"{index:5d}  {name:<9} {rest}".rstrip()
+    return f"{index:5d}  {event}"
+
+
+def _field(value: Any) -> str:
+    if isinstance(value, str) and (" " in value or not value):
+        return json.dumps(value, ensure_ascii=False)  # labels have spaces: quote them
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    if isinstance(value, dict):
+        return "(" + " ".join(f"{k}={_field(v)}" for k, v in value.items()) + ")"
+    return "none" if value is None else str(value)
+
+
+def run(args: argparse.Namespace) -> int:
+    # Loaded here, not at import: every `flagcore` command imports this module to register it.
+    from ..connections import generate
+    from ..library import load_library
+
+    seed, mode, legacy = _resolve(args)
+    library = load_library()
+    board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
+    events = [format_event(i, e) for i, e in enumerate(board.events or [])]
+    if args.json:
+        print(json.dumps(board.to_dict()))
+        if events:  # stdout stays one JSON object; the trace goes beside it
+            print("\n".join(events), file=sys.stderr)
+        return 0
+    print(format_board(board, library, reveal=args.reveal, colour=use_colour(sys.stdout)))
+    if args.trace:
+        print(f"\ntrace: {len(events)} events")
+        if events:
+            print("\n".join(events))
+    return 0
