@@ -8,7 +8,6 @@ cover more than ``LARGE``. Between the two, declaring it or not are both honest.
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -60,28 +59,28 @@ class ColourReport:
 
 
 def render_rgba(svg: bytes, width: int = RENDER_WIDTH) -> np.ndarray:
-    """Render SVG bytes to an (H, W, 4) uint8 array with cairosvg (no external references)."""
-    import cairosvg
-    from PIL import Image
+    """Render SVG bytes to an (H, W, 4) uint8 array with the package's safe cairosvg renderer
+    (the one tile signatures use: no external references, hostile SVG rejected)."""
+    from ._svg_render import render_svg
 
-    png = cairosvg.svg2png(bytestring=svg, output_width=width, unsafe=False)
-    with Image.open(io.BytesIO(png)) as im:
-        return np.asarray(im.convert("RGBA"), dtype=np.uint8)
+    return render_svg(svg, width)
 
 
 def colour_shares(rgba: np.ndarray) -> dict[str, float]:
     """Share of opaque pixels nearest to each palette colour (plus "other")."""
     pixels = rgba.reshape(-1, 4)
-    opaque = pixels[pixels[:, 3] >= 128, :3].astype(np.float32)
+    opaque = pixels[pixels[:, 3] >= 128, :3]
     if len(opaque) == 0:
         raise ValueError("rgba: the image has no opaque pixel")
-    d = ((opaque[:, None, :] - _REF[None, :, :]) ** 2).sum(axis=2)
+    # Classify each distinct colour once (flags have few), weighted by how many pixels have it.
+    colours, counts = np.unique(opaque, axis=0, return_counts=True)
+    d = ((colours.astype(np.float32)[:, None, :] - _REF[None, :, :]) ** 2).sum(axis=2)
     nearest = d.argmin(axis=1)
-    close = d[np.arange(len(opaque)), nearest] <= MAX_DISTANCE**2
-    counts = np.bincount(_NAME_INDEX[nearest[close]], minlength=len(PALETTE))
+    close = d[np.arange(len(colours)), nearest] <= MAX_DISTANCE**2
+    per_name = np.bincount(_NAME_INDEX[nearest[close]], weights=counts[close], minlength=len(PALETTE))
     total = float(len(opaque))
-    shares = {name: float(counts[i]) / total for i, name in enumerate(PALETTE)}
-    shares[OTHER] = float((~close).sum()) / total
+    shares = {name: float(per_name[i]) / total for i, name in enumerate(PALETTE)}
+    shares[OTHER] = float(counts[~close].sum()) / total
     return shares
 
 

@@ -38,16 +38,22 @@ def compile_rule(rule: object, kinds: Mapping[str, str]) -> Predicate:
         if key == "any":
             if not isinstance(cond, list) or not cond:
                 raise RuleError("'any' takes a non-empty list of rules")
-            subs = [compile_rule(r, kinds) for r in cond]
-            parts.append(lambda f, subs=subs: any(s(f) for s in subs))
+            parts.append(_any([compile_rule(r, kinds) for r in cond]))
         elif key == "not":
-            sub = compile_rule(cond, kinds)
-            parts.append(lambda f, sub=sub: not sub(f))
+            parts.append(_not(compile_rule(cond, kinds)))
         elif key in kinds:
             parts.append(_condition(key, kinds[key], cond, kinds))
         else:
             raise RuleError(f"unknown attribute {key!r} (known: {', '.join(sorted(kinds))})")
     return lambda f: all(p(f) for p in parts)
+
+
+def _any(subs: list[Predicate]) -> Predicate:
+    return lambda f: any(s(f) for s in subs)
+
+
+def _not(sub: Predicate) -> Predicate:
+    return lambda f: not sub(f)
 
 
 def _condition(attr: str, kind: str, cond: object, kinds: Mapping[str, str]) -> Predicate:
