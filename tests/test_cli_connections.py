@@ -185,3 +185,16 @@ def test_bad_arguments_in_process(capsys):
     assert err.startswith("flagcore: error:") and "seed" in err and len(err.splitlines()) == 1
     assert main(["connections", "--id", "zzzz"]) == 2
     assert "board id" in capsys.readouterr().err
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    """`flagcore connections ... | head` must not print an error when the reader leaves early."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        for argv in (["--seed", "12", "--trace"], ["--seed", "12", "--json"]):
+            res = subprocess.run([flagcore_exe(), "connections", *argv], cwd=tmp_path, stdout=w,
+                                 stderr=subprocess.PIPE, text=True, timeout=120)
+            assert res.returncode == 0 and res.stderr == ""
+    finally:
+        os.close(w)

@@ -137,13 +137,22 @@ def run(args: argparse.Namespace) -> int:
     board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
     if args.json:
-        print(json.dumps(board.to_dict()))
         if events:  # stdout stays one JSON object; the trace goes beside it
             print("\n".join(events), file=sys.stderr)
-        return 0
-    print(format_board(board, library, reveal=args.reveal, colour=use_colour(sys.stdout)))
+        return _write(json.dumps(board.to_dict()))
+    out = format_board(board, library, reveal=args.reveal, colour=use_colour(sys.stdout))
     if args.trace:
-        print(f"\ntrace: {len(events)} events")
-        if events:
-            print("\n".join(events))
+        out += f"\n\ntrace: {len(events)} events" + "".join("\n" + e for e in events)
+    return _write(out)
+
+
+def _write(text: str) -> int:
+    """Print to stdout; a reader that goes away early (``| head``) ends the command quietly."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at devnull so the interpreter's own flush at exit does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return 0
