@@ -148,13 +148,7 @@ _default: list[Library] = []
 
 def load_library(path: Any = None) -> Library:
     """flagcore.library.load_library(path): the bundled library for None, else the user's file(s)."""
-    load = getattr(_library_module, "load_library", None)
-    if load is None:
-        raise LookupError("flagcore.library.load_library is not available; pass library=")
-    lib = load(path)
-    if not isinstance(lib, Library):
-        raise TypeError(f"load_library returned {type(lib).__name__}, not a Library")
-    return lib
+    return _library_module.load_library(path)
 
 
 def default_library() -> Library:
