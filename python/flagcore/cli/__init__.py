@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from .._version import __version__
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> "NoReturn":  # type: ignore[override]  # noqa: F821
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
@@ -48,6 +49,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(func(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (``flagcore ... | head``): end quietly. Point stdout at devnull so
+        # the interpreter's own flush at exit does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("flagcore: interrupted", file=sys.stderr)
         return 130

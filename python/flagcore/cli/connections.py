@@ -41,6 +41,8 @@ def register(groups: dict[str, Any]) -> None:
     p.add_argument("--trace", action="store_true", help="print the search's events")
     p.add_argument("--json", action="store_true", help='print {"seed","mode","tiles","groups"} as JSON')
     p.add_argument("--reveal", action="store_true", help="show the groups (tier colours on a terminal)")
+    p.add_argument("--png", metavar="FILE",
+                   help="also draw the board as a 4x4 grid of flag images (groups outlined with --reveal)")
     p.set_defaults(func=run)
 
 
@@ -136,6 +138,12 @@ def run(args: argparse.Namespace) -> int:
     library = load_library()
     board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
+    if args.png:
+        from ..pictures import connections_png
+
+        connections_png(board, args.png, reveal=args.reveal,
+                        names={code: library.name(code) for code in board.tiles})
+        print(f"flagcore: wrote {args.png}", file=sys.stderr)
     if args.json:
         if events:  # stdout stays one JSON object; the trace goes beside it
             print("\n".join(events), file=sys.stderr)
@@ -147,12 +155,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(text: str) -> int:
-    """Print to stdout; a reader that goes away early (``| head``) ends the command quietly."""
-    try:
-        print(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Point stdout at devnull so the interpreter's own flush at exit does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    # A reader that goes away early (``| head``) is handled once, in flagcore.cli.main.
+    print(text)
+    sys.stdout.flush()
     return 0
