@@ -294,3 +294,18 @@ def test_board_from_foreign_library_rejected():
     with pytest.raises(ValueError, match="not in the library"):
         connections.find_ambiguities(board, Library({c: c for c in "ABCD"}, {}, [
             Category("other", "Other", 0, "library", frozenset("ABCD"))]))
+
+
+def test_generate_from_many_threads_at_once():
+    """A threaded server: generate() and generate_many() called concurrently give the serial results."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    fresh = random_library(11)  # a library whose tables are compiled under the race
+    seeds = list(range(400))
+    serial = [connections.generate(s, "trivia", library=random_library(11)) for s in seeds]
+    with ThreadPoolExecutor(4) as pool:
+        boards = list(pool.map(lambda s: connections.generate(s, "trivia", library=fresh), seeds))
+        batches = list(pool.map(lambda k: connections.generate_many(seeds, "trivia", library=fresh, threads=2)[:],
+                                range(3)))
+    assert boards == serial
+    assert all(b == serial for b in batches)

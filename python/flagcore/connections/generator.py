@@ -367,6 +367,9 @@ def _seed_states(seeds: Any) -> tuple[np.ndarray, Sequence[int | str]]:
         items = list(seeds)
     except TypeError:
         raise TypeError(f"seeds must be a sequence of seeds (int or str), not {type(seeds).__name__}") from None
+    if items and all(type(s) is int for s in items) and 0 <= min(items) and max(items) < 2**32:
+        # the common case, checked in bulk; anything else is checked (and named) seed by seed below
+        return np.array(items, dtype=np.uint32), items
     states = np.empty(len(items), dtype=np.uint32)
     out: list[int | str] = []
     for i, s in enumerate(items):
