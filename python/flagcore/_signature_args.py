@@ -32,6 +32,7 @@ U8Array = npt.NDArray[np.uint8]
 FNV_OFFSET = 2166136261
 FNV_PRIME = 16777619
 COLOR_QUANTUM = 32
+STRIDE_CAP = 1 << 40  # longer than any buffer that fits in memory
 # The spec's quantizeChannel, Math.min(255, Math.round(c / 32) * 32), for every byte value.
 # Math.round rounds halves up (16 -> 32, 48 -> 64), unlike Python's round (16 -> 0), so the
 # table is built with integer arithmetic: round-half-up of c / 32 is (c + 16) // 32.
@@ -54,7 +55,9 @@ def check_stride(stride: Any) -> int:
     if step < 1:
         # The JavaScript loop never ends for stride <= 0.
         raise ValueError(f"stride must be >= 1, got {step}")
-    return step
+    # Any stride at least the buffer's length samples byte 0 only, so capping changes no result;
+    # it keeps the compiled loop's Py_ssize_t offset arithmetic (off + stride) from overflowing.
+    return min(step, STRIDE_CAP)
 
 
 def check_grid(columns: Any, rows: Any, inset: Any) -> tuple[int, int, int]:

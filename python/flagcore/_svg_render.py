@@ -14,6 +14,12 @@ What is refused, and where:
   relative paths, and data: too, since a flag needs no embedded raster) and records the
   attempt, and a render that tried to fetch anything fails even when cairosvg swallowed the
   refusal. References inside the document (href="#id") never reach the fetcher.
+* Exponential drawing work: <use> and url(#id) references make cairosvg draw an element once per
+  reference, so ten <g> elements each using the previous one ten times draw 10**10 shapes from a
+  few hundred bytes (a "billion laughs" made of references). Before rendering, the number of
+  elements the references expand to is counted (a marker counts once per number in the path
+  data, as it is drawn at every vertex; a url(#id) in a <style> sheet is charged to every
+  element) and capped at MAX_EXPANDED; a reference cycle is refused.
 * An absurd canvas: the width is the caller's (validated) and the height follows the
   artwork's aspect ratio; both are checked against MAX_SIDE before cairo allocates a pixel.
 
@@ -38,6 +44,7 @@ MAX_SVG_BYTES = 1 << 20     # the largest bundled flag is about 240 kB
 MAX_ELEMENTS = 20_000       # the most complex bundled flag has about 1,000
 MAX_DEPTH = 64              # bundled flags nest at most 9 deep
 MAX_SIDE = 4096             # pixels, either side of the canvas
+MAX_EXPANDED = 5_000        # drawn elements after references; the bundled flags need at most ~1,100
 
 
 class SvgRenderError(ValueError):
@@ -66,6 +73,7 @@ def check_svg(data: bytes) -> None:
             raise SvgRenderError(f"svg nests elements more than {MAX_DEPTH} deep")
         _check_references(element)
         stack.extend((child, depth + 1) for child in element)
+    _check_expansion(root)
 
 
 # url(...) in an attribute or a stylesheet, and @import; only "#fragment" targets are local.
@@ -94,6 +102,71 @@ def _check_css(text: str) -> None:
     for target in _CSS_URL.findall(text):
         if not target.startswith("#"):
             raise SvgRenderError(f"svg refers to an external resource: url({target[:100]})")
+
+
+_LOCAL_URL = re.compile(r"url\(\s*['\"]?\s*#([^'\")\s]+)", re.IGNORECASE)
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _local_refs(element: Any, sheet_refs: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """(target id, times drawn) for every reference ``element`` makes to its own document."""
+    refs = list(sheet_refs)
+    for name, value in element.attrib.items():
+        local = name.rsplit("}", 1)[-1]
+        if local == "href" and value.strip().startswith("#"):
+            refs.append((value.strip()[1:], 1))
+            continue
+        targets = _LOCAL_URL.findall(value)
+        if not targets:
+            continue
+        weight = 1
+        if "marker" in local or (local == "style" and "marker" in value.lower()):
+            geometry = (element.get("d") or "") + " " + (element.get("points") or "")
+            weight = max(1, len(_NUMBER.findall(geometry)))
+        refs.extend((target, weight) for target in targets)
+    return refs
+
+
+def _check_expansion(root: Any) -> None:
+    """Refuse an SVG whose references expand to more than MAX_EXPANDED drawn elements, or loop.
+
+    Iterative post-order over the element tree plus its reference edges (a reference chain can
+    be as long as the document, too deep for Python recursion); sizes saturate at the cap so the
+    numbers stay small whatever the fan-out.
+    """
+    ids: dict[str, Any] = {}
+    sheet_refs: list[tuple[str, int]] = []
+    for element in root.iter():
+        ident = element.get("id")
+        if ident is not None:
+            ids.setdefault(ident, element)
+        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "style":
+            sheet_refs.extend((target, 1) for target in _LOCAL_URL.findall(element.text or ""))
+    edges: dict[int, list[tuple[Any, int]]] = {}
+    size: dict[int, int] = {}
+    active: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        element, finished = stack.pop()
+        key = id(element)
+        if finished:
+            total = 1 + sum(weight * size[id(dep)] for dep, weight in edges[key])
+            size[key] = min(total, MAX_EXPANDED + 1)
+            active.discard(key)
+            continue
+        if key in size:
+            continue
+        if key in active:
+            raise SvgRenderError("svg references form a cycle")
+        active.add(key)
+        deps = [(child, 1) for child in element]
+        deps += [(ids[target], weight) for target, weight in _local_refs(element, sheet_refs)
+                 if target in ids]
+        edges[key] = deps
+        stack.append((element, True))
+        stack.extend((dep, False) for dep, _ in deps if id(dep) not in size)
+    if size[id(root)] > MAX_EXPANDED:
+        raise SvgRenderError(f"svg references expand to more than {MAX_EXPANDED} drawn elements")
 
 
 def _refusing_fetcher(attempts: list[str]) -> Any:

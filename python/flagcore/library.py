@@ -82,24 +82,27 @@ class Library:
             if not cat.modes or not cat.modes <= set(MODES):
                 raise LibraryError(f"{where}: modes must be a non-empty subset of {MODES}")
 
+    def _known(self, code: Any) -> str:
+        # str first: an unhashable argument (a list) would otherwise raise an unnamed TypeError
+        if not isinstance(code, str):
+            raise TypeError(f"code must be a str country code, not {type(code).__name__}")
+        if code not in self._names:
+            raise ValueError(f"code: unknown country code {code!r}")
+        return code
+
     def name(self, code: str) -> str:
-        try:
-            return self._names[code]
-        except KeyError:
-            raise ValueError(f"code: unknown country code {code!r}") from None
+        return self._names[self._known(code)]
 
     def tags(self, code: str) -> frozenset[str]:
-        if code not in self._tags:
-            raise ValueError(f"code: unknown country code {code!r}")
-        return self._tags[code]
+        return self._tags[self._known(code)]
 
     def facts(self, code: str) -> dict[str, Any]:
         """The attributes of ``code`` that category rules test (empty for a Library built in memory)."""
-        if code not in self._names:
-            raise ValueError(f"code: unknown country code {code!r}")
-        return dict(self._facts.get(code, {}))
+        return dict(self._facts.get(self._known(code), {}))
 
     def categories(self, mode: str) -> list[Category]:
+        if not isinstance(mode, str):
+            raise TypeError(f"mode must be a str, one of {MODES}, not {type(mode).__name__}")
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         return [c for c in self._categories if mode in c.modes]

@@ -3,6 +3,8 @@
 from libc.stdint cimport uint32_t
 from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_fnv1a32
 
+from flagcore._rng_args import check_bound
+
 
 def seed_to_state(seed):
     """Validate a seed and return its uint32 state: int in [0, 2**32) or str (FNV-1a 32 of UTF-8)."""
@@ -35,9 +37,8 @@ cdef class Rng:
 
     def below(self, bound):
         """Math.floor(rng() * bound) for 1 <= bound < 2**32."""
-        if not 1 <= bound < 2 ** 32:
-            raise ValueError(f"bound must be in [1, 2**32), got {bound}")
-        return fc_mulberry32_below(&self.state, <uint32_t>bound)
+        cdef uint32_t checked = check_bound(bound)
+        return fc_mulberry32_below(&self.state, checked)
 
     def __repr__(self):
         return f"Rng(state={self.state:#010x})"

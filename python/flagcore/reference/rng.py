@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, TypeVar
 
+from .._rng_args import check_bound
+
 T = TypeVar("T")
 _MASK = 0xFFFFFFFF
 
@@ -48,9 +50,7 @@ class Rng:
 
     def below(self, bound: int) -> int:
         """Math.floor(rng() * bound) for 1 <= bound < 2**32."""
-        if not 1 <= bound < 2**32:
-            raise ValueError(f"bound must be in [1, 2**32), got {bound}")
-        return (self.next_uint32() * bound) >> 32
+        return (self.next_uint32() * check_bound(bound)) >> 32
 
     def __repr__(self) -> str:
         return f"Rng(state={self.state:#010x})"
