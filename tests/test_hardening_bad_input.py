@@ -277,3 +277,13 @@ def test_rejected_guess_leaves_the_game_unchanged():
         with pytest.raises((TypeError, ValueError)):
             game.guess(bad)
     assert (game.mistakes, game.remaining_tiles, game.guesses, game.solved_groups) == before
+
+
+@pytest.mark.parametrize("impl", list(RNGS))
+def test_rejected_below_leaves_the_state_alone(impl):
+    # regression (found by fuzz/run.py): the twin drew before validating the bound
+    rng = RNGS[impl].Rng(5)
+    for bad in (0, 2.5, None, 2**32):
+        with pytest.raises((TypeError, ValueError), match="bound"):
+            rng.below(bad)
+    assert rng.state == RNGS[impl].Rng(5).state

@@ -50,7 +50,8 @@ class Rng:
 
     def below(self, bound: int) -> int:
         """Math.floor(rng() * bound) for 1 <= bound < 2**32."""
-        return (self.next_uint32() * check_bound(bound)) >> 32
+        checked = check_bound(bound)  # before drawing: a rejected call leaves the state alone
+        return (self.next_uint32() * checked) >> 32
 
     def __repr__(self) -> str:
         return f"Rng(state={self.state:#010x})"
