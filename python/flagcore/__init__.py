@@ -7,14 +7,20 @@ are the engines. Submodules load on first use so ``import flagcore`` stays cheap
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._impl import pick as _pick
 from ._version import __version__
 
-_rng = _pick("_rng", "rng")
-Rng = _rng.Rng
-shuffle = _rng.shuffle
+if TYPE_CHECKING:
+    # Type checkers see the compiled module's stub (the reference twin has the same signatures)
+    # and the submodules as modules, not as the Any that __getattr__ returns.
+    from . import connections, library, reference, signatures
+    from ._rng import Rng, shuffle
+else:
+    _rng = _pick("_rng", "rng")
+    Rng = _rng.Rng
+    shuffle = _rng.shuffle
 
 _SUBMODULES = ("puzzle", "connections", "signatures", "library", "reference")
 

@@ -3,13 +3,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, list[tuple[int, ...]] | None]
+_RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, list[tuple[int, ...]] | None]
 
 class Prepared:
     def __init__(self, tables: Any) -> None: ...
+    @property
+    def tables(self) -> Any: ...
 
 def prepare(tables: Any) -> Prepared: ...
-def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: bool) -> RawResult: ...
+def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: bool) -> _RawResult: ...
 def search_many(
     prep: Prepared,
     states: npt.NDArray[np.uint32],

@@ -17,7 +17,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,8 +28,12 @@ from ._svg_render import SvgRenderError, render_svg
 
 _impl = pick("_signatures", "signatures")
 
-hash_pixel_data: Callable[..., int] = _impl.hash_pixel_data
-tile_signatures: Callable[..., list[int]] = _impl.tile_signatures
+if TYPE_CHECKING:
+    # The compiled module's stub gives callers real signatures (the reference twin accepts the same).
+    from ._signatures import hash_pixel_data, tile_signatures
+else:
+    hash_pixel_data = _impl.hash_pixel_data
+    tile_signatures = _impl.tile_signatures
 
 __all__ = ["hash_pixel_data", "tile_signatures", "render_flag", "piece_signatures",
            "flag_svg", "bundled_codes", "clear_cache", "SvgRenderError", "TILE_WIDTH",

@@ -43,11 +43,16 @@ ambiguous, events)`` - see :data:`COUNTERS` and :data:`EVENT_KINDS`.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from .rng import Rng, shuffle
+
+if TYPE_CHECKING:  # annotations only: the generator imports this module at import time
+    from ..connections.board import Board
+    from ..connections.generator import BoardBatch
+    from ..library import Library
 
 ITEMS = 4
 TIERS = 4
@@ -273,8 +278,8 @@ def search_many(prep: Prepared, states: np.ndarray, legacy: bool, decoy: bool, s
         ambiguous[i] = amb
 
 
-def generate(seed: int | str, mode: str = "flags", *, library: Any = None, decoy: bool = True,
-             legacy: bool = False, trace: bool = False) -> Any:
+def generate(seed: int | str, mode: str = "flags", *, library: Library | None = None, decoy: bool = True,
+             legacy: bool = False, trace: bool = False) -> Board:
     """flagcore.connections.generate computed by this pure-Python search (same Board)."""
     from ..connections import generator  # late: generator picks this module at import time
 
@@ -282,8 +287,8 @@ def generate(seed: int | str, mode: str = "flags", *, library: Any = None, decoy
                                    legacy=legacy, trace=trace)
 
 
-def generate_many(seeds: Any, mode: str = "flags", *, threads: int | None = None, library: Any = None,
-                  decoy: bool = True, legacy: bool = False) -> Any:
+def generate_many(seeds: Any, mode: str = "flags", *, threads: int | None = None, library: Library | None = None,
+                  decoy: bool = True, legacy: bool = False) -> BoardBatch:
     """flagcore.connections.generate_many computed by this pure-Python search (same BoardBatch)."""
     from ..connections import generator
 

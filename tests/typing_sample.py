@@ -1,0 +1,176 @@
+"""A program that uses every public name of flagcore, for ``mypy --strict`` (tests/test_typing.py).
+
+It is checked twice: mypy --strict must pass on it against the installed package (with its
+``.pyi`` stubs and ``py.typed``), and it must run (``python tests/typing_sample.py``), so the
+sample can never drift into calls that only type-check. ``assert_type`` pins the types a caller
+sees: a public function that silently returned ``Any`` would fail here, not just be unchecked.
+tests/test_typing.py also checks that every name in each public module's ``__all__`` is used.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import flagcore
+from flagcore import connections, library, reference, signatures
+from flagcore.connections import (
+    MAX_MISTAKES,
+    TIER_NAMES,
+    Ambiguity,
+    Board,
+    BoardBatch,
+    ConnectionsGame,
+    Group,
+    GuessOutcome,
+    GuessResult,
+    NoBoardError,
+)
+from flagcore.library import Category, Library, LibraryError
+from flagcore.reference import connections as ref_connections
+from flagcore.reference import rng as ref_rng
+from flagcore.reference import signatures as ref_signatures
+
+if sys.version_info >= (3, 11):
+    from typing import assert_type
+else:  # pragma: no cover - mypy ships typing_extensions
+    from typing_extensions import assert_type
+
+
+def rng_and_shuffle() -> None:
+    rng = flagcore.Rng(12)
+    assert_type(rng, flagcore.Rng)
+    assert_type(rng(), float)
+    assert_type(rng.next_uint32(), int)
+    assert_type(rng.below(10), int)
+    assert_type(rng.state, int)
+    daily = flagcore.Rng("daily:2026-11-29")
+    order = flagcore.shuffle(["ET", "GH", "JP", "FR"], daily)
+    assert_type(order, list[str])
+    assert sorted(order) == ["ET", "FR", "GH", "JP"]
+    numbers = flagcore.shuffle(range(10), flagcore.Rng(3))
+    assert_type(numbers, list[int])
+
+    twin = ref_rng.Rng(12)
+    assert_type(twin, ref_rng.Rng)
+    assert twin.next_uint32() == flagcore.Rng(12).next_uint32()
+    assert_type(ref_rng.shuffle([1, 2, 3], ref_rng.Rng(1)), list[int])
+    assert flagcore.__version__ == str(flagcore.__version__)
+
+
+def signature_functions() -> None:
+    image = signatures.render_flag("JP", 3)
+    assert_type(image, npt.NDArray[np.uint8])
+    assert image.shape[1] == 3 * signatures.TILE_WIDTH and image.shape[2] == 4
+    sigs = signatures.tile_signatures(image, 3, 2, signatures.INSET)
+    assert_type(sigs, list[int])
+    assert sigs == ref_signatures.tile_signatures(image, 3, 2, 4)
+    digest = signatures.hash_pixel_data(image[:4].tobytes())
+    assert_type(digest, int)
+    assert digest == ref_signatures.hash_pixel_data(image[:4].tobytes(), 8)
+    pieces = signatures.piece_signatures("JP", 3, 2)
+    assert_type(pieces, list[int] | None)
+    assert pieces == sigs
+    svg = signatures.flag_svg("JP")
+    assert_type(svg, bytes)
+    assert signatures.piece_signatures(svg, 5, 3) == signatures.piece_signatures("JP", 5, 3)
+    codes = signatures.bundled_codes()
+    assert_type(codes, list[str])
+    assert len(codes) >= 190
+    signatures.clear_cache()
+    grids: tuple[tuple[int, int], ...] = signatures.TABLE_GRIDS
+    assert (5, 3) in grids and signatures.MAX_COLUMNS >= 5 and signatures.MAX_ROWS >= 3
+    try:
+        signatures.render_flag("<svg", 3)
+    except signatures.SvgRenderError as exc:
+        assert isinstance(exc, ValueError)
+
+
+def library_functions() -> Library:
+    lib = library.load_library()
+    assert_type(lib, Library)
+    assert_type(lib.codes, list[str])
+    assert_type(lib.name("JP"), str)
+    assert_type(lib.tags("JP"), frozenset[str])
+    cats = lib.categories("flags")
+    assert_type(cats, list[Category])
+    first: Category = cats[0]
+    assert_type(first.id, str)
+    assert_type(first.label, str)
+    assert_type(first.tier, int)
+    assert_type(first.kind, str)
+    assert_type(first.pool, frozenset[str])
+    assert first.kind in ("library", "synthetic") and 0 <= first.tier <= 3
+    try:
+        library.load_library("/nonexistent/flagcore-library.json")
+    except (LibraryError, OSError):
+        pass
+    return lib
+
+
+def connections_functions(lib: Library) -> None:
+    board = connections.generate(12, "flags", library=lib, decoy=True, legacy=False, trace=True)
+    assert_type(board, Board)
+    assert_type(board.tiles, tuple[str, ...])
+    assert_type(board.seed, int | str)
+    assert_type(board.stats, dict[str, Any])
+    assert board.events is not None and len(board.tiles) == 16
+    group: Group = board.groups[0]
+    assert_type(group.codes, tuple[str, str, str, str])
+    assert_type(group.category_id, str)
+    assert TIER_NAMES[group.tier] == group.tier_name
+
+    graded = connections.check_guess(board.groups, group.codes)
+    assert_type(graded, GuessResult)
+    assert graded.result == "correct" and graded.matched == group
+
+    game = connections.ConnectionsGame(board)
+    outcome = game.guess(list(board.groups[1].codes))
+    assert_type(outcome, GuessOutcome)
+    assert_type(game.mistakes, int)
+    assert_type(game.won, bool)
+    assert_type(game.lost, bool)
+    assert outcome.result == "correct" and game.mistakes < MAX_MISTAKES
+    assert_type(game.shuffle_remaining(flagcore.Rng(5)), tuple[str, ...])
+    assert_type(game.share(), str)
+
+    ambiguities = connections.find_ambiguities(board, lib)
+    assert_type(ambiguities, list[Ambiguity])
+    assert ambiguities == []
+
+    seeds: Sequence[int] = range(8)
+    batch = connections.generate_many(seeds, "flags", threads=2)
+    assert_type(batch, BoardBatch)
+    assert_type(batch[3], Board)
+    assert len(batch) == 8 and batch[3] == connections.generate(3, "flags")
+
+    ident = connections.board_id(board)
+    assert_type(ident, str)
+    assert_type(connections.parse_board_id(ident), tuple[int, str, bool])
+    assert_type(connections.encode_board_id(12, "flags", False), str)
+    assert connections.from_board_id(ident, lib) == board
+    assert_type(connections.daily_seed("2026-11-29"), str)
+
+    twin = ref_connections.generate(12, "flags", library=lib, trace=True)
+    assert_type(twin, Board)
+    assert twin == board
+    assert_type(ref_connections.generate_many([1, 2], "flags"), BoardBatch)
+    try:
+        connections.generate(1, "flags", library=Library({}, {}, []))
+    except (NoBoardError, ValueError):
+        pass
+    assert reference.__name__ == "flagcore.reference"
+
+
+def main() -> None:
+    rng_and_shuffle()
+    signature_functions()
+    connections_functions(library_functions())
+    print("typing sample: ok")
+
+
+if __name__ == "__main__":
+    main()
