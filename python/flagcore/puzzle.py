@@ -1,0 +1,400 @@
+"""The Puzzle transposition engine: a flag cut into a grid, scrambled, solved by swapping tiles.
+
+``tiles_by_slot[slot]`` is the piece shown in ``slot``; piece ``i`` belongs in slot ``i``. Par is the
+fewest swaps that make the board *look* solved (tiles with equal signatures are interchangeable),
+and it is exact for every board (``method="exact"``); ``method="enumerate"`` reproduces the spec's
+algorithm, including its upper-bound fallback past 750,000 candidates, for comparison.
+
+Inputs are validated here once (TypeError/ValueError naming the argument) and then handed to the
+compiled core (flagcore._puzzle) or, with FLAGCORE_IMPL=python, the reference twin.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ._impl import pick
+from ._validate_puzzle import as_board_matrix, as_classes, as_int_vector, as_method, as_permutation
+
+_core = pick("_puzzle", "puzzle")
+
+GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (5, 3)}
+GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
+MAX_GRID_SIDE = 32
+MAX_VISUAL_RESHUFFLE_ATTEMPTS = 24
+
+__all__ = [
+    "GRIDS", "GRID_ALIASES", "PuzzleGame", "PuzzleResult", "background_percent", "count_cycles",
+    "count_cycles_batch", "is_strictly_solved", "is_visually_solved", "min_swaps_batch",
+    "min_swaps_to_identity", "min_swaps_to_identity_batch", "min_swaps_to_visual_solve",
+    "new_game", "resolve_grid", "verify",
+]
+
+
+# ---------------------------------------------------------------- the mathematics
+
+
+def count_cycles(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> int:
+    """Cycles of the permutation, fixed points included (the spec's countCyclesOfPermutation)."""
+    return int(_core.count_cycles(as_permutation(tiles_by_slot)))
+
+
+def min_swaps_to_identity(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> int:
+    """Fewest swaps to put every piece in its home slot: n - count_cycles."""
+    return int(_core.min_swaps_to_identity(as_permutation(tiles_by_slot)))
+
+
+def is_strictly_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> bool:
+    return bool(_core.is_strictly_solved(as_permutation(tiles_by_slot)))
+
+
+def is_visually_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
+                       signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None) -> bool:
+    """Every slot shows a tile that looks like the piece that belongs there (None: strict identity)."""
+    tiles = as_permutation(tiles_by_slot)
+    if signatures is None:
+        return bool(_core.is_strictly_solved(tiles))
+    classes, _ = as_classes(signatures, len(tiles))
+    return bool(_core.is_visually_solved(tiles, classes))
+
+
+def min_swaps_to_visual_solve(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
+                              signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
+                              *, method: str = "exact") -> int:
+    """Par: the fewest swaps to a visually solved layout.
+
+    method="exact" (default) is the true minimum for every board; method="enumerate" is the
+    spec's algorithm (exact for K <= 3 and below the 750,000-candidate cap, else the identity
+    count, an upper bound). signatures=None means every tile is distinct.
+    """
+    method = as_method(method)
+    tiles = as_permutation(tiles_by_slot)
+    if signatures is None:
+        return int(_core.min_swaps_to_identity(tiles))
+    classes, k = as_classes(signatures, len(tiles))
+    if method == "exact":
+        return int(_core.min_swaps_exact(tiles, classes, k))
+    return int(_core.min_swaps_enumerate(tiles, classes, k))
+
+
+# ---------------------------------------------------------------- batch entry points (servers)
+
+
+def count_cycles_batch(boards: Any) -> npt.NDArray[np.int64]:
+    """count_cycles of every row of a 2-D integer array (one board per row), without the GIL."""
+    return np.asarray(_core.count_cycles_batch(as_board_matrix(boards)), dtype=np.int64)
+
+
+def min_swaps_to_identity_batch(boards: Any) -> npt.NDArray[np.int64]:
+    """min_swaps_to_identity of every row, without the GIL."""
+    return np.asarray(_core.min_swaps_to_identity_batch(as_board_matrix(boards)), dtype=np.int64)
+
+
+def min_swaps_batch(boards: Any, signatures: Any = None, *, method: str = "exact") -> npt.NDArray[np.int64]:
+    """Par of every row of ``boards``, without the GIL.
+
+    ``signatures``: None (all tiles distinct), one 1-D signature list shared by every board (a
+    server dealing many boards of one flag), or a 2-D array with one signature row per board.
+    """
+    method = as_method(method)
+    mat = as_board_matrix(boards)
+    rows, n = mat.shape
+    if signatures is None:
+        return np.asarray(_core.min_swaps_to_identity_batch(mat), dtype=np.int64)
+    if isinstance(signatures, np.ndarray) and signatures.ndim == 2:
+        if signatures.shape[0] != rows:
+            raise ValueError(f"signatures has {signatures.shape[0]} rows but boards has {rows}")
+        pairs = [as_classes(signatures[r], n, f"signatures[{r}]") for r in range(rows)]
+    else:
+        if isinstance(signatures, np.ndarray) and signatures.ndim != 1:
+            raise ValueError(f"signatures must be 1- or 2-dimensional, got {signatures.ndim} dimensions")
+        pairs = [as_classes(signatures, n)] * rows
+    classes = np.ascontiguousarray(np.array([c for c, _ in pairs], dtype=np.int32).reshape(rows, n))
+    ks = np.array([k for _, k in pairs], dtype=np.int32)
+    return np.asarray(_core.min_swaps_batch(mat, classes, ks, method), dtype=np.int64)
+
+
+# ---------------------------------------------------------------- grids and rendering
+
+
+def resolve_grid(grid: Any) -> tuple[int, int]:
+    """'easy'|'medium'|'hard' (aliases regular/pro/elite), 'CxR', or (columns, rows) -> (columns, rows)."""
+    if isinstance(grid, str):
+        key = grid.strip().lower()
+        key = GRID_ALIASES.get(key, key)
+        if key in GRIDS:
+            return GRIDS[key]
+        match = re.fullmatch(r"(\d+)\s*[x×]\s*(\d+)", key)
+        if not match:
+            raise ValueError(f"grid must be easy, medium, hard (or regular, pro, elite) or CxR, got {grid!r}")
+        columns, rows = int(match.group(1)), int(match.group(2))
+    elif isinstance(grid, (tuple, list)) and len(grid) == 2:
+        columns, rows = grid
+        if not (_is_plain_int(columns) and _is_plain_int(rows)):
+            raise TypeError(f"grid must be (columns, rows) as two ints, got {grid!r}")
+        columns, rows = int(columns), int(rows)
+    else:
+        raise TypeError(f"grid must be a name, 'CxR' or (columns, rows), not {type(grid).__name__}")
+    if not (1 <= columns <= MAX_GRID_SIDE and 1 <= rows <= MAX_GRID_SIDE):
+        raise ValueError(f"grid {columns}x{rows} is out of range: each side must be 1..{MAX_GRID_SIDE}")
+    if columns * rows < 2:
+        raise ValueError(f"grid {columns}x{rows} has a single tile: nothing to scramble")
+    return columns, rows
+
+
+def _is_plain_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _js_number(x: float) -> str:
+    """JavaScript's Number#toString for a finite double (shortest round-trip digits, JS layout)."""
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    d = Decimal(repr(abs(x))).normalize()
+    sign_bit, digit_tuple, exponent = d.as_tuple()
+    digits = "".join(map(str, digit_tuple))
+    k = len(digits)
+    point = k + int(exponent)  # value = 0.digits * 10**point
+    if k <= point <= 21:
+        return sign + digits + "0" * (point - k)
+    if 0 < point <= 21:
+        return sign + digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return sign + "0." + "0" * (-point) + digits
+    e = point - 1
+    mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return f"{sign}{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+
+
+def background_percent(index: int, total: int) -> str:
+    """The spec's getBackgroundPercent: CSS background-position of tile ``index`` of ``total``."""
+    if not (_is_plain_int(index) and _is_plain_int(total)):
+        raise TypeError("index and total must be ints")
+    if total < 0 or not 0 <= index < max(total, 1):
+        raise ValueError(f"index must be in 0..total-1, got index={index}, total={total}")
+    if total <= 1:
+        return "0%"
+    return f"{_js_number((int(index) / (int(total) - 1)) * 100)}%"
+
+
+# ---------------------------------------------------------------- the game
+
+
+@dataclass(frozen=True)
+class PuzzleResult:
+    """The result screen: "Your swaps", "Min possible", swaps over par, "Perfect solve"."""
+
+    swaps: int
+    min_possible: int
+    swaps_over_min: int
+    perfect: bool
+    solved: bool
+
+
+@dataclass
+class PuzzleGame:
+    """One game. ``swap(a, b)`` exchanges two slots; every swap counts, look-alike tiles included."""
+
+    start: tuple[int, ...]
+    signatures: list[int] | None
+    par: int
+    identity_mode: bool
+    seed: int | str | None = None
+    flag: str | None = None
+    grid: tuple[int, int] | None = None
+    swap_count: int = 0
+    moves: list[tuple[int, int]] = field(default_factory=list)
+    _tiles: list[int] = field(default_factory=list, repr=False)
+    _classes: npt.NDArray[np.int32] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self._tiles:
+            self._tiles = list(self.start)
+        if self.signatures is not None and self._classes is None:
+            self._classes = as_classes(self.signatures, len(self.start))[0]
+
+    @property
+    def tiles_by_slot(self) -> list[int]:
+        return list(self._tiles)
+
+    @property
+    def solved(self) -> bool:
+        return _board_solved(np.array(self._tiles, dtype=np.int32), self._classes, self.identity_mode)
+
+    def swap(self, a: int, b: int) -> bool:
+        """Swap the tiles in slots a and b; return whether the board is now solved.
+
+        A rejected swap (bad slot, same slot, finished game) raises and leaves the game unchanged.
+        """
+        n = len(self._tiles)
+        for name, slot in (("a", a), ("b", b)):
+            if not _is_plain_int(slot):
+                raise TypeError(f"slot {name} must be an int, not {type(slot).__name__}")
+            if not 0 <= slot < n:
+                raise ValueError(f"slot {name} = {slot} is outside the board (0..{n - 1})")
+        if a == b:
+            raise ValueError(f"cannot swap slot {a} with itself")
+        if self.solved:
+            raise ValueError("the board is already solved")
+        a, b = int(a), int(b)
+        self._tiles[a], self._tiles[b] = self._tiles[b], self._tiles[a]
+        self.swap_count += 1
+        self.moves.append((a, b))
+        return self.solved
+
+    def result(self) -> PuzzleResult:
+        return _result(self.swap_count, self.par, self.solved)
+
+
+def _board_solved(tiles: npt.NDArray[np.int32], classes: npt.NDArray[np.int32] | None, identity_mode: bool) -> bool:
+    if classes is None or identity_mode:
+        return bool(_core.is_strictly_solved(tiles))
+    return bool(_core.is_visually_solved(tiles, classes))
+
+
+def _result(swaps: int, par: int, solved: bool) -> PuzzleResult:
+    over = max(0, swaps - par)
+    return PuzzleResult(swaps=swaps, min_possible=par, swaps_over_min=over,
+                        perfect=solved and over == 0, solved=solved)
+
+
+def _create_shuffled_board(n: int, rng: Any) -> list[int]:
+    """The spec's createShuffledBoard: Fisher-Yates until the board is not the identity."""
+    from . import shuffle
+
+    solved = list(range(n))
+    board = shuffle(solved, rng)
+    while board == solved:
+        board = shuffle(solved, rng)
+    return board
+
+
+def _break_solved_layout(board: list[int], classes: npt.NDArray[np.int32]) -> list[int]:
+    """Try every pair swap in order (i < j) until one leaves the board not visually solved."""
+    n = len(board)
+    for i in range(n):
+        for j in range(i + 1, n):
+            trial = list(board)
+            trial[i], trial[j] = trial[j], trial[i]
+            if not _core.is_visually_solved(np.array(trial, dtype=np.int32), classes):
+                return trial
+    raise AssertionError("unreachable: boards with two tile classes always have a breaking swap")
+
+
+def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
+             grid: Any = "hard", seed: int | str | None = None) -> PuzzleGame:
+    """A new board (spec section 3) with flagcore.Rng in place of Math.random.
+
+    ``flag_or_signatures``: a flag code (signatures rendered by flagcore.signatures), a signature
+    list (one int per piece), or None (every tile distinct: strict identity). ``seed=None`` draws
+    one from os.urandom and records it on the game, so every game can be replayed.
+    """
+    from . import Rng
+
+    columns, rows = resolve_grid(grid)
+    n = columns * rows
+    flag: str | None = None
+    signatures: list[int] | None
+    if isinstance(flag_or_signatures, str):
+        flag = flag_or_signatures.strip().upper()
+        if not re.fullmatch(r"[A-Z]{2}", flag):
+            raise ValueError(f"flag must be an ISO 3166-1 alpha-2 code like 'GH', got {flag_or_signatures!r}")
+        from .signatures import piece_signatures
+
+        sigs = piece_signatures(flag, columns, rows)
+        signatures = None if sigs is None else [int(s) for s in sigs]
+    elif flag_or_signatures is None:
+        signatures = None
+    else:
+        raw = as_int_vector(flag_or_signatures, "flag_or_signatures", allow_none=True)
+        if len(raw) != n:
+            raise ValueError(f"flag_or_signatures has {len(raw)} entries but a {columns}x{rows} grid has {n} tiles")
+        signatures = raw  # type: ignore[assignment]
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    rng = Rng(seed)  # validates the seed
+    classes: npt.NDArray[np.int32] | None = None
+    k = n
+    if signatures is not None:
+        classes, k = as_classes(signatures, n)
+    identity_mode = classes is not None and k == 1
+    board = _create_shuffled_board(n, rng)
+    if classes is not None and not identity_mode:
+        attempts = 0
+        while _core.is_visually_solved(np.array(board, dtype=np.int32), classes) and \
+                attempts < MAX_VISUAL_RESHUFFLE_ATTEMPTS:
+            board = _create_shuffled_board(n, rng)
+            attempts += 1
+        if _core.is_visually_solved(np.array(board, dtype=np.int32), classes):
+            board = _break_solved_layout(board, classes)
+    tiles = np.array(board, dtype=np.int32)
+    if classes is None or identity_mode:
+        par = int(_core.min_swaps_to_identity(tiles))
+    else:
+        par = int(_core.min_swaps_exact(tiles, classes, k))
+    return PuzzleGame(start=tuple(board), signatures=signatures, par=par, identity_mode=identity_mode,
+                      seed=seed, flag=flag, grid=(columns, rows), _classes=classes)
+
+
+def verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any) -> PuzzleResult:
+    """Replay a client's swap log on the server and return the result screen it earns.
+
+    Raises ValueError (TypeError for wrong types) naming the problem when the log is malformed,
+    touches a slot outside the board or swaps a slot with itself, keeps swapping after the board
+    is solved, does not solve the board, or has fewer swaps than par (impossible with an exact par,
+    so such a log is forged). signatures=None means strict identity, as in the game; a single
+    class (all tiles alike) also means strict identity (the game's identity mode).
+    """
+    tiles = as_permutation(start_tiles_by_slot, "start_tiles_by_slot")
+    n = len(tiles)
+    classes: npt.NDArray[np.int32] | None = None
+    k = n
+    if signatures is not None:
+        classes, k = as_classes(signatures, n)
+    identity_mode = classes is not None and k == 1
+    if n < 2:
+        raise ValueError("start_tiles_by_slot must have at least 2 tiles")
+    if _board_solved(tiles, classes, identity_mode):
+        raise ValueError("start_tiles_by_slot is already solved: no game starts from it")
+    if swaps is None or isinstance(swaps, (str, bytes)):
+        raise TypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}")
+    try:
+        log = list(swaps)
+    except TypeError:
+        raise TypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}") from None
+    pairs: list[tuple[int, int]] = []
+    for i, move in enumerate(log):
+        if isinstance(move, (str, bytes)):
+            raise TypeError(f"swaps[{i}] must be a pair of ints, not {type(move).__name__}")
+        try:
+            a, b = move
+        except (TypeError, ValueError):
+            raise ValueError(f"swaps[{i}] must be a pair of slots, got {move!r}") from None
+        if not (_is_plain_int(a) and _is_plain_int(b)):
+            raise TypeError(f"swaps[{i}] must be a pair of ints, got {move!r}")
+        if not (0 <= a < n and 0 <= b < n):
+            raise ValueError(f"swaps[{i}] = {move!r} touches a slot outside the board (0..{n - 1})")
+        if a == b:
+            raise ValueError(f"swaps[{i}] swaps slot {a} with itself")
+        pairs.append((int(a), int(b)))
+    board = tiles.copy()
+    for i, (a, b) in enumerate(pairs):
+        board[a], board[b] = board[b], board[a]
+        if _board_solved(board, classes, identity_mode) and i != len(pairs) - 1:
+            raise ValueError(f"swaps[{i + 1}:] come after the board was already solved")
+    if not _board_solved(board, classes, identity_mode):
+        raise ValueError("swaps do not solve the board")
+    if classes is None or identity_mode:
+        par = int(_core.min_swaps_to_identity(tiles))
+    else:
+        par = int(_core.min_swaps_exact(tiles, classes, k))
+    if len(pairs) < par:
+        raise ValueError(f"swaps has {len(pairs)} moves, fewer than par {par}: the log is impossible")
+    return _result(len(pairs), par, True)
