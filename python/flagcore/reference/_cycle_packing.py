@@ -321,7 +321,7 @@ class Solver:
             v = _pick_vertex(g)
             ins = sorted(g.inn[v].items())
             outs = sorted(g.out[v].items())
-            children = []
+            children: List[Tuple[int, int, int, _G, int]] = []
             for table in _tables([c for _, c in ins], [c for _, c in outs]):
                 h = g.copy()
                 h.drop(v)
