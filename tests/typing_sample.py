@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 import flagcore
-from flagcore import connections, library, reference, signatures
+from flagcore import connections, library, puzzle, reference, signatures
 from flagcore.connections import (
     MAX_MISTAKES,
     TIER_NAMES,
@@ -30,7 +30,9 @@ from flagcore.connections import (
     NoBoardError,
 )
 from flagcore.library import Category, Library, LibraryError
+from flagcore.puzzle import PuzzleGame, PuzzleResult
 from flagcore.reference import connections as ref_connections
+from flagcore.reference import puzzle as ref_puzzle
 from flagcore.reference import rng as ref_rng
 from flagcore.reference import signatures as ref_signatures
 
@@ -165,8 +167,56 @@ def connections_functions(lib: Library) -> None:
     assert reference.__name__ == "flagcore.reference"
 
 
+def puzzle_functions() -> None:
+    grids: dict[str, tuple[int, int]] = puzzle.GRIDS
+    assert grids["hard"] == (5, 3) and puzzle.GRID_ALIASES["elite"] == "hard"
+    assert_type(puzzle.resolve_grid("pro"), tuple[int, int])
+    board = [1, 0, 3, 2, 4, 5]
+    assert_type(puzzle.count_cycles(board), int)
+    assert_type(puzzle.min_swaps_to_identity(np.array(board, dtype=np.int16)), int)
+    assert_type(puzzle.is_strictly_solved(board), bool)
+    sigs = [7, 7, 9, 9, 4, 5]
+    assert_type(puzzle.is_visually_solved(board, sigs), bool)
+    exact = puzzle.min_swaps_to_visual_solve(board, sigs, method="exact")
+    assert_type(exact, int)
+    assert exact == puzzle.min_swaps_to_visual_solve(board, sigs, method="enumerate") == 0
+    boards = np.array([board, [0, 1, 2, 3, 5, 4]], dtype=np.int32)
+    assert_type(puzzle.count_cycles_batch(boards), npt.NDArray[np.int64])
+    assert_type(puzzle.min_swaps_to_identity_batch(boards), npt.NDArray[np.int64])
+    assert_type(puzzle.min_swaps_batch(boards, sigs, method="exact"), npt.NDArray[np.int64])
+    assert_type(puzzle.background_percent(1, 3), str)
+
+    game = puzzle.new_game("FR", grid="hard", seed=3)
+    assert_type(game, PuzzleGame)
+    assert_type(game.tiles_by_slot, list[int])
+    assert_type(game.signatures, list[int] | None)
+    assert_type(game.par, int)
+    assert_type(game.identity_mode, bool)
+    start = game.tiles_by_slot
+    while not game.solved:  # put tiles home one by one; a visual solve may end it sooner
+        tiles = game.tiles_by_slot
+        slot = next(i for i, tile in enumerate(tiles) if tile != i)
+        assert_type(game.swap(slot, tiles.index(slot)), bool)
+    assert_type(game.swap_count, int)
+    result = game.result()
+    assert_type(result, PuzzleResult)
+    assert_type(result.swaps, int)
+    assert_type(result.min_possible, int)
+    assert_type(result.swaps_over_min, int)
+    assert_type(result.perfect, bool)
+    assert result.min_possible == game.par and result.swaps >= game.par
+    replay = puzzle.verify(start, list(game.moves), game.signatures)
+    assert_type(replay, PuzzleResult)
+    assert replay == result
+
+    assert_type(ref_puzzle.count_cycles(board), int)
+    assert ref_puzzle.count_cycles(board) == puzzle.count_cycles(board)
+    assert ref_puzzle.min_swaps_to_identity(board) == puzzle.min_swaps_to_identity(board)
+
+
 def main() -> None:
     rng_and_shuffle()
+    puzzle_functions()
     signature_functions()
     connections_functions(library_functions())
     print("typing sample: ok")

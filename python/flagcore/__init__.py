@@ -15,7 +15,7 @@ from ._version import __version__
 if TYPE_CHECKING:
     # Type checkers see the compiled module's stub (the reference twin has the same signatures)
     # and the submodules as modules, not as the Any that __getattr__ returns.
-    from . import connections, library, reference, signatures
+    from . import connections, library, puzzle, reference, signatures
     from ._rng import Rng, shuffle
 else:
     _rng = _pick("_rng", "rng")
