@@ -252,7 +252,7 @@ cdef Py_ssize_t _memo_find(Memo *m, const int32_t *key, int len, uint64_t h) noe
 
 
 cdef int _memo_init(Memo *m) noexcept nogil:
-    m.cap = 1024
+    m.cap = 64  # most boards never branch; the table doubles when a search needs it
     m.size = 0
     m.hashes = <uint64_t *>calloc(m.cap, sizeof(uint64_t))
     m.keys = <int32_t **>calloc(m.cap, sizeof(int32_t *))

@@ -1,0 +1,49 @@
+"""``flagcore puzzle``: text and --json output, reproducible seeds, one-line errors."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from flagcore import puzzle
+from flagcore.cli import main
+
+
+def test_json(capsys):
+    assert main(["puzzle", "--grid", "easy", "--seed", "7", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"flag", "grid", "seed", "tiles_by_slot", "signatures", "par"}
+    g = puzzle.new_game(None, "easy", seed=7)
+    assert out == {"flag": None, "grid": "3x2", "seed": 7, "tiles_by_slot": g.tiles_by_slot,
+                   "signatures": None, "par": g.par}
+
+
+def test_text_and_str_seed(capsys):
+    assert main(["puzzle", "--grid", "4x2", "--seed", "daily:2026-11-29"]) == 0
+    text = capsys.readouterr().out
+    g = puzzle.new_game(None, "4x2", seed="daily:2026-11-29")
+    assert f"Par (fewest swaps): {g.par}" in text and "4x2" in text
+
+
+def test_flag(capsys):
+    pytest.importorskip("flagcore.signatures")
+    assert main(["puzzle", "--flag", "FR", "--grid", "hard", "--seed", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["flag"] == "FR" and len(out["tiles_by_slot"]) == 15
+    if out["signatures"] is not None:
+        assert out["par"] == puzzle.min_swaps_to_visual_solve(out["tiles_by_slot"], out["signatures"])
+    assert main(["puzzle", "--flag", "FR", "--grid", "hard", "--seed", "1"]) == 0
+    assert "Par" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--grid", "0x3"], ["--grid", "nope"], ["--flag", "France"], ["--grid", "1x1"]])
+def test_errors_are_one_line(capsys, argv):
+    assert main(["puzzle", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("flagcore") and len(err.strip().splitlines()) == 1
+
+
+def test_console_script():
+    done = subprocess.run([sys.executable, "-m", "flagcore", "puzzle", "--seed", "3", "--json"],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["seed"] == 3
