@@ -44,3 +44,16 @@ def test_puzzle_png_rejects_wrong_length(tmp_path):
 
     with pytest.raises(ValueError, match="tiles_by_slot"):
         pictures.puzzle_png("JP", [0, 1, 2], 3, 2, 0, tmp_path / "x.png")
+
+
+def test_cli_png_commands_write_pictures(tmp_path, monkeypatch):
+    from flagcore.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["puzzle", "--flag", "JP", "--grid", "hard", "--seed", "3", "--png", "p.png"]) == 0
+    assert main(["connections", "--seed", "12", "--reveal", "--png", "c.png"]) == 0
+    for name, min_size in (("p.png", (300, 150)), ("c.png", (800, 800))):
+        with Image.open(tmp_path / name) as img:
+            assert img.format == "PNG" and img.width >= min_size[0] and img.height >= min_size[1]
+    assert main(["puzzle", "--grid", "hard", "--png", "x.png"]) == 2  # no flag: one-line error
+    assert not (tmp_path / "x.png").exists()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from typing import Any
 
 from .. import puzzle
@@ -28,6 +29,8 @@ def register(groups: dict[str, Any]) -> None:
                    help="all digits: an int seed in [0, 2^32); anything else: a str seed (default: random)")
     p.add_argument("--json", action="store_true",
                    help='print {"flag","grid","seed","tiles_by_slot","signatures","par"} as JSON')
+    p.add_argument("--png", metavar="FILE",
+                   help="also draw the scrambled start beside the solved flag, par under it (needs --flag)")
     p.set_defaults(func=run)
 
 
@@ -38,9 +41,17 @@ def parse_seed(text: str | None) -> int | str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.png and not args.flag:
+        raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
     game = puzzle.new_game(args.flag, args.grid, seed=parse_seed(args.seed))
     assert game.grid is not None
     columns, rows = game.grid
+    if args.png:
+        from ..pictures import puzzle_png
+
+        assert game.flag is not None
+        puzzle_png(game.flag, game.tiles_by_slot, columns, rows, game.par, args.png)
+        print(f"flagcore: wrote {args.png}", file=sys.stderr)
     if args.json:
         print(json.dumps({
             "flag": game.flag, "grid": f"{columns}x{rows}", "seed": game.seed,
