@@ -4,8 +4,9 @@
 #      py.typed, >= 190 flag SVGs and the JSON data, and no build sources (.pyx .pxd .c .h CMake tools/);
 #   2. a fresh venv with NO compiler (PATH holds only the venv, CC=/bin/false, --only-binary :all:)
 #      installs it, and from a scratch folder runs `flagcore --version`, `flagcore connections
-#      --seed 12`, `flagcore data check`, imports every module, checks the compiled core is the one
-#      in use and runs tests/typing_sample.py (every public function); all versions agree;
+#      --seed 12`, `flagcore puzzle`, both `--png` pictures, `flagcore data check`, imports every
+#      module, checks the compiled core is the one in use and runs tests/typing_sample.py (every
+#      public function); all versions agree;
 #   3. `python -m build --sdist` -> the sdist holds the sources and data but no build/, dist/,
 #      venvs or caches; a second fresh venv builds and installs it and prints the same board.
 # Usage:  bash scripts/check_wheel.sh          (PYTHON=python3.12 to pick the interpreter;
@@ -71,6 +72,14 @@ cp tests/typing_sample.py "$work/run/"
   board=$(flagcore connections --seed 12)   # builtins only from here: PATH is just the venv
   printf '%s\n' "$board" > "$work/board-wheel.txt"
   printf '%s\n' "$board"
+  step "flagcore puzzle --flag JP --grid hard --seed 3"
+  flagcore puzzle --flag JP --grid hard --seed 3
+  step "pictures: flagcore connections --seed 12 --png board.png; flagcore puzzle ... --png p.png"
+  flagcore connections --seed 12 --reveal --png board.png
+  flagcore puzzle --flag JP --grid hard --seed 3 --png p.png
+  python -c 'import sys; from PIL import Image
+for f in sys.argv[1:]:
+    im = Image.open(f); im.load(); print(f, im.format, im.size); assert im.format == "PNG" and min(im.size) >= 100' board.png p.png
   step "flagcore data check"
   flagcore data check
   step "every module imports; the compiled core is in use; versions agree"
