@@ -22,10 +22,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from flagcore import _rng, _signatures, connections
+from flagcore import _puzzle, _rng, _signatures, connections, puzzle
+from flagcore._validate_puzzle import as_classes, as_permutation
 from flagcore.connections import generator
 from flagcore.library import Category, Library
 from flagcore.reference import connections as ref_connections
+from flagcore.reference import puzzle as ref_puzzle
 from flagcore.reference import rng as ref_rng
 from flagcore.reference import signatures as ref_signatures
 
@@ -269,6 +271,52 @@ def target_library(d: Data) -> None:
         raise FuzzFailure("generate_many disagrees with generate on a user library")
 
 
+def target_puzzle(d: Data) -> None:
+    n = d.below(19)
+    perm: Any = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = d.below(i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    if d.chance(5) and n:
+        perm[d.below(n)] = d.integer()  # break it: duplicate, out of range, wrong type
+    if d.chance(4):
+        perm = np.array(perm, dtype=[np.int8, np.uint8, np.int64, np.uint64][d.below(4)]) \
+            if all(isinstance(x, int) and 0 <= x < 128 for x in perm) else perm
+    k_max = 1 + d.below(6)
+    sigs: Any = None if d.chance(6) else [
+        None if d.chance(30) else d.below(k_max) * 2654435761 for _ in range(n + (1 if d.chance(20) else 0))]
+    kind, cycles = _outcome(lambda: puzzle.count_cycles(perm))
+    if kind != "ok":
+        return
+    tiles = as_permutation(perm)
+    if cycles != ref_puzzle.count_cycles(tiles) or puzzle.min_swaps_to_identity(perm) != n - cycles:
+        raise FuzzFailure("count_cycles disagrees with the reference")
+    kind, par = _outcome(lambda: puzzle.min_swaps_to_visual_solve(perm, sigs))
+    if kind != "ok":
+        return
+    if sigs is not None:
+        classes, k = as_classes(sigs, n)
+        if par > n - cycles:
+            raise FuzzFailure(f"par {par} above the identity count {n - cycles}")
+    if sigs is not None and n <= 10:  # the spec's enumeration and the twin are slow past that
+        spec = _puzzle.min_swaps_enumerate(tiles, classes, k)
+        ref_par = ref_puzzle.min_swaps_exact(tiles, classes, k)
+        if par != ref_par or spec != ref_puzzle.min_swaps_enumerate(tiles, classes, k):
+            raise FuzzFailure(f"par: core {par} != reference {ref_par} (or enumerate differs)")
+        if spec < par or (k <= 3 and spec != par):
+            raise FuzzFailure(f"par {par} inconsistent with enumerate {spec} / identity {n - cycles}")
+        if bool(_puzzle.is_visually_solved(tiles, classes)) != ref_puzzle.is_visually_solved(tiles, classes):
+            raise FuzzFailure("is_visually_solved disagrees")
+    log = [(d.below(n + 1), d.below(n + 1)) for _ in range(d.below(12))] if n else []
+    _outcome(lambda: puzzle.verify(perm, log, sigs))
+    if n >= 2 and d.chance(3):
+        grid = (1 + d.below(6), 2 + d.below(4))
+        kind, game = _outcome(lambda: puzzle.new_game(None if d.chance(2) else [
+            d.below(3) for _ in range(grid[0] * grid[1])], grid, seed=d.below(2**32)))
+        if kind == "ok" and (game.solved or game.par < 1):
+            raise FuzzFailure("new_game dealt a solved board")
+
+
 TARGETS: dict[str, Callable[[Data], None]] = {
     "rng": target_rng,
     "hash": target_hash,
@@ -276,4 +324,5 @@ TARGETS: dict[str, Callable[[Data], None]] = {
     "generate": target_generate,
     "generate_many": target_generate_many,
     "library": target_library,
+    "puzzle": target_puzzle,
 }

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 import flagcore
-from flagcore import _connections, _rng, _signatures, connections
+from flagcore import _connections, _puzzle, _rng, _signatures, connections, puzzle
 from flagcore.connections import generator
 from flagcore.library import Category, Library
 
@@ -62,6 +62,19 @@ def one_round(i: int, image: np.ndarray) -> None:
     except connections.NoBoardError:
         pass
     flagcore.shuffle(board.tiles, flagcore.Rng(i))
+
+    perm = np.roll(np.arange(15, dtype=np.int32), 1 + i % 14)
+    classes = np.array([j % (2 + i % 4) for j in range(15)], dtype=np.int32)
+    _puzzle.count_cycles(perm), _puzzle.min_swaps_to_identity(perm), _puzzle.is_strictly_solved(perm)
+    _puzzle.is_visually_solved(perm, classes)
+    _puzzle.min_swaps_exact(perm, classes, int(classes.max()) + 1)
+    _puzzle.min_swaps_enumerate(perm, classes, int(classes.max()) + 1)
+    mat = np.ascontiguousarray(np.stack([perm, perm[::-1]]))
+    puzzle.count_cycles_batch(mat), puzzle.min_swaps_batch(mat, classes), puzzle.min_swaps_batch(mat, classes, method="enumerate")
+    pz = puzzle.new_game(None, "hard", seed=i)
+    pz.swap(0, 1)
+    _expect_error(lambda: puzzle.count_cycles([0, 0]))
+    _expect_error(lambda: puzzle.verify([1, 0], [(0, 5)], None))
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${SANITIZE_VENV:-/tmp/flagcore-asan}
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q cython scikit-build-core numpy pillow cairosvg pytest pytest-benchmark hypothesis
+"$venv/bin/pip" install -q cython scikit-build-core numpy pillow cairosvg defusedxml pytest pytest-benchmark hypothesis mypy
 "$venv/bin/pip" install -q --no-build-isolation \
     -C cmake.define.FLAGCORE_SANITIZE="address;undefined" -C cmake.build-type=Debug \
     -C build-dir=build/asan .

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import flagcore
-from flagcore import _rng, _signatures, connections, library, signatures
+from flagcore import _rng, _signatures, connections, library, puzzle, signatures
 from flagcore.connections import generator
 from flagcore.connections.board import Board, Group
 from flagcore.library import Category, Library, LibraryError
@@ -33,6 +33,10 @@ LIB = library.load_library()
 BOARD = connections.generate(1)
 IMAGE = np.zeros((96, 144, 4), dtype=np.uint8)
 HUGE = 2**70
+
+
+def _puzzle_game():
+    return puzzle.new_game("FR", "easy", 1)
 
 
 def _game():
@@ -208,6 +212,64 @@ PUBLIC_ROWS = [
     ("Library.categories unknown", lambda: LIB.categories("x"), ValueError, "mode"),
     ("Library.categories list (regression)", lambda: LIB.categories(["flags"]), TypeError, "mode"),
     ("Library.categories dict", lambda: LIB.categories({}), TypeError, "mode"),
+    ("count_cycles str", lambda: puzzle.count_cycles("0123"), TypeError, "tiles_by_slot"),
+    ("count_cycles None", lambda: puzzle.count_cycles(None), TypeError, "tiles_by_slot"),
+    ("count_cycles duplicates", lambda: puzzle.count_cycles([0, 0, 1]), ValueError, "tiles_by_slot"),
+    ("count_cycles out of range", lambda: puzzle.count_cycles([0, 1, 5]), ValueError, "tiles_by_slot"),
+    ("count_cycles negative", lambda: puzzle.count_cycles([0, -1]), ValueError, "tiles_by_slot"),
+    ("count_cycles huge", lambda: puzzle.count_cycles([0, HUGE]), ValueError, "tiles_by_slot"),
+    ("count_cycles floats", lambda: puzzle.count_cycles([0.0, 1.0]), TypeError, "tiles_by_slot"),
+    ("count_cycles float array", lambda: puzzle.count_cycles(np.array([0.0, 1.0])), TypeError, "tiles_by_slot"),
+    ("count_cycles bools", lambda: puzzle.count_cycles([True, False]), TypeError, "tiles_by_slot"),
+    ("count_cycles 2-D", lambda: puzzle.count_cycles(np.zeros((2, 2), int)), ValueError, "tiles_by_slot"),
+    ("count_cycles uint64 past int64", lambda: puzzle.count_cycles(np.array([2**63, 0], np.uint64)),
+     ValueError, "tiles_by_slot"),
+    ("min_swaps_to_identity dup", lambda: puzzle.min_swaps_to_identity([1, 1]), ValueError, "tiles_by_slot"),
+    ("is_strictly_solved str", lambda: puzzle.is_strictly_solved("01"), TypeError, "tiles_by_slot"),
+    ("is_visually_solved sig length", lambda: puzzle.is_visually_solved([1, 0], [1, 2, 3]), ValueError, "signatures"),
+    ("visual par sig length", lambda: puzzle.min_swaps_to_visual_solve([1, 0], [1, 2, 3]), ValueError, "signatures"),
+    ("visual par sig str", lambda: puzzle.min_swaps_to_visual_solve([1, 0], "ab"), TypeError, "signatures"),
+    ("visual par sig float", lambda: puzzle.min_swaps_to_visual_solve([1, 0], [1.5, 2]), TypeError, "signatures"),
+    ("visual par method", lambda: puzzle.min_swaps_to_visual_solve([1, 0], [1, 2], method="fast"),
+     ValueError, "method"),
+    ("visual par method int", lambda: puzzle.min_swaps_to_visual_solve([1, 0], [1, 2], method=1),
+     ValueError, "method"),
+    ("count_cycles_batch 1-D", lambda: puzzle.count_cycles_batch([0, 1]), ValueError, "boards"),
+    ("count_cycles_batch ragged (regression: numpy's unnamed message)",
+     lambda: puzzle.count_cycles_batch([[0, 1], [0]]), ValueError, "boards"),
+    ("count_cycles_batch duplicates", lambda: puzzle.count_cycles_batch([[0, 0]]), ValueError, "boards"),
+    ("min_swaps_to_identity_batch str", lambda: puzzle.min_swaps_to_identity_batch("01"), TypeError, "boards"),
+    ("min_swaps_batch sig rows", lambda: puzzle.min_swaps_batch([[1, 0]], np.zeros((2, 2), int)),
+     ValueError, "signatures"),
+    ("min_swaps_batch sig 3-D", lambda: puzzle.min_swaps_batch([[1, 0]], np.zeros((1, 2, 2), int)),
+     ValueError, "signatures"),
+    ("min_swaps_batch sig length", lambda: puzzle.min_swaps_batch([[1, 0]], [1, 2, 3]), ValueError, "signatures"),
+    ("resolve_grid unknown", lambda: puzzle.resolve_grid("huge"), ValueError, "grid"),
+    ("resolve_grid 0x3", lambda: puzzle.resolve_grid("0x3"), ValueError, "grid"),
+    ("resolve_grid 1000x1000", lambda: puzzle.resolve_grid("1000x1000"), ValueError, "grid"),
+    ("resolve_grid float", lambda: puzzle.resolve_grid((3.0, 2)), TypeError, "grid"),
+    ("resolve_grid None", lambda: puzzle.resolve_grid(None), TypeError, "grid"),
+    ("new_game flag unknown", lambda: puzzle.new_game("ZZ", "easy", 1), ValueError, "code"),
+    ("new_game flag path", lambda: puzzle.new_game("../x", "easy", 1), ValueError, "flag"),
+    ("new_game int", lambda: puzzle.new_game(5, "easy", 1), TypeError, "flag_or_signatures"),
+    ("new_game signature count", lambda: puzzle.new_game([1, 2], "easy", 1), ValueError, "flag_or_signatures"),
+    ("new_game seed float", lambda: puzzle.new_game(None, "easy", 1.5), TypeError, "seed"),
+    ("new_game seed negative", lambda: puzzle.new_game(None, "easy", -1), ValueError, "seed"),
+    ("new_game grid", lambda: puzzle.new_game(None, "1x1", 1), ValueError, "grid"),
+    ("swap float", lambda: _puzzle_game().swap(0.0, 1), TypeError, "slot a"),
+    ("swap bool", lambda: _puzzle_game().swap(0, True), TypeError, "slot b"),
+    ("swap outside", lambda: _puzzle_game().swap(0, 99), ValueError, "slot b"),
+    ("swap huge", lambda: _puzzle_game().swap(HUGE, 0), ValueError, "slot a"),
+    ("swap same slot", lambda: _puzzle_game().swap(1, 1), ValueError, "slot"),
+    ("verify log str", lambda: puzzle.verify([1, 0], "xx", None), TypeError, "swaps"),
+    ("verify log triple", lambda: puzzle.verify([1, 0], [(0, 1, 2)], None), ValueError, "swaps"),
+    ("verify log floats", lambda: puzzle.verify([1, 0], [(0.0, 1.0)], None), TypeError, "swaps"),
+    ("verify log outside", lambda: puzzle.verify([1, 0], [(0, 5)], None), ValueError, "swaps"),
+    ("verify unsolved", lambda: puzzle.verify([1, 0, 2], [], None), ValueError, "solve"),
+    ("verify start dup", lambda: puzzle.verify([0, 0], [], None), ValueError, "start_tiles_by_slot"),
+    ("background_percent float", lambda: puzzle.background_percent(0.5, 3), TypeError, "index"),
+    ("background_percent outside", lambda: puzzle.background_percent(5, 3), ValueError, "index"),
+    ("background_percent negative", lambda: puzzle.background_percent(-1, 3), ValueError, "index"),
 ]
 
 
@@ -266,6 +328,16 @@ def test_odd_but_valid_inputs_are_accepted_identically():
     assert _rng.Rng(1).below(np.uint32(10)) == ref_rng.Rng(1).below(np.uint32(10))
     assert connections.generate(np.int64(3)) == connections.generate(3)
     assert connections.daily_seed(dt.datetime(2026, 1, 2, 23, 59)) == "daily:2026-01-02"
+
+
+def test_rejected_swap_leaves_the_puzzle_unchanged():
+    game = _puzzle_game()
+    game.swap(0, 1)
+    before = (game.tiles_by_slot, game.swap_count, list(game.moves))
+    for a, b in ((0, 0), (0, 99), (-1, 2), (0.0, 1), (None, 1), ("0", 1)):
+        with pytest.raises((TypeError, ValueError)):
+            game.swap(a, b)
+    assert (game.tiles_by_slot, game.swap_count, game.moves) == before
 
 
 def test_rejected_guess_leaves_the_game_unchanged():

@@ -1,4 +1,4 @@
-"""Tens of thousands of games in one process do not grow its memory (issue 7, "Memory").
+"""Tens of thousands of games (Connections and Puzzle) in one process do not grow its memory (issue 7, "Memory").
 
 A child process warms up (imports, caches, the bundled library, pymalloc arenas), reads its
 resident set size from /proc/self/statm, plays tens of thousands more games and batches
@@ -25,7 +25,7 @@ def _rss_kb() -> int:
 
 def _round(start: int, count: int) -> None:
     import flagcore
-    from flagcore import connections, signatures
+    from flagcore import connections, puzzle, signatures
 
     image = _round.image  # type: ignore[attr-defined]
     for seed in range(start, start + count):
@@ -38,6 +38,13 @@ def _round(start: int, count: int) -> None:
             if not game.over:
                 game.guess(group.codes)
         game.share()
+        pz = puzzle.new_game(("FR", "US", None)[seed % 3], ("easy", "hard")[seed % 2], seed=seed)
+        start = pz.tiles_by_slot
+        for slot in range(len(start)):
+            here = pz.tiles_by_slot.index(slot)
+            if here != slot and not pz.solved:
+                pz.swap(slot, here)
+        puzzle.verify(start, pz.moves, pz.signatures)
         if seed % 10 == 0:
             connections.from_board_id(connections.board_id(board))
             flagcore.shuffle(board.tiles, flagcore.Rng(seed))
@@ -47,7 +54,9 @@ def _round(start: int, count: int) -> None:
             for bad in (lambda: connections.generate(-1), lambda: game.guess(["ZZ"] * 4),
                         lambda: signatures.tile_signatures(image, 0, 3),
                         lambda: signatures.hash_pixel_data(image.astype(float)),
-                        lambda: flagcore.Rng(seed).below(0)):
+                        lambda: flagcore.Rng(seed).below(0),
+                        lambda: puzzle.count_cycles([0, 0]), lambda: pz.swap(0, 0),
+                        lambda: puzzle.verify(start, [(0, 99)], None)):
                 try:
                     bad()
                 except (TypeError, ValueError):
@@ -55,13 +64,18 @@ def _round(start: int, count: int) -> None:
         if seed % 1000 == 0:
             batch = connections.generate_many(range(seed, seed + 1000), threads=2)
             batch[0], batch[999]
+            boards = np.array([np.roll(np.arange(15), k) for k in range(1, 200)])
+            puzzle.min_swaps_batch(boards, puzzle.new_game("US", "hard", seed=1).signatures)
 
 
 def _child() -> None:
     import gc
 
+    import numpy as np
+
     from flagcore import signatures
 
+    globals()["np"] = np
     _round.image = signatures.render_flag("KI", 5)  # type: ignore[attr-defined]
     _round(10**6, 3000)  # warm-up
     gc.collect()

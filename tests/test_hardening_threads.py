@@ -1,5 +1,8 @@
 """Many threads at once give exactly what one thread gives (issue 7, "Threads").
 
+generate (+ a game), puzzle.new_game (+ solving it and verify) and piece_signatures are mixed
+in one pool; generate_many and the puzzle batch functions are compared across thread counts.
+
 The compiled searches and hashes run without the GIL, the signature cache and the per-Library
 table cache are shared between threads; a data race would show up here as a board, a signature
 list or a batch that differs from the single-threaded answer.
@@ -13,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from flagcore import connections, library, signatures
+from flagcore import connections, library, puzzle, signatures
 
 THREADS = 8
 SEEDS = list(range(300)) + [f"daily:2026-01-{d:02d}" for d in range(1, 29)]
@@ -26,6 +29,8 @@ def _tasks():
              for legacy in (False, True)]
     tasks += [("piece", code, c, r) for code in FLAGS for c, r in GRIDS]
     tasks += [("piece-bytes", code, c, r) for code in FLAGS[:4] for c, r in GRIDS[:2]]
+    tasks += [("puzzle", seed, grid, flag) for seed in range(40) for grid in ("easy", "hard", "6x4")
+              for flag in ("FR", "US", None)]
     return tasks
 
 
@@ -36,6 +41,14 @@ def _run(task):
         game = connections.ConnectionsGame(board)
         outcome = game.guess(board.groups[0].codes)
         return board, outcome.result, game.share()
+    if kind == "puzzle":
+        game = puzzle.new_game(c, b, seed=a)
+        start, par = game.tiles_by_slot, game.par
+        for slot in range(len(start)):  # solve it by putting each piece home
+            here = game.tiles_by_slot.index(slot)
+            if here != slot and not game.solved:
+                game.swap(slot, here)
+        return start, par, game.result(), puzzle.verify(start, game.moves, game.signatures)
     if kind == "piece":
         return signatures.piece_signatures(a, b, c)
     return signatures.piece_signatures(signatures.flag_svg(a), b, c)
@@ -104,3 +117,17 @@ def test_generate_many_from_many_threads_at_once():
         for batch in pool.map(work, range(12)):
             for name in ARRAYS:
                 assert np.array_equal(getattr(batch, name), getattr(expected, name))
+
+
+def test_puzzle_batches_from_many_threads():
+    rng = np.random.default_rng(5)
+    boards = np.array([rng.permutation(15) for _ in range(3000)], dtype=np.int32)
+    sigs = signatures.piece_signatures("US", 5, 3)
+    expected = (puzzle.count_cycles_batch(boards), puzzle.min_swaps_batch(boards, sigs))
+
+    def work(_):
+        return puzzle.count_cycles_batch(boards), puzzle.min_swaps_batch(boards, sigs)
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        for cycles, par in pool.map(work, range(16)):
+            assert np.array_equal(cycles, expected[0]) and np.array_equal(par, expected[1])

@@ -92,7 +92,10 @@ def as_board_matrix(value: Any, name: str = "boards") -> I32:
     """A 2-D integer array, one permutation per row, as C-contiguous int32."""
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be a 2-D array of ints, not {type(value).__name__}")
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except ValueError:  # ragged rows: numpy's message would not name the argument
+        raise ValueError(f"{name} must be 2-dimensional with rows of equal length") from None
     if arr.ndim != 2:
         raise ValueError(f"{name} must be 2-dimensional (one board per row), got {arr.ndim} dimensions")
     if arr.dtype.kind not in "iu":
