@@ -185,6 +185,12 @@ def puzzle_functions() -> None:
     assert_type(puzzle.min_swaps_to_identity_batch(boards), npt.NDArray[np.int64])
     assert_type(puzzle.min_swaps_batch(boards, sigs, method="exact"), npt.NDArray[np.int64])
     assert_type(puzzle.background_percent(1, 3), str)
+    assert_type(puzzle.min_swaps_to_visual_solve(board, sigs, max_nodes=None), int)
+    budget: int = puzzle.DEFAULT_MAX_NODES
+    try:
+        puzzle.min_swaps_batch(boards, sigs, max_nodes=budget)
+    except puzzle.ParSearchLimit as e:
+        assert_type(e.max_nodes, int)
 
     game = puzzle.new_game("FR", grid="hard", seed=3)
     assert_type(game, PuzzleGame)

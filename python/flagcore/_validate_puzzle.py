@@ -117,3 +117,40 @@ def as_method(method: Any) -> str:
     if method not in ("exact", "enumerate"):
         raise ValueError(f"method must be 'exact' or 'enumerate', got {method!r}")
     return str(method)
+
+
+class ParSearchLimit(ValueError):
+    """The exact par search used up its node budget (max_nodes) before proving the minimum.
+
+    Raised instead of returning anything: a bound in place of par would let a client "beat" par.
+    Real flag boards stay far inside the default budget; a board that hits it is adversarial or
+    far outside the shipped grids. Pass a larger max_nodes (or None: no limit) to solve it anyway.
+    """
+
+    def __init__(self, n: int, k: int, max_nodes: int, row: int | None = None) -> None:
+        where = "" if row is None else f"boards[{row}]: "
+        super().__init__(
+            f"{where}the exact par of this board ({n} tiles, {k} tile classes) needs more than "
+            f"max_nodes={max_nodes} search nodes; pass a larger max_nodes, or max_nodes=None for no "
+            f"limit, to solve it anyway (hard boards can take minutes)")
+        self.n = n
+        self.k = k
+        self.max_nodes = max_nodes
+        self.row = row
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keeps the exception picklable (process pools hand it back to the parent)
+        return (type(self), (self.n, self.k, self.max_nodes, self.row))
+
+
+def as_max_nodes(max_nodes: Any) -> int:
+    """None -> -1 (no limit, as the cores encode it); otherwise an int >= 1."""
+    if max_nodes is None:
+        return -1
+    if not _is_int(max_nodes):
+        raise TypeError(f"max_nodes must be an int or None, not {type(max_nodes).__name__}")
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be >= 1 (or None for no limit), got {max_nodes}")
+    if max_nodes >= 1 << 62:
+        return -1  # beyond any int64 count: the same as no limit
+    return int(max_nodes)

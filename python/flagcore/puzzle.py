@@ -20,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ._impl import pick
-from ._validate_puzzle import as_board_matrix, as_classes, as_int_vector, as_method, as_permutation
+from ._validate_puzzle import (ParSearchLimit, as_board_matrix, as_classes, as_int_vector, as_max_nodes, as_method,
+                               as_permutation)
 
 _core = pick("_puzzle", "puzzle")
 
@@ -28,9 +29,13 @@ GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (
 GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
 MAX_GRID_SIDE = 32
 MAX_VISUAL_RESHUFFLE_ATTEMPTS = 24
+# Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
+# measured (README "Puzzle") needs a tiny fraction of it; an adversarial board stops in well
+# under a second compiled instead of running for minutes.
+DEFAULT_MAX_NODES = 10_000
 
 __all__ = [
-    "GRIDS", "GRID_ALIASES", "PuzzleGame", "PuzzleResult", "background_percent", "count_cycles",
+    "DEFAULT_MAX_NODES", "GRIDS", "GRID_ALIASES", "ParSearchLimit", "PuzzleGame", "PuzzleResult", "background_percent", "count_cycles",
     "count_cycles_batch", "is_strictly_solved", "is_visually_solved", "min_swaps_batch",
     "min_swaps_to_identity", "min_swaps_to_identity_batch", "min_swaps_to_visual_solve",
     "new_game", "resolve_grid", "verify",
@@ -66,20 +71,24 @@ def is_visually_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any
 
 def min_swaps_to_visual_solve(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
                               signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
-                              *, method: str = "exact") -> int:
+                              *, method: str = "exact", max_nodes: int | None = DEFAULT_MAX_NODES) -> int:
     """Par: the fewest swaps to a visually solved layout.
 
     method="exact" (default) is the true minimum for every board; method="enumerate" is the
     spec's algorithm (exact for K <= 3 and below the 750,000-candidate cap, else the identity
     count, an upper bound). signatures=None means every tile is distinct.
+
+    The exact search is NP-hard in general: past ``max_nodes`` search nodes it raises
+    ParSearchLimit (a ValueError) rather than return anything but the minimum; None: no limit.
     """
     method = as_method(method)
+    budget = as_max_nodes(max_nodes)
     tiles = as_permutation(tiles_by_slot)
     if signatures is None:
         return int(_core.min_swaps_to_identity(tiles))
     classes, k = as_classes(signatures, len(tiles))
     if method == "exact":
-        return int(_core.min_swaps_exact(tiles, classes, k))
+        return int(_core.min_swaps_exact(tiles, classes, k, budget))
     return int(_core.min_swaps_enumerate(tiles, classes, k))
 
 
@@ -96,13 +105,16 @@ def min_swaps_to_identity_batch(boards: Any) -> npt.NDArray[np.int64]:
     return np.asarray(_core.min_swaps_to_identity_batch(as_board_matrix(boards)), dtype=np.int64)
 
 
-def min_swaps_batch(boards: Any, signatures: Any = None, *, method: str = "exact") -> npt.NDArray[np.int64]:
+def min_swaps_batch(boards: Any, signatures: Any = None, *, method: str = "exact",
+                    max_nodes: int | None = DEFAULT_MAX_NODES) -> npt.NDArray[np.int64]:
     """Par of every row of ``boards``, without the GIL.
 
     ``signatures``: None (all tiles distinct), one 1-D signature list shared by every board (a
     server dealing many boards of one flag), or a 2-D array with one signature row per board.
+    ``max_nodes`` bounds each board's exact search; ParSearchLimit names the first row past it.
     """
     method = as_method(method)
+    budget = as_max_nodes(max_nodes)
     mat = as_board_matrix(boards)
     rows, n = mat.shape
     if signatures is None:
@@ -117,7 +129,7 @@ def min_swaps_batch(boards: Any, signatures: Any = None, *, method: str = "exact
         pairs = [as_classes(signatures, n)] * rows
     classes = np.ascontiguousarray(np.array([c for c, _ in pairs], dtype=np.int32).reshape(rows, n))
     ks = np.array([k for _, k in pairs], dtype=np.int32)
-    return np.asarray(_core.min_swaps_batch(mat, classes, ks, method), dtype=np.int64)
+    return np.asarray(_core.min_swaps_batch(mat, classes, ks, method, budget), dtype=np.int64)
 
 
 # ---------------------------------------------------------------- grids and rendering
@@ -289,15 +301,18 @@ def _break_solved_layout(board: list[int], classes: npt.NDArray[np.int32]) -> li
 
 
 def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
-             grid: Any = "hard", seed: int | str | None = None) -> PuzzleGame:
+             grid: Any = "hard", seed: int | str | None = None,
+             max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleGame:
     """A new board (spec section 3) with flagcore.Rng in place of Math.random.
 
     ``flag_or_signatures``: a flag code (signatures rendered by flagcore.signatures), a signature
     list (one int per piece), or None (every tile distinct: strict identity). ``seed=None`` draws
     one from os.urandom and records it on the game, so every game can be replayed.
+    Raises ParSearchLimit when the board's exact par needs more than ``max_nodes`` search nodes.
     """
     from . import Rng
 
+    budget = as_max_nodes(max_nodes)
     columns, rows = resolve_grid(grid)
     n = columns * rows
     flag: str | None = None
@@ -338,20 +353,24 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
     if classes is None or identity_mode:
         par = int(_core.min_swaps_to_identity(tiles))
     else:
-        par = int(_core.min_swaps_exact(tiles, classes, k))
+        par = int(_core.min_swaps_exact(tiles, classes, k, budget))
     return PuzzleGame(start=tuple(board), signatures=signatures, par=par, identity_mode=identity_mode,
                       seed=seed, flag=flag, grid=(columns, rows), _classes=classes)
 
 
-def verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any) -> PuzzleResult:
+def verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any,
+           max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleResult:
     """Replay a client's swap log on the server and return the result screen it earns.
 
     Raises ValueError (TypeError for wrong types) naming the problem when the log is malformed,
     touches a slot outside the board or swaps a slot with itself, keeps swapping after the board
     is solved, does not solve the board, or has fewer swaps than par (impossible with an exact par,
     so such a log is forged). signatures=None means strict identity, as in the game; a single
-    class (all tiles alike) also means strict identity (the game's identity mode).
+    class (all tiles alike) also means strict identity (the game's identity mode). Raises
+    ParSearchLimit when par needs more than ``max_nodes`` search nodes (the log is then neither
+    accepted nor rejected: the server cannot prove par for that board).
     """
+    budget = as_max_nodes(max_nodes)
     tiles = as_permutation(start_tiles_by_slot, "start_tiles_by_slot")
     n = len(tiles)
     classes: npt.NDArray[np.int32] | None = None
@@ -394,7 +413,7 @@ def verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any) -> PuzzleResul
     if classes is None or identity_mode:
         par = int(_core.min_swaps_to_identity(tiles))
     else:
-        par = int(_core.min_swaps_exact(tiles, classes, k))
+        par = int(_core.min_swaps_exact(tiles, classes, k, budget))
     if len(pairs) < par:
         raise ValueError(f"swaps has {len(pairs)} moves, fewer than par {par}: the log is impossible")
     return _result(len(pairs), par, True)

@@ -13,6 +13,8 @@ from libc.string cimport memcpy, memset, memcmp
 
 import numpy as np
 
+from flagcore._validate_puzzle import ParSearchLimit
+
 cdef int64_t ENUMERATION_CAP = 750000
 cdef int64_t EST_CAP = 1099511627776  # 2**40: saturation of the pairing-count estimate (as the twin)
 cdef int MAX_DENSE = 4096             # classes in one exact search (a dense MAX_DENSE**2 int32 matrix)
@@ -230,6 +232,23 @@ cdef struct Memo:
 cdef struct Ctx:
     Memo memo
     int oom
+    int stop           # the node budget ran out: unwind, the result is thrown away
+    int64_t nodes      # search nodes so far (the twin's _Budget counts the same ones)
+    int64_t max_nodes  # < 0: no limit
+
+
+cdef inline int64_t _node_cost(int V) noexcept nogil:
+    """Budget charged per search node on a component of V colours (the twin's node_cost)."""
+    return 1 + (<int64_t>V * V * V) // 32768
+
+
+cdef inline bint _tick(Ctx *ctx, int64_t cost) noexcept nogil:
+    """Charge one search node; False (and ctx.stop set) once past the budget."""
+    ctx.nodes += cost
+    if ctx.max_nodes >= 0 and ctx.nodes > ctx.max_nodes:
+        ctx.stop = 1
+        return False
+    return True
 
 
 cdef uint64_t _hash_key(const int32_t *key, int len) noexcept nogil:
@@ -508,18 +527,26 @@ cdef int _tables_push(Tables *t, const int32_t *cur) noexcept nogil:
     return 1
 
 
-cdef int _fill(Tables *t, const int *rows, int r, int *colleft, int s, int32_t *cur,
+cdef int _fill(Ctx *ctx, int64_t cost, Tables *t, const int *rows, int r, int *colleft, int s, int32_t *cur,
                int i, int j, int rowleft) noexcept nogil:
-    """Every r x s table with row sums rows and column sums colleft, in the twin's order."""
+    """Every r x s table with row sums rows and column sums colleft, in the twin's order.
+
+    Each table is a search node (ticked before it is stored); 0 on OOM or when the budget ends.
+    """
     cdef int x, lo, rest, q, hi
     if i == r:
-        return _tables_push(t, cur)
+        if not _tick(ctx, cost):
+            return 0
+        if not _tables_push(t, cur):
+            ctx.oom = 1
+            return 0
+        return 1
     if j == s - 1:
         if rowleft > colleft[j]:
             return 1
         cur[i * s + j] = rowleft
         colleft[j] -= rowleft
-        if not _fill(t, rows, r, colleft, s, cur, i + 1, 0, rows[i + 1] if i + 1 < r else 0):
+        if not _fill(ctx, cost, t, rows, r, colleft, s, cur, i + 1, 0, rows[i + 1] if i + 1 < r else 0):
             return 0
         colleft[j] += rowleft
         cur[i * s + j] = 0
@@ -535,7 +562,7 @@ cdef int _fill(Tables *t, const int *rows, int r, int *colleft, int s, int32_t *
     while x >= lo:
         cur[i * s + j] = x
         colleft[j] -= x
-        if not _fill(t, rows, r, colleft, s, cur, i, j + 1, rowleft - x):
+        if not _fill(ctx, cost, t, rows, r, colleft, s, cur, i, j + 1, rowleft - x):
             return 0
         colleft[j] += x
         x -= 1
@@ -608,6 +635,10 @@ cdef int _solve_comp(Ctx *ctx, int32_t *mat, int V, int target, int ub, int *exa
         free(key)
         exact[0] = 0
         return ub
+    if not _tick(ctx, _node_cost(V)):
+        free(key)
+        exact[0] = 1
+        return 0
     scratch = <int32_t *>malloc(<size_t>V * V * sizeof(int32_t) + 4)
     ibuf = <int *>malloc((V + 2) * sizeof(int))
     ibuf2 = <int *>malloc((V + 2) * sizeof(int))
@@ -640,9 +671,10 @@ cdef int _solve_comp(Ctx *ctx, int32_t *mat, int V, int target, int ub, int *exa
         tables.count = 0
         tables.cap = 0
         tables.cells = r * s
-        if cur == NULL or not _fill(&tables, rows, r, cols, s, cur, 0, 0, rows[0]):
+        if cur == NULL:
             ctx.oom = 1
-            tables.count = 0
+        elif not _fill(ctx, _node_cost(V), &tables, rows, r, cols, s, cur, 0, 0, rows[0]):
+            tables.count = 0  # ctx.oom or ctx.stop is set: nothing below runs
         children = <Child *>malloc((tables.count + 1) * sizeof(Child))
         if children == NULL:
             ctx.oom = 1
@@ -668,7 +700,7 @@ cdef int _solve_comp(Ctx *ctx, int32_t *mat, int V, int target, int ub, int *exa
             children[ci].bound = children[ci].gain + _upper_bound(cm, V, ibuf, ibuf2, parts)
         qsort(children, tables.count, sizeof(Child), _child_cmp)
         for ci in range(tables.count):
-            if children[ci].bound <= best or ctx.oom:
+            if children[ci].bound <= best or ctx.oom or ctx.stop:
                 break
             need = (best + 1 if best + 1 > target else target) - children[ci].gain
             value = _solve_graph(ctx, children[ci].mat, V, need, &ex)
@@ -681,6 +713,10 @@ cdef int _solve_comp(Ctx *ctx, int32_t *mat, int V, int target, int ub, int *exa
         free(children); free(tables.data); free(cur)
         free(ins); free(outs); free(rows); free(cols)
     free(scratch); free(ibuf); free(ibuf2); free(parts)
+    if ctx.oom or ctx.stop:  # unwinding: store nothing, the caller discards the value
+        free(key)
+        exact[0] = 1
+        return 0
     if best >= target:
         _memo_store(ctx, key, nkey, h, best, 1)
         free(key)
@@ -765,6 +801,8 @@ cdef int _solve_graph(Ctx *ctx, const int32_t *mat, int V, int target, int *exac
                 rest -= ubs[c]
                 value = _solve_comp(ctx, subs[c], size, target - acc - rest, ubs[c], &ex)
                 acc += value
+                if ctx.oom or ctx.stop:
+                    break
                 if not ex:
                     exact[0] = 0
                     acc += rest
@@ -778,8 +816,10 @@ cdef int _solve_graph(Ctx *ctx, const int32_t *mat, int V, int target, int *exac
     return result
 
 
-cdef int64_t _par_exact(const int32_t *pi, const int32_t *cls, int n, int k, unsigned char *seen) noexcept nogil:
-    """misplaced - max cycles; -2 on OOM, -3 when more than MAX_DENSE classes interleave."""
+cdef int64_t _par_exact(const int32_t *pi, const int32_t *cls, int n, int k, unsigned char *seen,
+                       int64_t max_nodes, int64_t *nodes_out=NULL) noexcept nogil:
+    """misplaced - max cycles; -2 on OOM, -3 when more than MAX_DENSE classes interleave, -4 when
+    the search needs more than max_nodes nodes (< 0: no limit)."""
     cdef int *rank
     cdef int s, a, b, V = 0, misplaced = 0, gain, value, ex
     cdef int32_t *mat
@@ -820,36 +860,62 @@ cdef int64_t _par_exact(const int32_t *pi, const int32_t *cls, int n, int k, uns
     free(rank)
     gain = _reduce(mat, V)
     ctx.oom = 0
+    ctx.stop = 0
+    ctx.nodes = 0
+    ctx.max_nodes = max_nodes
     if not _memo_init(&ctx.memo):
         _memo_free(&ctx.memo)
         free(mat)
         return -2
     value = _solve_graph(&ctx, mat, V, 0, &ex)
+    if nodes_out != NULL:
+        nodes_out[0] = ctx.nodes
     _memo_free(&ctx.memo)
     free(mat)
     if ctx.oom:
         return -2
+    if ctx.stop:
+        return -4
     return misplaced - gain - value
 
 
-cdef _raise_for(int64_t code):
+cdef _raise_for(int64_t code, int n=0, int k=0, int64_t max_nodes=-1, row=None):
+    if code == -4:
+        raise ParSearchLimit(n, k, max_nodes, row)
     if code == -3:
         raise ValueError(f"the exact par handles at most {MAX_DENSE} interleaved tile classes")
     raise MemoryError()
 
 
-def min_swaps_exact(const int32_t[::1] tiles_by_slot, const int32_t[::1] classes, int k):
+def min_swaps_exact(const int32_t[::1] tiles_by_slot, const int32_t[::1] classes, int k,
+                    int64_t max_nodes=-1):
+    """Exact par; ParSearchLimit past max_nodes search nodes (negative: no limit)."""
     cdef int n = tiles_by_slot.shape[0]
     cdef unsigned char *seen = <unsigned char *>malloc(n + 1)
     cdef int64_t r
     if seen == NULL:
         raise MemoryError()
     with nogil:
-        r = _par_exact(&tiles_by_slot[0] if n else NULL, &classes[0] if n else NULL, n, k, seen)
+        r = _par_exact(&tiles_by_slot[0] if n else NULL, &classes[0] if n else NULL, n, k, seen, max_nodes)
     free(seen)
     if r < 0:
-        _raise_for(r)
+        _raise_for(r, n, k, max_nodes)
     return r
+
+
+def exact_search_nodes(const int32_t[::1] tiles_by_slot, const int32_t[::1] classes, int k):
+    """(par, search nodes it took) with no limit: how far a board is from any max_nodes."""
+    cdef int n = tiles_by_slot.shape[0]
+    cdef unsigned char *seen = <unsigned char *>malloc(n + 1)
+    cdef int64_t r, nodes = 0
+    if seen == NULL:
+        raise MemoryError()
+    with nogil:
+        r = _par_exact(&tiles_by_slot[0] if n else NULL, &classes[0] if n else NULL, n, k, seen, -1, &nodes)
+    free(seen)
+    if r < 0:
+        _raise_for(r, n, k, -1)
+    return r, nodes
 
 
 # ------------------------------------------------------------------ batch entry points
@@ -874,8 +940,9 @@ def min_swaps_to_identity_batch(const int32_t[:, ::1] boards):
 
 
 def min_swaps_batch(const int32_t[:, ::1] boards, const int32_t[:, ::1] classes, const int32_t[::1] ks,
-                    str method):
-    cdef Py_ssize_t rows = boards.shape[0], n = boards.shape[1], i
+                    str method, int64_t max_nodes=-1):
+    """Par of every row; the node budget applies to each board, ParSearchLimit names the row."""
+    cdef Py_ssize_t rows = boards.shape[0], n = boards.shape[1], i, bad_row = -1
     cdef bint exact = method == "exact"
     cdef int64_t bad = 0
     out = np.empty(rows, dtype=np.int64)
@@ -886,13 +953,15 @@ def min_swaps_batch(const int32_t[:, ::1] boards, const int32_t[:, ::1] classes,
     with nogil:
         for i in range(rows):
             if exact:
-                res[i] = _par_exact(&boards[i, 0] if n else NULL, &classes[i, 0] if n else NULL, <int>n, ks[i], seen)
+                res[i] = _par_exact(&boards[i, 0] if n else NULL, &classes[i, 0] if n else NULL, <int>n, ks[i], seen,
+                                    max_nodes)
             else:
                 res[i] = _par_enumerate(&boards[i, 0] if n else NULL, &classes[i, 0] if n else NULL, <int>n, ks[i], seen)
             if res[i] < 0:
                 bad = res[i]
+                bad_row = i
                 break
     free(seen)
     if bad < 0:
-        _raise_for(bad)
+        _raise_for(bad, <int>n, ks[bad_row], max_nodes, bad_row)
     return out

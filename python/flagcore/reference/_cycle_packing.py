@@ -32,6 +32,13 @@ reductions make the common cases polynomial:
    target passed down so children prune against what the parent still needs).
 6. Memo over the component's edge multiset (canonical sorted (u, v, count) tuple) storing either
    the exact value or a proven upper bound.
+7. Node budget.  The search counts nodes: one per component it has to branch on (after the memo
+   and the bound had their say) and one per pairing table it builds, each charged
+   node_cost(V) = 1 + V**3 // 32768 for a component of V colours (a node's work grows like V**3:
+   the bound runs a BFS from every vertex of the dense matrix), so the budget bounds time on a
+   32x32 board as well as on a 5x3 one. Past ``max_nodes`` it stops with SearchLimit (the public
+   layer turns that into puzzle.ParSearchLimit); it never returns a bound in place of the
+   answer. The compiled twin charges the same nodes in the same order, so both stop together.
 
 Complexity: the reductions are O(K^2) per pass; the search is exponential only in the number of
 vertices that survive the reductions (a board needs >= 5 interleaved tile classes before any
@@ -223,8 +230,34 @@ def _lower_bound(g: _G) -> int:
     return cycles
 
 
-def _tables(rows: List[int], cols: List[int]) -> List[List[List[int]]]:
-    """Every non-negative integer matrix with the given row and column sums, in a fixed order."""
+class SearchLimit(Exception):
+    """The node budget ran out before the search proved its answer."""
+
+
+class _Budget:
+    __slots__ = ("nodes", "max_nodes")
+
+    def __init__(self, max_nodes: int) -> None:
+        self.nodes = 0
+        self.max_nodes = max_nodes  # < 0: unlimited
+
+    def tick(self, cost: int) -> None:
+        self.nodes += cost
+        if 0 <= self.max_nodes < self.nodes:
+            raise SearchLimit(self.nodes)
+
+
+def node_cost(vertices: int) -> int:
+    """Budget charged for one search node on a component of ``vertices`` colours."""
+    return 1 + vertices ** 3 // 32768
+
+
+def _tables(rows: List[int], cols: List[int], budget: _Budget, cost: int) -> List[List[List[int]]]:
+    """Every non-negative integer matrix with the given row and column sums, in a fixed order.
+
+    Each table is one search node: a vertex with many neighbours has astronomically many pairings,
+    and the budget must stop the enumeration itself, not only the recursion over its results.
+    """
     out: List[List[List[int]]] = []
     r, s = len(rows), len(cols)
     cur = [[0] * s for _ in range(r)]
@@ -232,6 +265,7 @@ def _tables(rows: List[int], cols: List[int]) -> List[List[List[int]]]:
 
     def fill(i: int, j: int, rowleft: int) -> None:
         if i == r:
+            budget.tick(cost)
             out.append([row[:] for row in cur])
             return
         if j == s - 1:
@@ -287,8 +321,9 @@ def _pick_vertex(g: _G) -> int:
 class Solver:
     """Memoised branch and bound; one instance per top-level call."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_nodes: int = -1) -> None:
         self.memo: Dict[Key, Tuple[int, bool]] = {}
+        self.budget = _Budget(max_nodes)
 
     def graph(self, g: _G, target: int) -> Tuple[int, bool]:
         """Exact max cycles of a reduced graph if it is >= target; else (upper bound < target, False)."""
@@ -316,13 +351,15 @@ class Solver:
             ub = min(ub, value)
         if ub < target:
             return ub, False
+        cost = node_cost(len(g.out))
+        self.budget.tick(cost)
         best = _lower_bound(g)
         if best < ub:
             v = _pick_vertex(g)
             ins = sorted(g.inn[v].items())
             outs = sorted(g.out[v].items())
             children: List[Tuple[int, int, int, _G, int]] = []
-            for table in _tables([c for _, c in ins], [c for _, c in outs]):
+            for table in _tables([c for _, c in ins], [c for _, c in outs], self.budget, cost):
                 h = g.copy()
                 h.drop(v)
                 for (u, _), row in zip(ins, table):
@@ -349,12 +386,21 @@ class Solver:
         return bound, False
 
 
-def max_cycles(edges: Dict[Tuple[int, int], int]) -> int:
-    """Maximum number of edge-disjoint cycles of a balanced loop-free multigraph {(u, w): count}."""
+def max_cycles(edges: Dict[Tuple[int, int], int], max_nodes: int = -1) -> int:
+    """Maximum number of edge-disjoint cycles of a balanced loop-free multigraph {(u, w): count}.
+
+    Raises SearchLimit after ``max_nodes`` search nodes (negative: no limit).
+    """
+    return max_cycles_nodes(edges, max_nodes)[0]
+
+
+def max_cycles_nodes(edges: Dict[Tuple[int, int], int], max_nodes: int = -1) -> Tuple[int, int]:
+    """max_cycles and the number of search nodes it took."""
     g = _G()
     for (u, w), c in sorted(edges.items()):
         g.add(u, w, c)
     gain = _reduce(g)
-    value, exact = Solver().graph(g, 0)
+    solver = Solver(max_nodes)
+    value, exact = solver.graph(g, 0)
     assert exact
-    return gain + value
+    return gain + value, solver.budget.nodes

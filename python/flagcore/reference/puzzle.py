@@ -11,7 +11,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._cycle_packing import max_cycles
+from .._validate_puzzle import ParSearchLimit
+from ._cycle_packing import SearchLimit, max_cycles_nodes
 
 ENUMERATION_CAP = 750_000
 
@@ -115,8 +116,20 @@ def min_swaps_enumerate(tiles_by_slot: Ints, classes: Ints, k: int) -> int:
     return n - best
 
 
-def min_swaps_exact(tiles_by_slot: Ints, classes: Ints, k: int) -> int:
-    """The true minimum: misplaced slots minus the maximum cycle decomposition of the colour graph."""
+def min_swaps_exact(tiles_by_slot: Ints, classes: Ints, k: int, max_nodes: int = -1) -> int:
+    """The true minimum: misplaced slots minus the maximum cycle decomposition of the colour graph.
+
+    Raises ParSearchLimit after max_nodes search nodes (negative: no limit).
+    """
+    return _exact(tiles_by_slot, classes, k, max_nodes)[0]
+
+
+def exact_search_nodes(tiles_by_slot: Ints, classes: Ints, k: int) -> tuple[int, int]:
+    """(par, search nodes it took) with no limit: how far a board is from any max_nodes."""
+    return _exact(tiles_by_slot, classes, k, -1)
+
+
+def _exact(tiles_by_slot: Ints, classes: Ints, k: int, max_nodes: int) -> tuple[int, int]:
     cls = [int(c) for c in classes]
     edges: dict[tuple[int, int], int] = {}
     misplaced = 0
@@ -126,8 +139,12 @@ def min_swaps_exact(tiles_by_slot: Ints, classes: Ints, k: int) -> int:
             edges[(a, b)] = edges.get((a, b), 0) + 1
             misplaced += 1
     if k == len(cls):  # all tiles distinct: the colour graph is the permutation itself
-        return min_swaps_to_identity(tiles_by_slot)
-    return misplaced - max_cycles(edges)
+        return min_swaps_to_identity(tiles_by_slot), 0
+    try:
+        cycles, nodes = max_cycles_nodes(edges, max_nodes)
+        return misplaced - cycles, nodes
+    except SearchLimit:
+        raise ParSearchLimit(len(cls), k, max_nodes) from None
 
 
 def count_cycles_batch(boards: Any) -> np.ndarray:
@@ -138,10 +155,20 @@ def min_swaps_to_identity_batch(boards: Any) -> np.ndarray:
     return np.array([min_swaps_to_identity(row) for row in np.asarray(boards).tolist()], dtype=np.int64)
 
 
-def min_swaps_batch(boards: Any, classes: Any, ks: Any, method: str) -> np.ndarray:
-    """Par of each row of ``boards`` against the matching row of ``classes`` (k colours in ks)."""
-    solve = min_swaps_exact if method == "exact" else min_swaps_enumerate
+def min_swaps_batch(boards: Any, classes: Any, ks: Any, method: str, max_nodes: int = -1) -> np.ndarray:
+    """Par of each row of ``boards`` against the matching row of ``classes`` (k colours in ks).
+
+    The node budget applies to each board separately; ParSearchLimit names the row that hit it.
+    """
     rows = np.asarray(boards).tolist()
     cls = np.asarray(classes).tolist()
-    return np.array([solve(r, c, int(k)) for r, c, k in zip(rows, cls, np.asarray(ks).tolist())],
-                    dtype=np.int64)
+    out = []
+    for i, (r, c, k) in enumerate(zip(rows, cls, np.asarray(ks).tolist())):
+        if method != "exact":
+            out.append(min_swaps_enumerate(r, c, int(k)))
+            continue
+        try:
+            out.append(min_swaps_exact(r, c, int(k), max_nodes))
+        except ParSearchLimit as e:
+            raise ParSearchLimit(e.n, e.k, e.max_nodes, i) from None
+    return np.array(out, dtype=np.int64)
