@@ -150,6 +150,8 @@ PUBLIC_ROWS = [
     ("generate_many seeds int", lambda: connections.generate_many(5), TypeError, "seeds"),
     ("generate_many seeds str", lambda: connections.generate_many("12"), TypeError, "seeds"),
     ("generate_many seeds None", lambda: connections.generate_many(None), TypeError, "seeds"),
+    ("generate_many seeds set", lambda: connections.generate_many({1, 2, 3}), TypeError, "seeds"),
+    ("generate_many seeds dict", lambda: connections.generate_many({1: 2}), TypeError, "seeds"),
     ("generate_many seed float", lambda: connections.generate_many([1, 2.5]), TypeError, r"seeds\[1\]"),
     ("generate_many seed huge", lambda: connections.generate_many([1, HUGE]), ValueError, r"seeds\[1\]"),
     ("generate_many array float", lambda: connections.generate_many(np.array([1.5])), TypeError, "seeds"),

@@ -353,6 +353,9 @@ def _seed_states(seeds: Any) -> tuple[np.ndarray, Sequence[int | str]]:
     """(uint32 states, seeds as the Boards record them) from a sequence or an integer array."""
     if isinstance(seeds, (str, bytes)):
         raise TypeError("seeds must be a sequence of seeds (int or str), not a single str or bytes")
+    if isinstance(seeds, (set, frozenset, dict)) or hasattr(seeds, "keys"):
+        # batch[i] must be the board of seeds[i]: an unordered collection has no i.
+        raise TypeError(f"seeds must be an ordered sequence, not {type(seeds).__name__}")
     if isinstance(seeds, np.ndarray) and seeds.dtype.kind in "iu":
         if seeds.ndim != 1:
             raise ValueError(f"seeds must be one-dimensional, got shape {seeds.shape}")
