@@ -28,12 +28,12 @@ def _board(sizes, seed):
 def _branching_boards():
     """Boards whose search branches (a node count above 1), small enough for the reference."""
     out = []
-    for seed in range(60):
-        sizes = [(2,) * 24, (3,) * 16, (2,) * 32][seed % 3]
+    for seed in range(80):
+        sizes = [(2,) * 32, (3,) * 16, (2,) * 48, (4,) * 20][seed % 4]
         tiles, sigs = _board(sizes, seed)
         cls, k = as_classes(sigs, len(sigs))
         par, nodes = core.exact_search_nodes(tiles, cls, k)
-        if nodes > 2:
+        if nodes > 1:
             out.append((tiles, sigs, cls, k, par, nodes))
     assert len(out) >= 10
     return out
@@ -115,13 +115,13 @@ def test_public_api_raises_never_returns_a_bound(impl, monkeypatch):
 def test_new_game_and_verify_fail_cleanly(impl, monkeypatch):
     if impl == "ref":
         monkeypatch.setattr(puzzle, "_core", ref)
-    sigs = [i // 2 for i in range(28)]  # 14 classes of 2 on a 7x4 grid
+    sigs = [i // 2 for i in range(64)]  # 32 classes of 2 on an 8x8 grid
     game = None
     for seed in range(50):
         try:
-            puzzle.new_game(sigs, (7, 4), seed=seed, max_nodes=1)
+            puzzle.new_game(sigs, (8, 8), seed=seed, max_nodes=1)
         except puzzle.ParSearchLimit:
-            game = puzzle.new_game(sigs, (7, 4), seed=seed, max_nodes=None)
+            game = puzzle.new_game(sigs, (8, 8), seed=seed, max_nodes=None)
             break
     assert game is not None, "no seed gave a branching board"
     tiles = game.tiles_by_slot
@@ -139,9 +139,9 @@ def test_new_game_and_verify_fail_cleanly(impl, monkeypatch):
 
 
 def test_adversarial_board_stops_under_the_default():
-    """64 classes of 2 on 128 tiles: minutes of search unlimited; the default budget stops it."""
-    tiles, sigs = _board((2,) * 64, 7)
-    with pytest.raises(puzzle.ParSearchLimit, match="128 tiles, 64 tile classes"):
+    """128 classes of 2 on 256 tiles (a 16x16 grid): a long search unlimited; the default stops it."""
+    tiles, sigs = _board((2,) * 128, 7)
+    with pytest.raises(puzzle.ParSearchLimit, match="256 tiles, 128 tile classes"):
         puzzle.min_swaps_to_visual_solve(tiles, sigs)
     with pytest.raises(puzzle.ParSearchLimit, match="boards\\[0\\]"):
         puzzle.min_swaps_batch(np.array([tiles]), sigs)

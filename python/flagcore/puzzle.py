@@ -32,7 +32,7 @@ MAX_VISUAL_RESHUFFLE_ATTEMPTS = 24
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
 # measured (README "Puzzle") needs a tiny fraction of it; an adversarial board stops in well
 # under a second compiled instead of running for minutes.
-DEFAULT_MAX_NODES = 10_000
+DEFAULT_MAX_NODES = 4_000
 
 __all__ = [
     "DEFAULT_MAX_NODES", "GRIDS", "GRID_ALIASES", "ParSearchLimit", "PuzzleGame", "PuzzleResult", "background_percent", "count_cycles",
