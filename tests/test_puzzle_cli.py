@@ -26,12 +26,11 @@ def test_text_and_str_seed(capsys):
 
 
 def test_flag(capsys):
-    pytest.importorskip("flagcore.signatures")
     assert main(["puzzle", "--flag", "FR", "--grid", "hard", "--seed", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["flag"] == "FR" and len(out["tiles_by_slot"]) == 15
-    if out["signatures"] is not None:
-        assert out["par"] == puzzle.min_swaps_to_visual_solve(out["tiles_by_slot"], out["signatures"])
+    assert out["signatures"] is not None and len(set(out["signatures"])) < 15  # France: look-alike tiles
+    assert out["par"] == puzzle.min_swaps_to_visual_solve(out["tiles_by_slot"], out["signatures"])
     assert main(["puzzle", "--flag", "FR", "--grid", "hard", "--seed", "1"]) == 0
     assert "Par" in capsys.readouterr().out
 
