@@ -1,12 +1,14 @@
-"""Precompute the tile signatures of every bundled flag at the game's three grids.
+"""Precompute both tile signatures of every bundled flag at the game's three grids.
 
     python scripts/make_signature_table.py            # writes flags/signatures.json
 
 Run it with flagcore installed (pip install .) after changing flags/svg/ or the renderer; the
 artwork is read from this checkout's flags/svg/. The table ships in the wheel and
 flagcore.signatures.piece_signatures answers bundled flags at 3x2, 4x3 and 5x3 from it, so
-every server gives the same signatures whatever cairo it has. tests/test_signatures_table.py
-re-renders a sample and checks the SHA-256 of every artwork.
+every server gives the same signatures whatever cairo it has. Each flag's row holds the SHA-256
+of its artwork, the visual signatures ("visual": the game's default) and the spec's hashes
+("spec"), grid by grid. tests/test_signatures_table.py re-derives every row and checks the
+SHA-256 of every artwork.
 """
 from __future__ import annotations
 
@@ -19,7 +21,6 @@ from pathlib import Path
 import cairosvg  # type: ignore[import-untyped]
 
 from flagcore import signatures
-from flagcore._svg_render import render_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,20 +31,24 @@ def build(svg_dir: Path) -> dict[str, object]:
     for number, path in enumerate(paths, 1):
         data = path.read_bytes()
         row: dict[str, object] = {"sha256": hashlib.sha256(data).hexdigest()}
-        for columns, rows in signatures.TABLE_GRIDS:
-            try:
-                image = render_svg(data, columns * signatures.TILE_WIDTH)
-                row[f"{columns}x{rows}"] = signatures.tile_signatures(
-                    image, columns, rows, signatures.INSET)
-            except ValueError as exc:
-                print(f"\n{path.stem} {columns}x{rows}: {exc}", file=sys.stderr)
-                row[f"{columns}x{rows}"] = None
+        for method in signatures.METHODS:
+            by_grid: dict[str, list[int] | None] = {}
+            for columns, rows in signatures.TABLE_GRIDS:
+                try:
+                    by_grid[f"{columns}x{rows}"] = signatures.compute_signatures(
+                        data, columns, rows, method)
+                except ValueError as exc:
+                    print(f"\n{path.stem} {method} {columns}x{rows}: {exc}", file=sys.stderr)
+                    by_grid[f"{columns}x{rows}"] = None
+            row[method] = by_grid
         flags[path.stem] = row
         print(f"\r{number}/{len(paths)} {path.stem:<7}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return {
-        "about": "tile signatures (flagcore.signatures.tile_signatures) of flags/svg/*.svg "
-                 "rendered columns*48 px wide; made by scripts/make_signature_table.py",
+        "about": "tile signatures of flags/svg/*.svg rendered columns*48 px wide: 'visual' "
+                 "(flagcore.signatures.visual_signatures, lowest look-alike piece) and 'spec' "
+                 "(tile_signatures, the browser's hash); made by scripts/make_signature_table.py",
+        "methods": list(signatures.METHODS),
         "tile_width": signatures.TILE_WIDTH,
         "inset": signatures.INSET,
         "stride": 8,

@@ -22,7 +22,8 @@ PUBLIC_MODULES = ("flagcore", "flagcore.puzzle", "flagcore.connections", "flagco
 LIBRARY_API = ("load_library", "Library", "Category", "LibraryError")
 # The reference twins: DESIGN.md's "flagcore.reference.<module>.<same function>".
 REFERENCE_API = {"flagcore.reference.rng": ("Rng", "shuffle"),
-                 "flagcore.reference.signatures": ("hash_pixel_data", "tile_signatures"),
+                 "flagcore.reference.signatures": ("hash_pixel_data", "tile_signatures",
+                                                   "visual_signatures"),
                  "flagcore.reference.puzzle": ("count_cycles", "min_swaps_to_identity"),
                  "flagcore.reference.connections": ("generate", "generate_many")}
 

@@ -73,9 +73,14 @@ def signature_functions() -> None:
     digest = signatures.hash_pixel_data(image[:4].tobytes())
     assert_type(digest, int)
     assert digest == ref_signatures.hash_pixel_data(image[:4].tobytes(), 8)
-    pieces = signatures.piece_signatures("JP", 3, 2)
+    pieces = signatures.piece_signatures("JP", 3, 2, method="spec")
     assert_type(pieces, list[int] | None)
     assert pieces == sigs
+    board = signatures.render_flag("JP", 3, 2)
+    looks = signatures.visual_signatures(board, 3, 2)
+    assert_type(looks, list[int])
+    assert looks == signatures.piece_signatures("JP", 3, 2) == ref_signatures.visual_signatures(board, 3, 2)
+    assert signatures.METHODS[0] == "visual"
     svg = signatures.flag_svg("JP")
     assert_type(svg, bytes)
     assert signatures.piece_signatures(svg, 5, 3) == signatures.piece_signatures("JP", 5, 3)

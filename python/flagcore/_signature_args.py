@@ -119,3 +119,32 @@ def tile_rects(height: int, width: int, columns: int, rows: int,
     xs = [math.trunc(c * tw + inset) for c in range(columns)]
     ys = [math.trunc(r * th + inset) for r in range(rows)]
     return xs, ys, inner_w, inner_h
+
+
+# ---------------------------------------------------------------- the visual signature
+#
+# A tile as a player sees it: the game shows each piece in its own box (the flag is the box's
+# CSS background, sized columns x 100% by rows x 100%), so every piece is drawn at the same pixel
+# phase. ``flagcore.signatures`` renders the flag that way (whole-pixel tiles, TILE_WIDTH px
+# wide) and the visual signature compares the tiles' pixels, composited over a white page.
+#
+# Two tiles are *linked* when every pixel of one is within SHOWN_TOLERANCE levels (each of R, G,
+# B) of the same pixel of the other, except in the SEAM_BAND px ring along the tile's edges,
+# where SEAM_TOLERANCE levels are allowed: a feature that ends within half a pixel of a tile's
+# edge leaves a faint anti-aliased line there that nobody sees as part of the picture. Classes
+# are the connected components of "linked" (union-find), so look-alike is an equivalence
+# relation, and a tile's signature is the lowest piece index of its class.
+SHOWN_TOLERANCE = 32   # one step of the spec's colour quantum; cairo's rounding noise is <= 2
+SEAM_TOLERANCE = 128   # an edge pixel may differ by less than half of full contrast
+SEAM_BAND = 1          # px along each edge of a tile
+
+
+def check_tile_grid(height: int, width: int, columns: int, rows: int) -> tuple[int, int]:
+    """(tile width, tile height) of an image cut into whole-pixel tiles, else ValueError."""
+    if width % columns or height % rows:
+        raise ValueError(
+            f"a {width}x{height} image does not cut into {columns}x{rows} whole-pixel tiles "
+            f"(render it with flagcore.signatures.render_flag(..., rows={rows}))")
+    if width == 0 or height == 0:
+        raise ValueError(f"a {width}x{height} image has no pixels to cut into tiles")
+    return width // columns, height // rows

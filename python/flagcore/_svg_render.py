@@ -187,19 +187,39 @@ def _surface_class() -> Any:
                 raise SvgRenderError(f"svg has no finite size ({width} x {height})")
             # Math.round, as a canvas sized from the image's natural size would be.
             w, h = math.floor(width + 0.5), math.floor(height + 0.5)
+            if self.height_multiple is not None and math.isfinite(height):
+                # A whole number of equal tile rows: the artwork is stretched to fill them.
+                m = self.height_multiple
+                h = m * max(1, math.floor(height / m + 0.5))
+                self.stretched_height = h
             if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
                 raise SvgRenderError(f"canvas would be {w} x {h} px; each side must be in "
                                      f"[1, {MAX_SIDE}]")
             return cairo.ImageSurface(cairo.FORMAT_ARGB32, w, h), w, h
 
+        def set_context_size(self, width: float, height: float, viewbox: Any, tree: Any) -> None:
+            # Called for the root first (then for nested <svg> elements, left alone).
+            if self.stretched_height is not None:
+                height, self.stretched_height = self.stretched_height, None
+                tree["preserveAspectRatio"] = "none"
+            super().set_context_size(width, height, viewbox, tree)
+
+    BoundedSurface.height_multiple = None
+    BoundedSurface.stretched_height = None
     return BoundedSurface
 
 
 _BOUNDED_SURFACE: Any = None
 
 
-def render_svg(data: bytes, width: int) -> npt.NDArray[np.uint8]:
-    """Render SVG bytes ``width`` px wide at their own aspect ratio -> (H, W, 4) uint8 RGBA."""
+def render_svg(data: bytes, width: int, height_multiple: int | None = None) -> npt.NDArray[np.uint8]:
+    """Render SVG bytes ``width`` px wide at their own aspect ratio -> (H, W, 4) uint8 RGBA.
+
+    With ``height_multiple`` m the height is the natural one rounded to a multiple of m (at
+    least m) and the artwork is stretched to fill it (by less than half a pixel per m rows), so
+    a grid of m rows cuts it into tiles of whole pixels, as a CSS background sized
+    ``rows * 100%`` lays each tile exactly onto its own box.
+    """
     global _BOUNDED_SURFACE
     check_svg(data)
     from cairosvg.parser import Tree  # type: ignore[import-untyped]
@@ -209,7 +229,9 @@ def render_svg(data: bytes, width: int) -> npt.NDArray[np.uint8]:
     attempts: list[str] = []
     try:
         tree = Tree(bytestring=data, url_fetcher=_refusing_fetcher(attempts), unsafe=False)
-        surface = _BOUNDED_SURFACE(tree, None, 96, output_width=width)
+        surface = _BOUNDED_SURFACE.__new__(_BOUNDED_SURFACE)
+        surface.height_multiple = height_multiple
+        surface.__init__(tree, None, 96, output_width=width)
         surface.cairo.flush()
         pixels = _unpremultiplied_rgba(surface.cairo)
         surface.cairo.finish()

@@ -1,13 +1,21 @@
-"""Tile signatures: which puzzle tiles look alike (the spec's "Tile signatures").
+"""Tile signatures: which puzzle tiles look alike.
 
-``hash_pixel_data`` is the spec's hashPixelData (FNV-1a 32 over quantized RGB, every 8th byte
-by default, alpha ignored) and ``tile_signatures`` hashes the interior of every tile of an
-RGBA image; both run compiled without the GIL (``FLAGCORE_IMPL=python`` selects the pure-Python
-twin). ``render_flag`` draws flag artwork with cairosvg the way the spec's canvas does, and
-``piece_signatures`` puts the two together for the puzzle: bundled flags at the three grids
-come from a precomputed table shipped in the wheel, everything else is rendered once and
-cached. The tile geometry is documented in ``flagcore._signature_args``, the renderer's
-safety rules in ``flagcore._svg_render``.
+Two signatures, both compiled without the GIL (``FLAGCORE_IMPL=python`` selects the pure-Python
+twin):
+
+* ``method="visual"`` (the default everywhere): ``visual_signatures`` compares whole tiles as a
+  player sees them, edges included (the rule is in ``flagcore._signature_args``), on a flag
+  rendered the way the game shows it: ``render_flag(code, columns, rows)``, every tile a whole
+  number of pixels. A tile's signature is the lowest piece index that looks like it.
+* ``method="spec"``: the spec's hashPixelData (FNV-1a 32 over quantized RGB, every 8th byte,
+  alpha ignored) of each tile's interior (a 4 px inset) on the spec's canvas
+  (``render_flag(code, columns)``): ``hash_pixel_data`` and ``tile_signatures``, byte for byte
+  the browser's. It merges tiles that differ near their edges or between sampled pixels.
+
+``piece_signatures`` puts rendering and signature together for the puzzle: bundled flags at the
+three grids come from a precomputed table shipped in the wheel, everything else is rendered once
+and cached. The spec's tile geometry is documented in ``flagcore._signature_args``, the
+renderer's safety rules in ``flagcore._svg_render``.
 """
 from __future__ import annotations
 
@@ -30,12 +38,14 @@ _impl = pick("_signatures", "signatures")
 
 if TYPE_CHECKING:
     # The compiled module's stub gives callers real signatures (the reference twin accepts the same).
-    from ._signatures import hash_pixel_data, tile_signatures
+    from ._signatures import hash_pixel_data, tile_signatures, visual_signatures
 else:
     hash_pixel_data = _impl.hash_pixel_data
     tile_signatures = _impl.tile_signatures
+    visual_signatures = _impl.visual_signatures
 
-__all__ = ["hash_pixel_data", "tile_signatures", "render_flag", "piece_signatures",
+__all__ = ["hash_pixel_data", "tile_signatures", "visual_signatures", "render_flag",
+           "piece_signatures", "METHODS",
            "flag_svg", "bundled_codes", "clear_cache", "SvgRenderError", "TILE_WIDTH",
            "INSET", "TABLE_GRIDS", "MAX_COLUMNS", "MAX_ROWS"]
 
@@ -44,6 +54,7 @@ INSET = 4                              # px kept off each tile's edges (anti-ali
 TABLE_GRIDS = ((3, 2), (4, 3), (5, 3))  # the game's grids: precomputed for bundled flags
 MAX_COLUMNS = 64                       # 3072 px wide at most
 MAX_ROWS = 64
+METHODS = ("visual", "spec")          # piece_signatures(method=...); the first is the default
 TABLE_FILE = "signatures.json"
 _CACHE_SIZE = 4096
 _CODE = re.compile(r"[A-Za-z]{2}(?:-[A-Za-z]{2,3})?")
@@ -94,17 +105,28 @@ def _check_columns(columns: Any) -> int:
     return checked
 
 
-def render_flag(svg_or_code: Any, columns: Any) -> npt.NDArray[np.uint8]:
+def _check_rows(rows: Any) -> int:
+    checked = check_grid(1, rows, 0)[1]
+    if checked > MAX_ROWS:
+        raise ValueError(f"rows must be <= {MAX_ROWS}, got {checked}")
+    return checked
+
+
+def render_flag(svg_or_code: Any, columns: Any, rows: Any = None) -> npt.NDArray[np.uint8]:
     """Draw a flag ``columns * 48`` px wide at its own aspect ratio -> (H, W, 4) uint8 RGBA.
 
     ``svg_or_code`` is a bundled flag code ("FR"), SVG text or SVG bytes. Colours are
-    un-premultiplied like a canvas's getImageData. Raises SvgRenderError (a ValueError) when the
-    artwork is malformed, hostile, refers to any external resource or would need an absurd
-    canvas; no file or URL the SVG names is ever read.
+    un-premultiplied like a canvas's getImageData. Without ``rows`` this is the spec's canvas.
+    With ``rows`` it is the board as the game shows it: the height is rounded to ``rows`` tiles
+    of whole pixels (the artwork stretched by less than half a pixel per tile row), so every
+    piece sits at the same pixel phase, as each is drawn into its own box. Raises
+    SvgRenderError (a ValueError) when the artwork is malformed, hostile, refers to any
+    external resource or would need an absurd canvas; no file or URL the SVG names is ever read.
     """
     columns = _check_columns(columns)
+    multiple = None if rows is None else _check_rows(rows)
     _, data = _svg_source(svg_or_code)
-    return render_svg(data, columns * TILE_WIDTH)
+    return render_svg(data, columns * TILE_WIDTH, multiple)
 
 
 class _Cache:
@@ -140,16 +162,17 @@ class _Cache:
 
 _cache = _Cache(_CACHE_SIZE)
 _table_lock = threading.Lock()
-_table: dict[str, dict[str, list[int] | None]] | None = None
+# code -> method -> "CxR" -> signatures
+_table: dict[str, dict[str, dict[str, list[int] | None]]] | None = None
 
 
-def _load_table() -> dict[str, dict[str, list[int] | None]]:
+def _load_table() -> dict[str, dict[str, dict[str, list[int] | None]]]:
     global _table
     with _table_lock:
         if _table is None:
             entry = _flags_dir() / TABLE_FILE
             loaded = json.loads(entry.read_text("utf-8")) if entry.is_file() else {"flags": {}}
-            _table = {code: {grid: sigs for grid, sigs in row.items() if grid != "sha256"}
+            _table = {code: {method: row.get(method, {}) for method in METHODS}
                       for code, row in loaded["flags"].items()}
         return _table
 
@@ -159,17 +182,35 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def _compute(data: bytes, columns: int, rows: int) -> tuple[int, ...] | None:
+def _check_method(method: Any) -> str:
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a str, not {type(method).__name__}")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    return method
+
+
+def compute_signatures(data: bytes, columns: int, rows: int, method: str) -> list[int]:
+    """Render SVG bytes and sign every tile, uncached (raises SvgRenderError/ValueError)."""
+    if method == "spec":
+        return tile_signatures(render_svg(data, columns * TILE_WIDTH), columns, rows, INSET)
+    return visual_signatures(render_svg(data, columns * TILE_WIDTH, rows), columns, rows)
+
+
+def _compute(data: bytes, columns: int, rows: int, method: str) -> tuple[int, ...] | None:
     try:
-        image = render_svg(data, columns * TILE_WIDTH)
-        return tuple(tile_signatures(image, columns, rows, INSET))
+        return tuple(compute_signatures(data, columns, rows, method))
     except ValueError:
         # SvgRenderError, or a flag too thin to leave a tile interior at this many rows.
         return None
 
 
-def piece_signatures(svg_or_code: Any, columns: Any, rows: Any) -> list[int] | None:
+def piece_signatures(svg_or_code: Any, columns: Any, rows: Any,
+                     method: str = "visual") -> list[int] | None:
     """Signature of every tile (slots in row-major order), or None when it cannot be rendered.
+
+    Tiles with equal signatures look alike. ``method="visual"`` (default) compares whole tiles
+    as the game shows them; ``method="spec"`` is the browser's hashPixelData of each interior.
 
     Bad argument types or values (columns="x", rows=0, an unknown flag code) raise
     TypeError/ValueError; anything wrong with the artwork itself, or a flag too thin for the
@@ -178,26 +219,25 @@ def piece_signatures(svg_or_code: Any, columns: Any, rows: Any) -> list[int] | N
     cached in-process (thread-safe, bounded LRU).
     """
     columns = _check_columns(columns)
-    rows = check_grid(1, rows, 0)[1]
-    if rows > MAX_ROWS:
-        raise ValueError(f"rows must be <= {MAX_ROWS}, got {rows}")
+    rows = _check_rows(rows)
+    method = _check_method(method)
     if isinstance(svg_or_code, str) and "<" not in svg_or_code:
         code = _check_code(svg_or_code)
         row = _load_table().get(code)
         grid = f"{columns}x{rows}"
-        if row is not None and grid in row:
-            sigs = row[grid]
+        if row is not None and grid in row[method]:
+            sigs = row[method][grid]
             return None if sigs is None else list(sigs)
-        key: Any = ("code", code, columns, rows)
+        key: Any = ("code", code, columns, rows, method)
         found, value = _cache.get(key)
         if not found:
-            value = _compute(flag_svg(code), columns, rows)
+            value = _compute(flag_svg(code), columns, rows, method)
     else:
         _, data = _svg_source(svg_or_code)
-        key = ("svg", hashlib.blake2b(data, digest_size=20).digest(), columns, rows)
+        key = ("svg", hashlib.blake2b(data, digest_size=20).digest(), columns, rows, method)
         found, value = _cache.get(key)
         if not found:
-            value = _compute(data, columns, rows)
+            value = _compute(data, columns, rows, method)
     if not found:
         _cache.put(key, value)
     return None if value is None else list(value)

@@ -162,3 +162,75 @@ cdef Py_ssize_t[::1] _tile_offsets(list xs, list ys, Py_ssize_t pitch):
 cdef uint32_t[::1] _new_uint32(Py_ssize_t n):
     import numpy as np
     return np.empty(n, dtype=np.uint32)
+
+
+# ---------------------------------------------------------------- the visual signature
+# Tiles as a player sees them (see flagcore._signature_args for the rule): compare every pixel of
+# two tiles composited over white, with a looser tolerance in the seam band, and join linked
+# tiles with union-find.
+
+from flagcore._signature_args import (check_tile_grid, SHOWN_TOLERANCE as _SHOWN_TOL,
+                              SEAM_TOLERANCE as _SEAM_TOL, SEAM_BAND as _SEAM_BAND)
+
+
+cdef void _over_white(const uint8_t[:, :, ::1] img, uint8_t[:, :, ::1] out) noexcept nogil:
+    # Un-premultiplied RGBA over a white page, rounded to nearest: (c*a + 255*(255-a) + 127) // 255.
+    cdef Py_ssize_t y, x, c
+    cdef unsigned int a
+    for y in range(img.shape[0]):
+        for x in range(img.shape[1]):
+            a = img[y, x, 3]
+            for c in range(3):
+                out[y, x, c] = <uint8_t>((img[y, x, c] * a + 255u * (255u - a) + 127u) // 255u)
+
+
+cdef bint _alike(const uint8_t[:, :, ::1] shown, Py_ssize_t ya, Py_ssize_t xa, Py_ssize_t yb,
+                 Py_ssize_t xb, Py_ssize_t tw, Py_ssize_t th, int tol, int seam_tol,
+                 Py_ssize_t band) noexcept nogil:
+    cdef Py_ssize_t y, x, c
+    cdef int d, limit
+    cdef bint edge_row
+    for y in range(th):
+        edge_row = y < band or y >= th - band
+        for x in range(tw):
+            limit = seam_tol if (edge_row or x < band or x >= tw - band) else tol
+            for c in range(3):
+                d = <int>shown[ya + y, xa + x, c] - <int>shown[yb + y, xb + x, c]
+                if d > limit or -d > limit:
+                    return False
+    return True
+
+
+cdef Py_ssize_t _root(Py_ssize_t[::1] parent, Py_ssize_t i) noexcept nogil:
+    while parent[i] != i:
+        i = parent[i]
+    return i
+
+
+def visual_signatures(image, columns, rows):
+    """The lowest piece index that looks like each tile, slots in row-major order."""
+    import numpy as np
+    columns, rows, _ = check_grid(columns, rows, 0)
+    cdef const uint8_t[:, :, ::1] img = as_image(image)
+    tw_, th_ = check_tile_grid(img.shape[0], img.shape[1], columns, rows)
+    cdef Py_ssize_t tw = tw_, th = th_, ncols = columns, n = columns * rows
+    cdef uint8_t[:, :, ::1] shown = np.empty((img.shape[0], img.shape[1], 3), dtype=np.uint8)
+    cdef Py_ssize_t[::1] parent = np.arange(n, dtype=np.intp)
+    cdef int tol = _SHOWN_TOL, seam_tol = _SEAM_TOL
+    cdef Py_ssize_t band = _SEAM_BAND, i, j, ri, rj
+    with nogil:
+        _over_white(img, shown)
+        for i in range(n):
+            for j in range(i + 1, n):
+                ri = _root(parent, i)
+                rj = _root(parent, j)
+                # Already joined: testing the pair cannot change the components.
+                if ri != rj and _alike(shown, (i // ncols) * th, (i % ncols) * tw,
+                                       (j // ncols) * th, (j % ncols) * tw, tw, th,
+                                       tol, seam_tol, band):
+                    # The lower index becomes the root, so a class is named by its lowest piece.
+                    if ri < rj:
+                        parent[rj] = ri
+                    else:
+                        parent[ri] = rj
+    return [int(_root(parent, i)) for i in range(n)]

@@ -11,6 +11,7 @@ For every bundled flag at each grid (signatures from the precomputed table):
   how many boards the fallback overstated and by how much.
 * The mean exact par against the spec's table n - H_n, which holds for flags whose tiles are
   all distinct; look-alike tiles lower it.
+* With ``--audit``: both signatures against what a player sees (flagcore.signature_audit).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import time
 from collections import Counter
 from typing import Any, Sequence
 
-from .. import puzzle, signatures
+from .. import puzzle, signature_audit, signatures
 
 SPEC_CAP = 750_000
 
@@ -38,6 +39,11 @@ def register(groups: dict[str, Any]) -> None:
     p.add_argument("--flags", default=None,
                    help="comma-separated flag codes (default: every bundled flag)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--signature", choices=signatures.METHODS, default=signatures.METHODS[0],
+                   help="tile signature for the figures above (default visual)")
+    p.add_argument("--audit", action="store_true",
+                   help="also measure both signatures against what a player sees: pairs the "
+                        "spec merges that visibly differ, pairs split that look the same, par moves")
     p.set_defaults(func=run)
 
 
@@ -68,9 +74,9 @@ class _Progress:
             print(file=sys.stderr)
 
 
-def measure_flag(code: str, grid: str, seeds: int) -> dict[str, Any]:
+def measure_flag(code: str, grid: str, seeds: int, method: str = "visual") -> dict[str, Any]:
     columns, rows = puzzle.GRIDS[grid]
-    sigs = signatures.piece_signatures(code, columns, rows)
+    sigs = signatures.piece_signatures(code, columns, rows, method)
     if sigs is None:
         raise RuntimeError(f"no signatures for bundled flag {code} at {columns}x{rows}")
     k, candidates = enumeration_size(sigs)
@@ -181,12 +187,19 @@ def run(args: argparse.Namespace) -> int:
     for grid in grids:
         rows = []
         for code in codes:
-            rows.append(measure_flag(code, grid, args.seeds))
+            rows.append(measure_flag(code, grid, args.seeds, args.signature))
             progress.step(f"{grid} {code}")
         flags += rows
         summaries.append(summarise(grid, rows))
+    audit = None
+    if args.audit:
+        progress = _Progress(len(grids) * len(codes))
+        audit = signature_audit.audit(codes, grids, args.seeds, progress.step)
     if args.json:
-        print(json.dumps({"seeds": args.seeds, "grids": summaries, "flags": flags}))
+        print(json.dumps({"seeds": args.seeds, "signature": args.signature, "grids": summaries,
+                          "flags": flags, **({"audit": audit} if audit else {})}))
     else:
         print(render(summaries, flags, args.seeds))
+        if audit:
+            print("\n" + signature_audit.render(audit))
     return 0

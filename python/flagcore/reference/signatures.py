@@ -1,14 +1,18 @@
 """Pure-Python hashPixelData and tile signatures, the twin of flagcore._signatures.
 
 A direct transcription of the spec's JavaScript: one FNV-1a 32 chain per buffer, a byte past
-the end of the buffer reads as 0 (``pixelData[index + 1] ?? 0``).
+the end of the buffer reads as 0 (``pixelData[index + 1] ?? 0``). The visual signature compares
+tiles with numpy in integers, pair by pair in the same order as the compiled loop.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .._signature_args import (FNV_OFFSET, FNV_PRIME, QUANTIZE, as_image, as_pixel_bytes,
-                               check_grid, check_stride, tile_rects)
+import numpy as np
+
+from .._signature_args import (FNV_OFFSET, FNV_PRIME, QUANTIZE, SEAM_BAND, SEAM_TOLERANCE,
+                               SHOWN_TOLERANCE, as_image, as_pixel_bytes, check_grid, check_stride,
+                               check_tile_grid, tile_rects)
 
 _MASK = 0xFFFFFFFF
 
@@ -46,3 +50,31 @@ def tile_signatures(image: Any, columns: Any, rows: Any, inset: Any = 4) -> list
                             for r in range(inner_h))
             out.append(_hash(tile, 8))
     return out
+
+
+def visual_signatures(image: Any, columns: Any, rows: Any) -> list[int]:
+    """The lowest piece index that looks like each tile, slots in row-major order."""
+    columns, rows, _ = check_grid(columns, rows, 0)
+    img = as_image(image)
+    tw, th = check_tile_grid(img.shape[0], img.shape[1], columns, rows)
+    rgb = img[:, :, :3].astype(np.int32)
+    alpha = img[:, :, 3:].astype(np.int32)
+    shown = (rgb * alpha + 255 * (255 - alpha) + 127) // 255  # over a white page
+    tiles = [shown[r * th:(r + 1) * th, c * tw:(c + 1) * tw]
+             for r in range(rows) for c in range(columns)]
+    limit = np.full((th, tw, 1), SEAM_TOLERANCE, dtype=np.int32)
+    limit[SEAM_BAND:th - SEAM_BAND, SEAM_BAND:tw - SEAM_BAND] = SHOWN_TOLERANCE
+    n = len(tiles)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            ri, rj = root(i), root(j)
+            if ri != rj and bool(np.all(np.abs(tiles[i] - tiles[j]) <= limit)):
+                parent[max(ri, rj)] = min(ri, rj)  # a class is named by its lowest piece
+    return [root(i) for i in range(n)]
