@@ -37,19 +37,25 @@ def test_france_is_solved_by_swapping_look_alike_columns():
 
 def test_enumeration_size():
     assert enumeration_size([1, 1, 2, 2, 2, 3]) == (3, 2 * 6 * 1)
-    ch = signatures.piece_signatures("CH", 5, 3)
+    ch = signatures.piece_signatures("CH", 5, 3, method="spec")
     k, candidates = enumeration_size(ch)
-    assert k >= 4 and candidates > SPEC_CAP  # Switzerland: a big red field
+    assert k >= 4 and candidates > SPEC_CAP  # Switzerland: a big red field (the spec's hash)
+    # The visual signature tells the tiles touching the cross from plain red ones.
+    k, candidates = enumeration_size(signatures.piece_signatures("CH", 5, 3))
+    assert k == 7 and candidates < SPEC_CAP
+    k, candidates = enumeration_size(signatures.piece_signatures("GB-ENG", 5, 3))
+    assert k >= 4 and candidates > SPEC_CAP  # England: a big white field
     assert harmonic(6) == pytest.approx(2.45, abs=0.001)
 
 
 def test_stats_puzzle_command(capsys):
-    assert main(["stats", "puzzle", "--seeds", "4", "--grid", "hard", "--flags", "CH,FR,NL"]) == 0
+    assert main(["stats", "puzzle", "--seeds", "4", "--grid", "hard", "--flags", "GB-ENG,FR,NL"]) == 0
     captured = capsys.readouterr()
-    assert "CH" in captured.out and "identity-count fallback" in captured.out
+    # England's white field is past the cap with the default (visual) signature.
+    assert "GB-ENG" in captured.out and "identity-count fallback" in captured.out
     assert "3/3" in captured.err  # progress on stderr
     assert main(["stats", "puzzle", "--seeds", "4", "--grid", "hard", "--grid", "easy",
-                 "--flags", "CH,FR,NL", "--json"]) == 0
+                 "--flags", "CH,FR,NL", "--json", "--signature", "spec"]) == 0
     data = json.loads(capsys.readouterr().out)
     hard = next(g for g in data["grids"] if g["grid"] == "hard")
     assert hard["flags"] == 3 and hard["capped_flags"] == 1
@@ -65,3 +71,23 @@ def test_stats_puzzle_command(capsys):
 def test_stats_puzzle_bad_arguments(argv, capsys):
     assert main(["stats", "puzzle", *argv]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_stats_puzzle_audit(capsys):
+    assert main(["stats", "puzzle", "--seeds", "3", "--grid", "easy", "--grid", "hard",
+                 "--flags", "JP,FR,CH,GR", "--audit", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["signature"] == "visual"
+    audit = {(f["code"], f["grid"]): f for f in data["audit"]["flags"]}
+    # The case: the spec's hash merges Japan's pieces 0 and 3 at easy, visibly different.
+    assert audit["JP", "easy"]["spec"]["merged_visible"] == [[0, 3]]
+    assert audit["CH", "hard"]["spec"]["merged_visible"]
+    # Greece's tile rows that look the same: the spec splits them, the visual signature does not.
+    assert audit["GR", "hard"]["spec"]["split_same"] and not audit["GR", "hard"]["visual"]["split_same"]
+    for grid in data["audit"]["grids"]:
+        assert grid["visual"]["flags_merging_visible"] == grid["visual"]["flags_splitting_same"] == 0
+    hard = next(g for g in data["audit"]["grids"] if g["grid"] == "hard")
+    assert hard["spec"]["flags_merging_visible"] == 1 and hard["spec"]["flags_splitting_same"] == 1
+    assert main(["stats", "puzzle", "--seeds", "2", "--grid", "easy", "--flags", "JP", "--audit"]) == 0
+    out = capsys.readouterr().out
+    assert "JP easy [(0, 3)]" in out and "visual merges that visibly differ: none" in out

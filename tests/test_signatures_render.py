@@ -58,6 +58,9 @@ def test_rendering_matches_the_table_for_france_and_netherlands():
     for code, (columns, rows) in [("FR", (3, 2)), ("NL", (5, 3))]:
         image = signatures.render_flag(code, columns)
         assert signatures.tile_signatures(image, columns, rows) == \
+            signatures.piece_signatures(code, columns, rows, method="spec")
+        board = signatures.render_flag(code, columns, rows)
+        assert signatures.visual_signatures(board, columns, rows) == \
             signatures.piece_signatures(code, columns, rows)
 
 
@@ -102,7 +105,7 @@ def test_grid_outside_the_table_is_rendered_and_cached():
 def test_thread_safe_cache():
     signatures.clear_cache()
     svg = signatures.flag_svg("DE")
-    expected = signatures.tile_signatures(signatures.render_flag(svg, 4), 4, 3)
+    expected = signatures.visual_signatures(signatures.render_flag(svg, 4, 3), 4, 3)
 
     def work(i):
         if i % 7 == 0:
@@ -115,8 +118,10 @@ def test_thread_safe_cache():
 
 
 def test_flag_too_thin_for_the_rows_gives_none():
-    # 96 px of France cut into 20 rows leaves no interior: no signatures, not an exception.
-    assert signatures.piece_signatures("FR", 3, 20) is None
+    # 96 px of France cut into 20 rows leaves the spec's hash no interior: no signatures, not an
+    # exception. The visual signature compares whole tiles (48 x 5 px): three stripes.
+    assert signatures.piece_signatures("FR", 3, 20, method="spec") is None
+    assert signatures.piece_signatures("FR", 3, 20) == [0, 1, 2] * 20
 
 
 @pytest.mark.parametrize("args,exc", [

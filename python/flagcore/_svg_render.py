@@ -187,10 +187,12 @@ def _surface_class() -> Any:
                 raise SvgRenderError(f"svg has no finite size ({width} x {height})")
             # Math.round, as a canvas sized from the image's natural size would be.
             w, h = math.floor(width + 0.5), math.floor(height + 0.5)
-            if self.height_multiple is not None and math.isfinite(height):
+            if self.height_multiple is not None and 1 <= h <= MAX_SIDE:
                 # A whole number of equal tile rows: the artwork is stretched to fill them.
                 m = self.height_multiple
                 h = m * max(1, math.floor(height / m + 0.5))
+                if h > MAX_SIDE:
+                    h -= m
                 self.stretched_height = h
             if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
                 raise SvgRenderError(f"canvas would be {w} x {h} px; each side must be in "
