@@ -84,7 +84,9 @@ def audit_flag(code: str, grid: str, seeds: int = 20) -> dict[str, Any]:
         raise RuntimeError(f"no signatures for bundled flag {code} at {columns}x{rows}")
     tiles = shown_tiles(code, columns, rows)
     n = len(tiles)
-    differ, same, between = set(), set(), set()
+    differ: set[tuple[int, int]] = set()
+    same: set[tuple[int, int]] = set()
+    between: set[tuple[int, int]] = set()
     for i in range(n):
         for j in range(i + 1, n):
             if visibly_differ(tiles[i], tiles[j]):
