@@ -181,24 +181,46 @@ cdef void _over_white(const uint8_t[:, :, ::1] img, uint8_t[:, :, ::1] out) noex
         for x in range(img.shape[1]):
             a = img[y, x, 3]
             for c in range(3):
-                out[y, x, c] = <uint8_t>((img[y, x, c] * a + 255u * (255u - a) + 127u) // 255u)
+                out[y, x, c] = img[y, x, c] if a == 255u else \
+                    <uint8_t>((img[y, x, c] * a + 255u * (255u - a) + 127u) // 255u)
 
 
-cdef bint _alike(const uint8_t[:, :, ::1] shown, Py_ssize_t ya, Py_ssize_t xa, Py_ssize_t yb,
-                 Py_ssize_t xb, Py_ssize_t tw, Py_ssize_t th, int tol, int seam_tol,
+cdef inline bint _row_within(const uint8_t *a, const uint8_t *b, Py_ssize_t nbytes,
+                             int limit) noexcept nogil:
+    # No early exit inside the row: the branch-free loop vectorizes (max - min is |a - b|).
+    cdef Py_ssize_t k
+    cdef uint8_t over = 0, hi, lo, lim = <uint8_t>limit
+    for k in range(nbytes):
+        hi = a[k] if a[k] > b[k] else b[k]
+        lo = b[k] if a[k] > b[k] else a[k]
+        over |= <uint8_t>(hi - lo) > lim
+    return over == 0
+
+
+cdef bint _alike(const uint8_t *shown, Py_ssize_t pitch, Py_ssize_t offset_a,
+                 Py_ssize_t offset_b, Py_ssize_t tw, Py_ssize_t th, int tol, int seam_tol,
                  Py_ssize_t band) noexcept nogil:
-    cdef Py_ssize_t y, x, c
-    cdef int d, limit
-    cdef bint edge_row
+    # Tiles at byte offsets offset_a, offset_b of the (H, W, 3) shown image, row by row: rows in
+    # the seam band at seam_tol; other rows at tol in the middle, seam_tol in the band columns.
+    cdef Py_ssize_t y, inner = tw - 2 * band
+    cdef const uint8_t *a
+    cdef const uint8_t *b
     for y in range(th):
-        edge_row = y < band or y >= th - band
-        for x in range(tw):
-            limit = seam_tol if (edge_row or x < band or x >= tw - band) else tol
-            for c in range(3):
-                d = <int>shown[ya + y, xa + x, c] - <int>shown[yb + y, xb + x, c]
-                if d > limit or -d > limit:
-                    return False
+        a = shown + offset_a + y * pitch
+        b = shown + offset_b + y * pitch
+        if y < band or y >= th - band or inner <= 0:
+            if not _row_within(a, b, tw * 3, seam_tol):
+                return False
+        elif not (_row_within(a, b, band * 3, seam_tol)
+                  and _row_within(a + band * 3, b + band * 3, inner * 3, tol)
+                  and _row_within(a + (tw - band) * 3, b + (tw - band) * 3, band * 3, seam_tol)):
+            return False
     return True
+
+
+cdef inline Py_ssize_t _tile_offset(Py_ssize_t tile, Py_ssize_t ncols, Py_ssize_t tw,
+                                    Py_ssize_t th, Py_ssize_t pitch) noexcept nogil:
+    return (tile // ncols) * th * pitch + (tile % ncols) * tw * 3
 
 
 cdef Py_ssize_t _root(Py_ssize_t[::1] parent, Py_ssize_t i) noexcept nogil:
@@ -218,6 +240,8 @@ def visual_signatures(image, columns, rows):
     cdef Py_ssize_t[::1] parent = np.arange(n, dtype=np.intp)
     cdef int tol = _SHOWN_TOL, seam_tol = _SEAM_TOL
     cdef Py_ssize_t band = _SEAM_BAND, i, j, ri, rj
+    cdef Py_ssize_t pitch = img.shape[1] * 3
+    cdef const uint8_t *base = &shown[0, 0, 0]
     with nogil:
         _over_white(img, shown)
         for i in range(n):
@@ -225,8 +249,8 @@ def visual_signatures(image, columns, rows):
                 ri = _root(parent, i)
                 rj = _root(parent, j)
                 # Already joined: testing the pair cannot change the components.
-                if ri != rj and _alike(shown, (i // ncols) * th, (i % ncols) * tw,
-                                       (j // ncols) * th, (j % ncols) * tw, tw, th,
+                if ri != rj and _alike(base, pitch, _tile_offset(i, ncols, tw, th, pitch),
+                                       _tile_offset(j, ncols, tw, th, pitch), tw, th,
                                        tol, seam_tol, band):
                     # The lower index becomes the root, so a class is named by its lowest piece.
                     if ri < rj:
