@@ -167,6 +167,8 @@ def target_tiles(d: Data) -> None:
     inset = d.integer() if d.chance(4) else d.below(6)
     _same("tile_signatures", lambda: _signatures.tile_signatures(image, columns, rows, inset),
           lambda: ref_signatures.tile_signatures(image, columns, rows, inset))
+    _same("visual_signatures", lambda: _signatures.visual_signatures(image, columns, rows),
+          lambda: ref_signatures.visual_signatures(image, columns, rows))
 
 
 def _check_board(board: Any, lib: Library | None) -> None:

@@ -46,6 +46,9 @@ def one_round(i: int, image: np.ndarray) -> None:
     _signatures.tile_signatures(image, 5, 3)
     _signatures.tile_signatures(image[::-1], 4, 3, 2)
     _expect_error(lambda: _signatures.tile_signatures(image, 500, 3))
+    _signatures.visual_signatures(image, 5, 3)
+    _signatures.visual_signatures(image[::-1, ::2], 4, 2)
+    _expect_error(lambda: _signatures.visual_signatures(image, 7, 5))
     _expect_error(lambda: _signatures.hash_pixel_data(image.astype(np.int16)))
 
     board = connections.generate(i, "trivia" if i % 2 else "flags", legacy=i % 3 == 0, trace=i % 5 == 0)
