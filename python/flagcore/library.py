@@ -87,6 +87,8 @@ class Library:
             unknown = sorted(cat.pool - known)
             if unknown:
                 raise LibraryError(f"{where}: unknown codes {unknown}")
+            if not isinstance(cat.arguable, (frozenset, set)):
+                raise LibraryError(f"{where}: arguable must be a frozenset of codes, not {type(cat.arguable).__name__}")
             unknown = sorted(cat.arguable - known)
             if unknown:
                 raise LibraryError(f"{where}: arguable has unknown codes {unknown}")
