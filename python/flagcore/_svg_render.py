@@ -218,8 +218,8 @@ def render_svg(data: bytes, width: int, height_multiple: int | None = None) -> n
     """Render SVG bytes ``width`` px wide at their own aspect ratio -> (H, W, 4) uint8 RGBA.
 
     With ``height_multiple`` m the height is the natural one rounded to a multiple of m (at
-    least m) and the artwork is stretched to fill it (by less than half a pixel per m rows), so
-    a grid of m rows cuts it into tiles of whole pixels, as a CSS background sized
+    least m) and the artwork is stretched to fill it (by less than half a pixel per tile row),
+    so a grid of m rows cuts it into tiles of whole pixels, as a CSS background sized
     ``rows * 100%`` lays each tile exactly onto its own box.
     """
     global _BOUNDED_SURFACE
