@@ -98,6 +98,8 @@ def test_win_connections_by_clicks(page, server) -> None:  # type: ignore[no-unt
     board_id, groups = open_connections(page, server, "2024")
     assert page.locator("#tiles .tile").count() == 16
     assert page.locator("#mistakes span").count() == 4
+    page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
+    shot(page, "connections-board")
     page.click("#shuffle")
     for solved, codes in enumerate(groups, start=1):
         if solved == 2:  # one mistake on the way: three of a group and one other
@@ -113,8 +115,11 @@ def test_win_connections_by_clicks(page, server) -> None:  # type: ignore[no-unt
     assert tiers == ["yellow", "green", "blue", "purple"]
     colour = page.eval_on_selector("#solved .group", "e => getComputedStyle(e).backgroundColor")
     assert colour == "rgb(249, 223, 109)"  # the yellow tier
-    share = page.inner_text("#share")
+    share = page.eval_on_selector("#share", "e => e.textContent")
     assert share.startswith(f"flagcore Connections {board_id}") and share.count("\n") == 6
+    rows = page.eval_on_selector_all("#share-grid > div:not(.muted)",
+                                     "rows => rows.map(r => [...r.children].map(s => s.className))")
+    assert len(rows) == 5 and all(len(r) == 4 for r in rows) and rows[-1] == ["sq tier-purple"] * 4
     shot(page, "connections")
 
 

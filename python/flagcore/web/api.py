@@ -8,15 +8,17 @@ Every error is a JSON body ``{"error": {"code", "message"}}`` with a 4xx status.
 """
 from __future__ import annotations
 
-import json
 import re
 import secrets
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+import orjson
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from .. import puzzle
 from ..connections import MAX_MISTAKES, ConnectionsGame, Group, NoBoardError
@@ -34,6 +36,15 @@ WEB_GRIDS = ("easy", "medium", "hard")  # the game's grids; their signatures are
 _SVG_SIZE = re.compile(rb'viewBox\s*=\s*["\']\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)[\s,]+([\d.eE+]+)')
 
 
+class JSONResponse(Response):
+    """A JSON response encoded by orjson (the stdlib encoder costs more than the engine here)."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
@@ -42,10 +53,6 @@ class ApiError(Exception):
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -60,9 +67,9 @@ async def read_json(request: Request) -> dict[str, Any]:
         if size > MAX_BODY_BYTES:
             raise ApiError(413, "body_too_large", f"request body must be at most {MAX_BODY_BYTES} bytes")
         chunks.append(chunk)
-    try:
-        body = json.loads(b"".join(chunks), parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
+    try:  # strict JSON: no NaN or Infinity, integers within 64 bits, nesting within 1024
+        body = orjson.loads(b"".join(chunks))
+    except orjson.JSONDecodeError:
         raise ApiError(400, "bad_json", "request body must be a JSON object") from None
     if not isinstance(body, dict):
         raise ApiError(400, "bad_json", f"request body must be a JSON object, not {type(body).__name__}")
@@ -111,12 +118,10 @@ class Api:
     def __post_init__(self) -> None:
         self.boards = KeyedBoards(self.signer)
         self.flag_codes = frozenset(bundled_codes())
+        self.names = {code: self.library.name(code) for code in self.library.codes}
 
     def _name(self, code: str) -> str:
-        try:
-            return self.library.name(code)
-        except (KeyError, ValueError):
-            return code
+        return self.names.get(code, code)  # the UK's nations have artwork but no library entry
 
     # ------------------------------------------------------------ Connections
 
@@ -225,21 +230,18 @@ class Api:
             flag = flag.strip().upper()
             if flag not in self.flag_codes:
                 raise ApiError(400, "unknown_flag", f"flag {flag[:12]!r} is not a bundled flag")
-        sigs = piece_signatures(flag, columns, rows)  # a table lookup for the bundled flags
+        sigs, classes = _signatures(flag, columns, rows)
         try:  # signatures rather than the code: new_game takes two-letter codes only (not GB-ENG)
             game = puzzle.new_game(sigs, grid_key, seed=seed)
         except (TypeError, ValueError) as exc:  # ParSearchLimit is a ValueError
             raise ApiError(422, "no_deal", str(exc)) from None
-        n = columns * rows
-        classes = _classes(game.signatures, n)
         token = self.signer.sign("puzzle", {"f": flag, "c": columns, "r": rows, "st": list(game.start),
                                             "p": game.par}, self.puzzle_ttl)
         return JSONResponse({
             "flag": flag, "name": self._name(flag), "seed": seed,
             "grid": {"name": grid_key, "columns": columns, "rows": rows},
             "tiles_by_slot": list(game.start), "classes": classes,
-            "positions": [[puzzle.background_percent(i % columns, columns),
-                           puzzle.background_percent(i // columns, rows)] for i in range(n)],
+            "positions": _positions(columns, rows),
             "aspect": _aspect(flag), "token": token,
         })
 
@@ -253,7 +255,7 @@ class Api:
             if not (isinstance(move, list) and len(move) == 2
                     and all(isinstance(s, int) and not isinstance(s, bool) for s in move)):
                 raise ApiError(400, "bad_swaps", f"swaps[{i}] must be a pair of slot numbers [a, b]")
-        sigs = piece_signatures(claim["f"], claim["c"], claim["r"])
+        sigs, _ = _signatures(claim["f"], claim["c"], claim["r"])
         try:
             result = puzzle.verify(claim["st"], swaps, sigs)
         except (TypeError, ValueError) as exc:
@@ -310,12 +312,22 @@ def _share_text(game: ConnectionsGame, board_id: str) -> str:
     return "\n".join(lines)
 
 
-def _classes(sigs: list[int] | None, n: int) -> list[int]:
-    """Look-alike class of each piece, numbered by first appearance (None: all distinct)."""
+@lru_cache(maxsize=None)
+def _signatures(flag: str, columns: int, rows: int) -> tuple[npt.NDArray[np.int64] | None, list[int]]:
+    """A bundled flag's tile signatures (as an array: the engine checks it without a Python loop)
+    and each piece's look-alike class, numbered by first appearance (all distinct without a render)."""
+    sigs = piece_signatures(flag, columns, rows)
     if sigs is None:
-        return list(range(n))
+        return None, list(range(columns * rows))
     seen: dict[int, int] = {}
-    return [seen.setdefault(s, len(seen)) for s in sigs]
+    return np.array(sigs, dtype=np.int64), [seen.setdefault(s, len(seen)) for s in sigs]
+
+
+@lru_cache(maxsize=None)
+def _positions(columns: int, rows: int) -> list[list[str]]:
+    """CSS background-position of each piece: the spec's background_percent of its column and row."""
+    return [[puzzle.background_percent(i % columns, columns), puzzle.background_percent(i // columns, rows)]
+            for i in range(columns * rows)]
 
 
 @lru_cache(maxsize=None)

@@ -8,12 +8,12 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..library import load_library
-from .api import Api, ApiError, error_response
+from .api import Api, ApiError, JSONResponse, error_response
 from .openapi import SPEC
 from .tokens import SECRET_ENV, Signer, SpendHook, TokenError, secret_from_env
 
@@ -76,16 +76,25 @@ def create_app(secret: str | bytes | None = None, *, token_ttl: int = 7 * 24 * 3
         *(Route(f"/{name}", page(name)) for name in PAGES),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
-    handlers: dict[Any, Any] = {
-        ApiError: lambda request, exc: error_response(exc.status, exc.code, exc.message),
-        TokenError: lambda request, exc: error_response(exc.status, exc.code, str(exc)),
-        HTTPException: _http_error,
-        Exception: lambda request, exc: error_response(500, "internal", "internal error"),
-    }
+    # async handlers: Starlette runs plain functions in a thread pool, far slower per error
+    async def api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return error_response(exc.status, exc.code, exc.message)
+
+    async def token_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TokenError)
+        return error_response(exc.status, exc.code, str(exc))
+
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        return error_response(500, "internal", "internal error")
+
+    handlers: dict[Any, Any] = {ApiError: api_error, TokenError: token_error, HTTPException: _http_error,
+                                Exception: internal_error}
     return Starlette(routes=routes, exception_handlers=handlers)
 
 
-def _http_error(request: Request, exc: HTTPException) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code,
                         headers=dict(exc.headers or {}))

@@ -7,9 +7,11 @@ A seed fixes a board for anyone with flagcore, so the server never hands one out
 - the board actually dealt is ``generate(state, mode)`` where ``state`` is the first 4 bytes of
   HMAC-SHA256(secret, "connections" | mode | p): without the secret, ``p`` says nothing about
   the groups;
-- the id a client sees and shares is 13 Crockford base32 characters over 8 bytes:
-  ``p (4) | mode (1) | tag (3)``, the tag being HMAC(secret, the first 5 bytes): an id from a
-  typo, another secret or a CLI board id is refused rather than opening some other board.
+- the id a client sees and shares is the base32 of 8 bytes, ``p (4) | mode (1) | tag (3)``
+  (most significant bit first, one zero pad bit), written in Crockford's alphabet (13
+  characters, case-insensitive, o/i/l read as 0/1/1), the tag
+  being HMAC(secret, the first 5 bytes): an id from a typo, another secret or a CLI board id is
+  refused rather than opening some other board.
 
 Every server that shares the secret deals the same board for the same id, so ids and daily
 boards work across workers and machines. These ids are not ``flagcore connections --id`` ids,
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import hmac
 import re
+from functools import lru_cache
 from typing import Any
 
 from .._impl import pick
@@ -30,10 +33,12 @@ from .tokens import Signer
 _rng = pick("_rng", "rng")
 
 ID_LENGTH = 13
-_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base32: no i, l, o, u
+# Crockford's reading aliases: the letters people confuse with digits decode as those digits.
 _DECODE = {ch: i for i, ch in enumerate(_ALPHABET)} | {"o": 0, "i": 1, "l": 1}
 _DIGITS = re.compile(r"[0-9]+")
 MAX_SEED_CHARS = 64
+BOARD_CACHE = 4096  # boards kept per process (about 2 kB each)
 
 
 class BoardRequestError(ValueError):
@@ -73,20 +78,19 @@ def check_mode(mode: Any) -> str:
 class KeyedBoards:
     """Board ids and boards under one server secret."""
 
-    def __init__(self, signer: Signer) -> None:
+    def __init__(self, signer: Signer, cache_size: int = BOARD_CACHE) -> None:
         self._signer = signer
+        # A board is dealt once and then graded at every guess of every player on it (a daily
+        # board: everyone); Boards are frozen, so one object can serve every request.
+        self._board = lru_cache(maxsize=cache_size)(self._generate)
 
     def _tag(self, body: bytes) -> bytes:
         return self._signer.derive(b"connections board id|" + body, 3)
 
     def board_id(self, number: int, mode: str) -> str:
         body = number.to_bytes(4, "big") + bytes([MODES.index(mode)])
-        value = int.from_bytes(body + self._tag(body), "big")
-        chars = []
-        for _ in range(ID_LENGTH):
-            value, digit = divmod(value, 32)
-            chars.append(_ALPHABET[digit])
-        return "".join(reversed(chars))
+        value = int.from_bytes(body + self._tag(body), "big") << 1  # 64 bits and a zero pad bit: 13 x 5
+        return "".join([_ALPHABET[(value >> shift) & 31] for shift in range(60, -5, -5)])
 
     def parse_id(self, board_id: Any) -> tuple[int, str]:
         """(game number, mode) of an id this server (or one sharing its secret) issued."""
@@ -100,12 +104,11 @@ class KeyedBoards:
             digit = _DECODE.get(ch)
             if digit is None:
                 raise BoardRequestError(f"board id {board_id!r}: invalid character {ch!r}")
-            value = value * 32 + digit
-        if value >> 64:
-            raise BoardRequestError(f"board id {board_id!r}: not a board id of this server")
-        raw = value.to_bytes(8, "big")
+            value = value << 5 | digit
+        raw = (value >> 1).to_bytes(8, "big")
         body, tag = raw[:5], raw[5:]
-        if not hmac.compare_digest(self._tag(body), tag) or body[4] >= len(MODES):
+        # value & 1 is the pad bit of the last character: set, it would be a second spelling of an id
+        if value & 1 or body[4] >= len(MODES) or not hmac.compare_digest(self._tag(body), tag):
             raise BoardRequestError(f"board id {board_id!r}: not a board id of this server (mistyped?)")
         return int.from_bytes(body[:4], "big"), MODES[body[4]]
 
@@ -115,4 +118,7 @@ class KeyedBoards:
         return int.from_bytes(self._signer.derive(label, 4), "big")
 
     def board(self, number: int, mode: str) -> Board:
+        return self._board(number, mode)
+
+    def _generate(self, number: int, mode: str) -> Board:
         return generate(self.engine_state(number, mode), mode)

@@ -80,7 +80,12 @@ function finish(r) {
   game.tiles = [];
   $("outcome").textContent = r.won ? `Solved with ${r.mistakes} mistake${r.mistakes === 1 ? "" : "s"}!`
                                    : "Out of mistakes. The groups were:";
-  $("share").textContent = r.share;
+  $("share").textContent = r.share;  // the text the Copy button copies (emoji squares)
+  // Drawn as coloured cells too: not every system has a font with the emoji squares.
+  const squares = { "\u{1F7E8}": "yellow", "\u{1F7E9}": "green", "\u{1F7E6}": "blue", "\u{1F7EA}": "purple" };
+  const lines = r.share.split("\n");
+  $("share-grid").replaceChildren(el("div", { class: "muted", text: lines.slice(0, 2).join(" · ") }),
+    ...lines.slice(2).map(row => el("div", {}, ...[...row].map(ch => el("span", { class: "sq tier-" + squares[ch] })))));
   $("end").hidden = false;
   say(r.won ? "You won!" : "Game over.");
 }
