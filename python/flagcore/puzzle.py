@@ -319,8 +319,8 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
     signatures: list[int] | None
     if isinstance(flag_or_signatures, str):
         flag = flag_or_signatures.strip().upper()
-        if not re.fullmatch(r"[A-Z]{2}", flag):
-            raise ValueError(f"flag must be an ISO 3166-1 alpha-2 code like 'GH', got {flag_or_signatures!r}")
+        if not re.fullmatch(r"[A-Z]{2}(?:-[A-Z]{2,3})?", flag):  # regional flags too: GB-ENG
+            raise ValueError(f"flag must be a flag code like 'GH' or 'GB-ENG', got {flag_or_signatures!r}")
         from .signatures import piece_signatures
 
         sigs = piece_signatures(flag, columns, rows)
