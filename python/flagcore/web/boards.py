@@ -26,16 +26,13 @@ from typing import Any
 
 from .._impl import pick
 from ..connections import Board, generate
-from ..connections.ids import daily_seed
+from ..connections.ids import _ALPHABET, _DECODE, daily_seed  # Crockford base32, o/i/l as 0/1/1
 from ..library import MODES
 from .tokens import Signer
 
 _rng = pick("_rng", "rng")
 
 ID_LENGTH = 13
-_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base32: no i, l, o, u
-# Crockford's reading aliases: the letters people confuse with digits decode as those digits.
-_DECODE = {ch: i for i, ch in enumerate(_ALPHABET)} | {"o": 0, "i": 1, "l": 1}
 _DIGITS = re.compile(r"[0-9]+")
 MAX_SEED_CHARS = 64
 BOARD_CACHE = 4096  # boards kept per process (about 2 kB each)
