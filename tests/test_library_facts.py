@@ -290,7 +290,7 @@ def test_authored_facts_in_the_script_are_the_facts_in_the_data(builder: ModuleT
     ("flag:circle-with-charge", {"AR", "UY", "KG", "KZ", "TW", "IN", "PY"}),
     # shapes read as other features
     ("tag:canton", {"PA", "DO"}), ("tag:diagonal", {"JM", "BI", "MK", "AG", "ZA"}),
-    ("flag:vertical-tricolour-emblem", {"BB", "CA"}), ("tag:coat_of_arms", {"KE", "SZ"}), ("tag:cross", {"RS"}),
+    ("flag:vertical-tricolour-emblem", {"BB", "CA"}), ("tag:coat_of_arms", {"KE", "SZ"}), ("tag:cross", {"RS"}), ("tag:crescent", {"IR"}),
     ("tag:eagle", {"ZW"}), ("tag:weapon", {"DO", "BO", "HT", "GT"}), ("tag:animal", {"AD", "ES", "PE", "FJ"}),
     ("tag:plant", {"GD", "BO", "DO", "EC", "FJ", "HT", "MD", "PY", "SV"}), ("tag:fimbriation", {"DM"}), ("tag:text", {"CR", "MT", "AD", "EG", "NI", "SV", "BN"}),
     # country facts
