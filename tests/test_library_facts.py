@@ -12,7 +12,7 @@ from types import ModuleType
 import pytest
 
 from flagcore.colour_check import colour_shares, render_rgba
-from flagcore.library import MODES, Library, load_library
+from flagcore.library import MODES, Category, Library, load_library
 from flagcore.signatures import flag_svg
 
 REPO = Path(__file__).resolve().parent.parent
@@ -23,24 +23,20 @@ def lib() -> Library:
     return load_library()
 
 
+def category(lib: Library, cid: str) -> Category:
+    for mode in MODES:
+        for c in lib.categories(mode):
+            if c.id == cid:
+                return c
+    raise KeyError(cid)
+
+
 def pool(lib: Library, cid: str) -> set[str]:
-    for mode in MODES:
-        for c in lib.categories(mode):
-            if c.id == cid:
-                return set(c.pool)
-    raise KeyError(cid)
-
-
-def arguable(lib: Library, cid: str) -> set[str]:
-    for mode in MODES:
-        for c in lib.categories(mode):
-            if c.id == cid:
-                return set(c.arguable)
-    raise KeyError(cid)
+    return set(category(lib, cid).pool)
 
 
 def label(lib: Library, cid: str) -> str:
-    return next(c.label for c in lib.categories("trivia") if c.id == cid)
+    return category(lib, cid).label
 
 
 # --- flag design, seen on the rendered flags ---------------------------------------------------
@@ -182,15 +178,15 @@ def test_indonesia_is_asian(lib: Library) -> None:
     assert "ID" not in pool(lib, "geo:oceania") | pool(lib, "geo:pacific-islands")
 
 
-@pytest.mark.parametrize(("category", "gone", "added"), [
+@pytest.mark.parametrize(("cid", "gone", "added"), [
     ("lang:english", {"MY", "ER"}, {"BI"}),
     ("lang:french", {"ML", "BF", "NE", "LB"}, set()),
     ("lang:arabic", {"IL", "ER"}, set()),
     ("lang:russian", {"TJ"}, set()),
     ("lang:swahili", {"CD"}, set()),
 ])
-def test_official_languages(lib: Library, category: str, gone: set[str], added: set[str]) -> None:
-    members = pool(lib, category)
+def test_official_languages(lib: Library, cid: str, gone: set[str], added: set[str]) -> None:
+    members = pool(lib, cid)
     assert not gone & members and added <= members
 
 
@@ -276,7 +272,7 @@ def test_authored_facts_in_the_script_are_the_facts_in_the_data(builder: ModuleT
 
 # --- arguable readings: each finding kept as a main reading has its other reading recorded ---------
 
-@pytest.mark.parametrize(("category", "codes"), [
+@pytest.mark.parametrize(("cid", "codes"), [
     # emblem details and colour counts
     ("tag:colour:red", {"VA"}), ("tag:colour:blue", {"PT", "ES", "ME"}),
     ("tag:colour:green", {"DO", "SV", "CR", "FJ", "EC", "HT"}), ("tag:colour:yellow", {"BZ", "MX", "NI", "FJ", "PE"}), ("flag:five-plus-colours", {"BZ", "MX", "FJ", "TM"}),
@@ -299,11 +295,10 @@ def test_authored_facts_in_the_script_are_the_facts_in_the_data(builder: ModuleT
     ("lang:english", {"MY", "ER"}), ("lang:french", {"ML", "BF", "NE", "LB"}), ("lang:arabic", {"IL", "ER"}),
     ("lang:russian", {"TJ"}), ("lang:swahili", {"CD"}), ("org:brics-founding", {"ZA"}),
 ])
-def test_arguable_readings_of_the_findings(lib: Library, category: str, codes: set[str]) -> None:
-    assert codes <= arguable(lib, category)
-    for c in lib.categories("trivia"):
-        if c.id == category:
-            assert all(c.arguable_reasons[code] for code in codes)
+def test_arguable_readings_of_the_findings(lib: Library, cid: str, codes: set[str]) -> None:
+    cat = category(lib, cid)
+    assert codes <= set(cat.arguable)
+    assert all(cat.arguable_reasons[code] for code in codes)
 
 
 def test_island_reading_of_brunei(lib: Library) -> None:
