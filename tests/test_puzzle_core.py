@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from flagcore import _puzzle as core
 from flagcore import puzzle
-from flagcore._validate_puzzle import as_classes
+from flagcore._args import as_classes
 from flagcore.reference import puzzle as ref
 
 from puzzle_oracles import bfs_min_swaps, indep_min_swaps, sigma_min_swaps
