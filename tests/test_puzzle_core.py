@@ -173,7 +173,7 @@ def test_exact_n256_core_equals_reference(sizes):
 
 
 def test_exact_never_above_enumerate_and_beats_fallback():
-    # the spec's section 5 board: classes 8, 3, 2, 2 on 5x3 -> 8!3!2!2! = 967,680 > 750,000
+    # the original game's example board: classes 8, 3, 2, 2 on 5x3 -> 8!3!2!2! = 967,680 > 750,000
     rng = random.Random(1)
     sigs = [0] * 8 + [1] * 3 + [2] * 2 + [3] * 2
     for _ in range(20):

@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 from defusedxml import ElementTree as SafeET  # type: ignore[import-untyped]
 
-from .errors import SvgRenderError
+from .errors import SvgRenderError as SvgRenderError  # re-exported: its old home
 
 MAX_SVG_BYTES = 1 << 20     # the largest bundled flag is about 240 kB
 MAX_ELEMENTS = 20_000       # the most complex bundled flag has about 1,000

@@ -54,22 +54,22 @@ __all__ = [
 
 def count_cycles(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> int:
     """Cycles of the permutation, fixed points included (the spec's countCyclesOfPermutation)."""
-    return _core.checked_count_cycles(tiles_by_slot)
+    return int(_core.checked_count_cycles(tiles_by_slot))
 
 
 def min_swaps_to_identity(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> int:
     """Fewest swaps to put every piece in its home slot: n - count_cycles."""
-    return _core.checked_min_swaps_to_identity(tiles_by_slot)
+    return int(_core.checked_min_swaps_to_identity(tiles_by_slot))
 
 
 def is_strictly_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> bool:
-    return _core.checked_is_strictly_solved(tiles_by_slot)
+    return bool(_core.checked_is_strictly_solved(tiles_by_slot))
 
 
 def is_visually_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
                        signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None) -> bool:
     """Every slot shows a tile that looks like the piece that belongs there (None: strict identity)."""
-    return _core.checked_is_visually_solved(tiles_by_slot, signatures)
+    return bool(_core.checked_is_visually_solved(tiles_by_slot, signatures))
 
 
 def min_swaps_to_visual_solve(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
@@ -84,7 +84,7 @@ def min_swaps_to_visual_solve(tiles_by_slot: Sequence[int] | npt.NDArray[np.inte
     The exact search is NP-hard in general: past ``max_nodes`` search nodes it raises
     ParSearchLimit (a ValueError) rather than return anything but the minimum; None: no limit.
     """
-    return _core.checked_min_swaps(tiles_by_slot, signatures, method, max_nodes)
+    return int(_core.checked_min_swaps(tiles_by_slot, signatures, method, max_nodes))
 
 
 # ---------------------------------------------------------------- batch entry points (servers)

@@ -20,9 +20,9 @@ cdef extern from "Python.h":
     Py_ssize_t _tuple_size "PyTuple_GET_SIZE"(PyObject *o)
     PyObject *_tuple_item "PyTuple_GET_ITEM"(PyObject *o, Py_ssize_t i)
 
-from flagcore._args import MAX_TILES, as_classes, as_permutation, as_swap_log
+from flagcore._args import MAX_TILES as _MAX_TILES_VALUE, as_classes, as_permutation, as_swap_log
 
-cdef Py_ssize_t _MAX_TILES = MAX_TILES
+cdef Py_ssize_t _MAX_TILES = _MAX_TILES_VALUE
 
 
 # An int vector the kernels can read: p points at small (n <= SMALL_N), at a numpy buffer the

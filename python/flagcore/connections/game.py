@@ -1,6 +1,6 @@
 """One player's Connections game on a Board: guesses, mistakes, the end, sharing.
 
-Rules (the spec, section 2): MAX_MISTAKES is 4; a "one_away" counts as a mistake; resubmitting a
+Rules (as the original game): MAX_MISTAKES is 4; a "one_away" counts as a mistake; resubmitting a
 set that already failed is refused as "already_tried" without costing anything (the set is
 compared as a set, so the order of the codes does not matter); the player wins with all four
 groups solved and fewer than four mistakes. Guesses after the end are refused. Every check runs
