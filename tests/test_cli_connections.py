@@ -55,14 +55,27 @@ def test_script_readable_grid(tmp_path):
     assert not ANSI.search(out)
 
 
-def test_script_json_is_the_design_object(tmp_path):
+def test_script_json_is_the_clients_view_without_answers(tmp_path):
     res = run("connections", "--seed", "12", "--json", tmp_path=tmp_path)
     assert res.returncode == 0, res.stderr
     data = json.loads(res.stdout)
-    assert set(data) == {"seed", "mode", "tiles", "groups"}
+    board = generate(12, "flags")
+    assert data == {"mode": "flags", "tiles": list(board.tiles)} == board.to_dict()
+    for g in board.groups:  # neither a label nor anything else that gives a group away
+        assert g.label not in res.stdout and g.category_id not in res.stdout
+    assert board_id(board) not in res.stdout  # the id holds the seed, which rebuilds the answers
+
+
+def test_script_json_reveal_adds_the_answers(tmp_path):
+    res = run("connections", "--seed", "12", "--json", "--reveal", tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    board = generate(12, "flags")
+    assert set(data) == {"seed", "board_id", "mode", "tiles", "groups"}
     assert all(set(g) == {"tier", "label", "codes", "category_id"} for g in data["groups"])
-    assert data == generate(12, "flags").to_dict()
-    assert data["seed"] == 12 and len(data["tiles"]) == 16
+    assert data == board.to_dict(reveal=True)
+    assert data["seed"] == 12 and data["board_id"] == board_id(board) and len(data["tiles"]) == 16
+    assert [g["codes"] for g in data["groups"]] == [list(g.codes) for g in board.groups]
 
 
 def test_script_reveal_piped_has_no_colour(tmp_path):
@@ -94,7 +107,8 @@ def test_script_bad_arguments(tmp_path, argv):
 
 
 def main_json(capsys, *argv):
-    assert main(["connections", *argv, "--json"]) == 0
+    """The revealed JSON (with seed and groups), which these tests compare against generate()."""
+    assert main(["connections", *argv, "--json", "--reveal"]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -102,7 +116,7 @@ def test_seed_all_digits_is_int_else_str(capsys):
     assert main_json(capsys, "--seed", "0012")["seed"] == 12
     data = main_json(capsys, "--seed", "daily:2026-11-29")
     assert data["seed"] == "daily:2026-11-29"
-    assert data == generate("daily:2026-11-29", "flags").to_dict()
+    assert data == generate("daily:2026-11-29", "flags").to_dict(reveal=True)
     assert main_json(capsys, "--seed", "-5")["seed"] == "-5"
     assert cli_conn.parse_seed("42") == 42 and cli_conn.parse_seed("4 2") == "4 2"
     assert cli_conn.parse_seed("\u0661\u0662") == "\u0661\u0662"  # non-ASCII digits stay a str
@@ -110,7 +124,7 @@ def test_seed_all_digits_is_int_else_str(capsys):
 
 def test_daily_equals_its_seed(capsys):
     daily = main_json(capsys, "--daily", "2026-11-29", "--mode", "trivia")
-    assert daily == generate("daily:2026-11-29", "trivia").to_dict()
+    assert daily == generate("daily:2026-11-29", "trivia").to_dict(reveal=True)
     today = main_json(capsys, "--daily")
     assert today["seed"].startswith("daily:")
 
@@ -122,19 +136,20 @@ def test_id_rebuilds_the_board(capsys, seed, mode, legacy):
     data = main_json(capsys, "--id", board_id(board))
     assert data["seed"] == seed_to_state(seed)
     assert {k: data[k] for k in ("mode", "tiles", "groups")} == \
-        {k: board.to_dict()[k] for k in ("mode", "tiles", "groups")}
+        {k: board.to_dict(reveal=True)[k] for k in ("mode", "tiles", "groups")}
+    assert data["board_id"] == board_id(board)
     # a consistent --mode / --legacy beside an id is accepted
     assert main_json(capsys, "--id", board_id(board).upper(), "--mode", mode)["tiles"] == list(board.tiles)
 
 
 def test_legacy_flag(capsys):
-    assert main_json(capsys, "--seed", "12", "--legacy") == generate(12, "flags", legacy=True).to_dict()
+    assert main_json(capsys, "--seed", "12", "--legacy") == generate(12, "flags", legacy=True).to_dict(reveal=True)
 
 
 def test_random_seed_is_printed_and_replayable(capsys):
     data = main_json(capsys)
     assert isinstance(data["seed"], int)
-    assert data == generate(data["seed"], "flags").to_dict()
+    assert data == generate(data["seed"], "flags").to_dict(reveal=True)
 
 
 def test_trace_prints_events(capsys):
@@ -143,6 +158,9 @@ def test_trace_prints_events(capsys):
     events = generate(12, "flags", trace=True).events
     assert events
     assert f"trace: {len(events)} events" in out
+    assert "stats: moves_tried" in out  # the search's counters belong to the trace
+    assert main(["connections", "--seed", "12", "--reveal"]) == 0
+    assert "stats:" not in capsys.readouterr().out  # ... not to the answers a player asked for
     assert main(["connections", "--seed", "12", "--trace", "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out) == generate(12, "flags").to_dict()  # stdout stays one object

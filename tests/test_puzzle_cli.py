@@ -35,7 +35,19 @@ def test_flag(capsys):
     assert "Par" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv", [["--grid", "0x3"], ["--grid", "nope"], ["--flag", "France"], ["--grid", "1x1"]])
+@pytest.mark.parametrize("code", ["GB-ENG", "gb-sct"])
+def test_regional_flag(capsys, code):
+    """Regional flags are bundled (and `stats puzzle` takes them), so `puzzle --flag` takes them too."""
+    assert main(["puzzle", "--flag", code, "--grid", "4x3", "--seed", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    game = puzzle.new_game(code, "4x3", seed=5)
+    assert out["flag"] == code.upper() == game.flag
+    assert out["signatures"] == game.signatures and out["signatures"] is not None
+    assert out["par"] == puzzle.min_swaps_to_visual_solve(out["tiles_by_slot"], out["signatures"])
+
+
+@pytest.mark.parametrize("argv", [["--grid", "0x3"], ["--grid", "nope"], ["--flag", "France"], ["--grid", "1x1"],
+                                  ["--flag", "GB-XXXX"], ["--flag", "ZZ-ZZ"]])
 def test_errors_are_one_line(capsys, argv):
     assert main(["puzzle", *argv]) == 2
     err = capsys.readouterr().err

@@ -30,7 +30,7 @@ _core = pick("_puzzle", "puzzle")
 _rng = pick("_rng", "rng")
 
 I32 = npt.NDArray[np.int32]
-_FLAG_CODE = re.compile(r"[A-Z]{2}")
+_FLAG_CODE = re.compile(r"[A-Z]{2}(?:-[A-Z]{2,3})?")  # regional flags too: GB-ENG
 
 GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (5, 3)}
 GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
@@ -297,7 +297,7 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
     if isinstance(flag_or_signatures, str):
         flag = flag_or_signatures.strip().upper()
         if not _FLAG_CODE.fullmatch(flag):
-            raise ValueError(f"flag must be an ISO 3166-1 alpha-2 code like 'GH', got {flag_or_signatures!r}")
+            raise ValueError(f"flag must be a flag code like 'GH' or 'GB-ENG', got {flag_or_signatures!r}")
         sigs, classes, k = _flag_classes(flag, columns, rows)
         signatures = None if sigs is None else list(sigs)
     elif flag_or_signatures is not None:

@@ -2,7 +2,8 @@
 
 Readable by default (the 4x4 grid of codes and country names, with the board id to share);
 ``--reveal`` adds the groups, coloured by tier on a colour terminal; ``--json`` prints the
-DESIGN's JSON object and nothing else on stdout; ``--trace`` prints the generator's events.
+client's view (``Board.to_dict()``, no answers; with ``--reveal`` the answers too) and nothing
+else on stdout; ``--trace`` prints the generator's events and its search counters.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def register(groups: dict[str, Any]) -> None:
     p.add_argument("--mode", choices=MODES, default=None, help="category set (default: flags)")
     p.add_argument("--legacy", action="store_true", help="the spec's original generator, flaws included")
     p.add_argument("--trace", action="store_true", help="print the search's events")
-    p.add_argument("--json", action="store_true", help='print {"seed","mode","tiles","groups"} as JSON')
+    p.add_argument("--json", action="store_true", help='print {"mode","tiles"} as JSON; with --reveal also "seed","board_id","groups"')
     p.add_argument("--reveal", action="store_true", help="show the groups (tier colours on a terminal)")
     p.add_argument("--png", metavar="FILE",
                    help="also draw the board as a 4x4 grid of flag images (groups outlined with --reveal)")
@@ -104,9 +105,6 @@ def format_board(board: Board, library: Library, *, reveal: bool, colour: bool) 
                 name = f"{_ANSI[g.tier]} {name} {_RESET}"
             members = ", ".join(f"{c} {library.name(c)}" for c in g.codes)
             lines.append(f"{name}  {g.label}: {members}")
-        if board.stats:
-            lines.append("")
-            lines.append("stats: " + ", ".join(f"{k} {_field(v)}" for k, v in board.stats.items()))
     return "\n".join(lines)
 
 
@@ -147,9 +145,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         if events:  # stdout stays one JSON object; the trace goes beside it
             print("\n".join(events), file=sys.stderr)
-        return _write(json.dumps(board.to_dict()))
+        return _write(json.dumps(board.to_dict(reveal=args.reveal)))
     out = format_board(board, library, reveal=args.reveal, colour=use_colour(sys.stdout))
     if args.trace:
+        if board.stats:  # the search's own counters: for whoever studies the generator
+            out += "\n\nstats: " + ", ".join(f"{k} {_field(v)}" for k, v in board.stats.items())
         out += f"\n\ntrace: {len(events)} events" + "".join("\n" + e for e in events)
     return _write(out)
 

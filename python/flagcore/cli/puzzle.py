@@ -21,7 +21,7 @@ def register(groups: dict[str, Any]) -> None:
         "puzzle", help="deal a Puzzle board and show it",
         description="Deal a Puzzle board: a flag cut into a grid and scrambled; par is the exact minimum.")
     p.add_argument("--flag", metavar="CODE",
-                   help="ISO 3166-1 alpha-2 code; tiles that look alike are interchangeable "
+                   help="flag code: ISO 3166-1 alpha-2 (FR) or a bundled regional flag (GB-ENG); tiles that look alike are interchangeable "
                         "(default: no flag, every tile distinct)")
     p.add_argument("--grid", default="hard", metavar="GRID",
                    help="easy|medium|hard (aliases regular|pro|elite) or CxR (default: hard)")

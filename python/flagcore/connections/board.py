@@ -1,8 +1,9 @@
 """Board and Group: what the Connections generator returns.
 
-A Board holds what a client may see (tiles, groups' labels and codes) plus server-side facts
-(the category ids, from which the pools are looked up in the library; stats; the trace).
-``to_dict()`` is the client's JSON view and never contains a pool.
+A Board holds what a client may see (the mode and the 16 tiles) plus what only the server may
+know: the groups (the answers), the seed (which rebuilds the answers), the category ids (from
+which the pools are looked up in the library), stats and the trace. ``to_dict()`` is the
+client's JSON view, without answers; ``to_dict(reveal=True)`` adds them. Neither holds a pool.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ TIER_NAMES = ("yellow", "green", "blue", "purple")
 
 @dataclass(frozen=True)
 class Group:
+    """One answer: four codes that share a category, its label and its tier (difficulty)."""
+
     tier: int  # 0 yellow .. 3 purple
     label: str
     codes: tuple[str, str, str, str]
@@ -21,15 +24,19 @@ class Group:
 
     @property
     def tier_name(self) -> str:
+        """"yellow", "green", "blue" or "purple" (easiest to hardest)."""
         return TIER_NAMES[self.tier]
 
     def to_dict(self) -> dict[str, Any]:
+        """{"tier", "label", "codes", "category_id"}: plain JSON types."""
         return {"tier": self.tier, "label": self.label, "codes": list(self.codes),
                 "category_id": self.category_id}
 
 
 @dataclass(frozen=True)
 class Board:
+    """A generated Connections board: 16 shuffled tiles and the four groups that answer it."""
+
     tiles: tuple[str, ...]  # the 16 codes, shuffled
     groups: tuple[Group, Group, Group, Group]  # in tier order
     seed: int | str
@@ -38,6 +45,17 @@ class Board:
     stats: dict[str, Any] = field(default_factory=dict, compare=False)  # moves_tried, backtracks, decoy_applied, ...
     events: list[dict[str, Any]] | None = field(default=None, compare=False)  # when generate(trace=True)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "mode": self.mode, "tiles": list(self.tiles),
-                "groups": [g.to_dict() for g in self.groups]}
+    def to_dict(self, *, reveal: bool = False) -> dict[str, Any]:
+        """The JSON view: {"mode", "tiles"} for a client, which cannot work out the answers.
+
+        ``reveal=True`` adds what only the server may hold: "seed", "board_id" and "groups"
+        (each {"tier", "label", "codes", "category_id"}). The seed is left out of the client's
+        view because it rebuilds the answers; so is the board id, which holds the seed.
+        """
+        view: dict[str, Any] = {"mode": self.mode, "tiles": list(self.tiles)}
+        if reveal:
+            from .ids import board_id  # ids imports this module
+
+            view.update(seed=self.seed, board_id=board_id(self),
+                        groups=[g.to_dict() for g in self.groups])
+        return view
