@@ -261,17 +261,11 @@ def _result(swaps: int, par: int, solved: bool) -> PuzzleResult:
 
 
 @lru_cache(maxsize=4096)
-def _flag_classes(flag: str, columns: int, rows: int) -> tuple[tuple[int, ...] | None, I32 | None, int]:
-    """A bundled flag's signatures on a grid, their dense classes (read-only) and k: computed once."""
-    from .signatures import piece_signatures
-
-    n = columns * rows
-    sigs = piece_signatures(flag, columns, rows)
-    if sigs is None:
-        return None, None, n
-    classes, k = as_classes(sigs, n)
+def _classes_of(signatures: tuple[int, ...]) -> tuple[I32, int]:
+    """Dense classes (read-only) and k of a flag's signature list: computed once per distinct list."""
+    classes, k = as_classes(signatures, len(signatures))
     classes.setflags(write=False)
-    return tuple(int(s) for s in sigs), classes, k
+    return classes, k
 
 
 def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
@@ -298,8 +292,11 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
         flag = flag_or_signatures.strip().upper()
         if not _FLAG_CODE.fullmatch(flag):
             raise ValueError(f"flag must be a flag code like 'GH' or 'GB-ENG', got {flag_or_signatures!r}")
-        sigs, classes, k = _flag_classes(flag, columns, rows)
-        signatures = None if sigs is None else list(sigs)
+        from .signatures import piece_signatures
+
+        signatures = piece_signatures(flag, columns, rows)  # checked ints (the table or a render), or None
+        if signatures is not None:
+            classes, k = _classes_of(tuple(signatures))
     elif flag_or_signatures is not None:
         raw = as_int_vector(flag_or_signatures, "flag_or_signatures", allow_none=True)
         if len(raw) != n:
