@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
