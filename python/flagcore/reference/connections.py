@@ -76,8 +76,9 @@ class Prepared:
     __slots__ = ("tables", "kit", "n_codes", "pools", "pool_sets", "fits", "fit_sets", "synthetic", "tag_index", "n_tags",
                  "tier_lists")
 
-    def __init__(self, tables: Any) -> None:
+    def __init__(self, tables: Any, kit: Any) -> None:
         self.tables = tables
+        self.kit = kit
         self.n_codes = int(tables.n_codes)
         off = tables.pool_off.tolist()
         flat = tables.pool_flat.tolist()
@@ -97,9 +98,7 @@ class Prepared:
 
 def prepare(tables: Any, kit: Any) -> Prepared:
     """This module's form of ``tables``; ``kit`` (the generator's BoardKit) assembles Boards."""
-    prep = Prepared(tables)
-    prep.kit = kit
-    return prep
+    return Prepared(tables, kit)
 
 
 class _Search:
