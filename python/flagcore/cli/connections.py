@@ -43,7 +43,8 @@ def register(groups: dict[str, Any]) -> None:
     p.add_argument("--json", action="store_true", help='print {"mode","tiles"} as JSON; with --reveal also "seed","board_id","groups"')
     p.add_argument("--reveal", action="store_true", help="show the groups (tier colours on a terminal)")
     p.add_argument("--png", metavar="FILE",
-                   help="also draw the board as a 4x4 grid of flag images (groups outlined with --reveal)")
+                   help="also draw the board as a 4x4 grid of flag images (groups outlined with --reveal); "
+                        "the format follows the extension: .png, .jpg, .webp, ...")
     p.set_defaults(func=run)
 
 
@@ -133,10 +134,14 @@ def run(args: argparse.Namespace) -> int:
     from ..library import load_library
 
     seed, mode, legacy = _resolve(args)
+    if args.png is not None:
+        from ..pictures import picture_format
+
+        picture_format(args.png)  # a bad file name fails now, not after the board is made
     library = load_library()
     board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
-    if args.png:
+    if args.png is not None:
         from ..pictures import connections_png
 
         connections_png(board, args.png, reveal=args.reveal,

@@ -30,7 +30,8 @@ def register(groups: dict[str, Any]) -> None:
     p.add_argument("--json", action="store_true",
                    help='print {"flag","grid","seed","tiles_by_slot","signatures","par"} as JSON')
     p.add_argument("--png", metavar="FILE",
-                   help="also draw the scrambled start beside the solved flag, par under it (needs --flag)")
+                   help="also draw the scrambled start beside the solved flag, par under it (needs --flag); "
+                        "the format follows the extension: .png, .jpg, .webp, ...")
     p.set_defaults(func=run)
 
 
@@ -41,12 +42,16 @@ def parse_seed(text: str | None) -> int | str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.png and not args.flag:
-        raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
+    if args.png is not None:
+        from ..pictures import picture_format
+
+        if not args.flag:
+            raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
+        picture_format(args.png)  # a bad file name fails now, not after the board is dealt
     game = puzzle.new_game(args.flag, args.grid, seed=parse_seed(args.seed))
     assert game.grid is not None
     columns, rows = game.grid
-    if args.png:
+    if args.png is not None:
         from ..pictures import puzzle_png
 
         assert game.flag is not None
