@@ -51,6 +51,32 @@ class SvgRenderError(ValueError):
     """The SVG could not be rendered safely (malformed, hostile, external references...)."""
 
 
+CAIRO_HINT = ("drawing flags needs the cairo library, which was not found: install libcairo2 "
+              "(Debian/Ubuntu: apt-get install libcairo2; Fedora: dnf install cairo; "
+              "macOS: brew install cairo)")
+
+
+class CairoMissingError(OSError):
+    """The cairo C library (libcairo2) is not installed, so no flag can be drawn."""
+
+    def __init__(self) -> None:
+        super().__init__(CAIRO_HINT)
+
+
+def _cairosvg() -> tuple[Any, Any, Any]:
+    """cairosvg's (Tree, PNGSurface, cairo), or CairoMissingError with a one-line install hint.
+
+    cairosvg loads libcairo through cairocffi when first imported, and cairocffi reports a
+    missing library as a multi-line OSError listing every file name it tried.
+    """
+    try:
+        from cairosvg.parser import Tree  # type: ignore[import-untyped]
+        from cairosvg.surface import PNGSurface, cairo  # type: ignore[import-untyped]
+    except OSError:
+        raise CairoMissingError() from None
+    return Tree, PNGSurface, cairo
+
+
 def check_svg(data: bytes) -> None:
     """Reject what cairosvg must never be handed (see the module docstring)."""
     if len(data) > MAX_SVG_BYTES:
@@ -177,7 +203,7 @@ def _refusing_fetcher(attempts: list[str]) -> Any:
 
 
 def _surface_class() -> Any:
-    from cairosvg.surface import PNGSurface, cairo  # type: ignore[import-untyped]
+    _, PNGSurface, cairo = _cairosvg()
 
     class BoundedSurface(PNGSurface):  # type: ignore[misc]
         """PNGSurface that checks the canvas size before allocating it."""
@@ -202,8 +228,7 @@ def render_svg(data: bytes, width: int) -> npt.NDArray[np.uint8]:
     """Render SVG bytes ``width`` px wide at their own aspect ratio -> (H, W, 4) uint8 RGBA."""
     global _BOUNDED_SURFACE
     check_svg(data)
-    from cairosvg.parser import Tree  # type: ignore[import-untyped]
-
+    Tree = _cairosvg()[0]
     if _BOUNDED_SURFACE is None:
         _BOUNDED_SURFACE = _surface_class()
     attempts: list[str] = []
