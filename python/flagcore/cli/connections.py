@@ -40,6 +40,8 @@ def register(groups: dict[str, Any]) -> None:
                         help="rebuild the board a board id names (it holds seed, mode and --legacy)")
     p.add_argument("--mode", choices=MODES, default=None, help="category set (default: flags)")
     p.add_argument("--legacy", action="store_true", help="the spec's original generator, flaws included")
+    p.add_argument("--library", metavar="PATH", default=None,
+                   help="a library directory or JSON file (default: the bundled flags/ data)")
     p.add_argument("--trace", action="store_true", help="print the search's events")
     p.add_argument("--json", action="store_true", help='print {"mode","tiles"} as JSON; with --reveal also "seed","board_id","groups"')
     p.add_argument("--reveal", action="store_true", help="show the groups (tier colours on a terminal)")
@@ -148,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         from ..pictures import picture_format
 
         picture_format(args.png)  # a bad file name fails now, not after the board is made
-    library = load_library()
+    library = load_library(args.library)
     board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
     if args.png is not None:
