@@ -63,18 +63,18 @@ class CairoMissingError(OSError):
         super().__init__(CAIRO_HINT)
 
 
-def _cairosvg() -> tuple[Any, Any, Any]:
-    """cairosvg's (Tree, PNGSurface, cairo), or CairoMissingError with a one-line install hint.
+def _cairosvg() -> tuple[Any, Any]:
+    """cairosvg's (parser, surface) modules, or CairoMissingError with a one-line install hint.
 
     cairosvg loads libcairo through cairocffi when first imported, and cairocffi reports a
     missing library as a multi-line OSError listing every file name it tried.
     """
     try:
-        from cairosvg.parser import Tree  # type: ignore[import-untyped]
-        from cairosvg.surface import PNGSurface, cairo  # type: ignore[import-untyped]
+        import cairosvg.parser  # type: ignore[import-untyped]
+        import cairosvg.surface  # type: ignore[import-untyped]
     except OSError:
         raise CairoMissingError() from None
-    return Tree, PNGSurface, cairo
+    return cairosvg.parser, cairosvg.surface
 
 
 def check_svg(data: bytes) -> None:
@@ -203,7 +203,8 @@ def _refusing_fetcher(attempts: list[str]) -> Any:
 
 
 def _surface_class() -> Any:
-    _, PNGSurface, cairo = _cairosvg()
+    _cairosvg()  # CairoMissingError when libcairo2 is missing; afterwards the import below is cached
+    from cairosvg.surface import PNGSurface, cairo
 
     class BoundedSurface(PNGSurface):  # type: ignore[misc]
         """PNGSurface that checks the canvas size before allocating it."""
@@ -228,7 +229,7 @@ def render_svg(data: bytes, width: int) -> npt.NDArray[np.uint8]:
     """Render SVG bytes ``width`` px wide at their own aspect ratio -> (H, W, 4) uint8 RGBA."""
     global _BOUNDED_SURFACE
     check_svg(data)
-    Tree = _cairosvg()[0]
+    Tree = _cairosvg()[0].Tree
     if _BOUNDED_SURFACE is None:
         _BOUNDED_SURFACE = _surface_class()
     attempts: list[str] = []

@@ -7,7 +7,7 @@ instead: one at each tenth of the work and one at the end.
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from tqdm import tqdm
 
@@ -29,10 +29,10 @@ class _Lines:
         self.stream.flush()
 
 
-def progress(total: int, desc: str) -> "tqdm[None]":
+def progress(total: int, desc: str) -> "tqdm[Any]":
     """A bar over ``total`` steps; use it as a context manager and call ``update(n)``."""
     stream = sys.stderr
     if stream.isatty():
         return tqdm(total=total, desc=desc, file=stream, dynamic_ncols=True)
-    return tqdm(total=total, desc=desc, file=_Lines(stream), ascii=True, ncols=80,  # type: ignore[arg-type]
+    return tqdm(total=total, desc=desc, file=_Lines(stream), ascii=True, ncols=80,
                 mininterval=0, miniters=max(1, -(-total // 10)), maxinterval=float("inf"))

@@ -38,7 +38,7 @@ def nearest_rank(sorted_values: np.ndarray, p: float) -> int:
 
 
 def measure(seeds: int, mode: str, legacy: bool, library: Library, threads: int | None,
-            progress: Callable[[int], None]) -> dict[str, Any]:
+            progress: Callable[[int], object]) -> dict[str, Any]:
     """Run seeds 0..seeds-1 and summarise the batch as the two tables need it."""
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for lo in range(0, seeds, CHUNK):
