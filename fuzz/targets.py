@@ -232,13 +232,17 @@ def _library(d: Data) -> Library:
         size = d.below(min(n_codes, 20) + 1) + (0 if d.chance(8) else 4)
         pool = frozenset(codes[d.below(n_codes)] for _ in range(size))
         tier = d.below(4) if not d.chance(30) else d.integer()
+        # arguable codes, now and then overlapping the pool (which the Library must refuse)
+        arguable = frozenset(codes[d.below(n_codes)] for _ in range(d.below(6)))
+        if not d.chance(20):
+            arguable -= pool
         if d.chance(2):
             tag = f"t{d.below(6)}"
             for c in pool:
                 tags[c].add(tag)
-            cats.append(Category(f"s{k}", f"S {k}", tier, "synthetic", pool, tag=tag))
+            cats.append(Category(f"s{k}", f"S {k}", tier, "synthetic", pool, tag=tag, arguable=arguable))
         else:
-            cats.append(Category(f"l{k}", f"L {k}", tier, "library", pool))
+            cats.append(Category(f"l{k}", f"L {k}", tier, "library", pool, arguable=arguable))
     return Library({c: c for c in codes}, tags, cats, source="<fuzz>")
 
 

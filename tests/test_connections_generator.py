@@ -57,6 +57,41 @@ def test_parity_random_libraries(lib_seed, seed, mode, legacy, decoy):
     assert_same(a, b)
 
 
+@settings(max_examples=80, deadline=None)
+@given(lib_seed=st.integers(0, 10**6), seed=st.one_of(st.integers(0, 2**32 - 1), st.text(max_size=20)),
+       mode=st.sampled_from(MODES), legacy=st.booleans(), decoy=st.booleans(), most=st.integers(0, 12))
+def test_parity_random_libraries_with_arguable_sets(lib_seed, seed, mode, legacy, decoy, most):
+    """Core == reference on libraries whose categories carry arguable sets, and the fixed boards keep
+    every tile out of the pool and the arguable set of every other group."""
+    lib = random_library(lib_seed, n_codes=80 + lib_seed % 200, arguable_range=(0, most))
+    a, b = both(seed, mode, library=lib, legacy=legacy, decoy=decoy, trace=True)
+    assert_same(a, b)
+    if a is not None and not legacy:
+        assert connections.find_ambiguities(a, lib) == []
+        assert a.stats["ambiguous_tiles"] == a.stats["arguable_tiles"] == 0
+    if a is not None:
+        found = connections.find_ambiguities(a, lib)
+        assert a.stats["ambiguous_tiles"] == len({x.tile for x in found if x.kind == "rule"})
+        assert a.stats["arguable_tiles"] == len({x.tile for x in found if x.kind == "arguable"})
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_batch_equals_boards_with_arguable_sets(legacy):
+    lib = random_library(11, n_codes=150, arguable_range=(2, 10))
+    for mode in MODES:
+        batch = connections.generate_many(list(range(300)), mode, library=lib, legacy=legacy, threads=2)
+        ref_batch = ref.generate_many(list(range(300)), mode, library=lib, legacy=legacy)
+        for name in ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous", "arguable"):
+            assert np.array_equal(getattr(batch, name), getattr(ref_batch, name)), name
+        assert batch.ok.any()
+        for i in np.flatnonzero(batch.ok)[:100]:
+            b = batch[int(i)]
+            assert b == connections.generate(int(i), mode, library=lib, legacy=legacy)
+            assert b.stats["arguable_tiles"] == batch.arguable[i]
+        if not legacy:
+            assert not batch.ambiguous.any() and not batch.arguable.any()
+
+
 def check_board(board, lib, mode):
     cats = {c.id: c for c in lib.categories(mode)}
     assert len(board.tiles) == 16 and len(set(board.tiles)) == 16
@@ -91,8 +126,8 @@ def test_legacy_reproduces_ambiguity(mode):
         check_board(board, LIB, mode)
         found = connections.find_ambiguities(board, LIB)
         assert board.stats["ambiguous_tiles"] == len({a.tile for a in found})
-        for tile, group in found:
-            assert tile in board.tiles and tile not in group.codes
+        for a in found:
+            assert a.tile in board.tiles and a.tile not in a.group.codes and a.kind == "rule"
         n_amb += bool(found)
     assert n_amb > 0
 
@@ -101,9 +136,44 @@ def test_find_ambiguities_records():
     lib = LIB
     board = connections.generate(3, library=lib, legacy=True)
     pools = {c.id: c.pool for c in lib.categories("flags")}
-    expected = [(t, h) for g in board.groups for t in g.codes for h in board.groups
+    expected = [(t, h, "rule", ()) for g in board.groups for t in g.codes for h in board.groups
                 if h is not g and t in pools[h.category_id]]
     assert [tuple(a) for a in connections.find_ambiguities(board, lib)] == expected
+
+
+def test_find_ambiguities_reports_both_kinds():
+    """A legacy board on a library with arguable sets: every (tile, other group) pair is reported once,
+    as "rule" when the tile is in that group's pool, else "arguable" with the category's reasons."""
+    lib = random_library(5, n_codes=100, arguable_range=(5, 15))
+    cats = {c.id: c for c in lib.categories("flags")}
+    kinds = set()
+    for seed in range(200):
+        board = connections.generate(seed, library=lib, legacy=True)
+        expected = []
+        for g in board.groups:
+            for t in g.codes:
+                for h in board.groups:
+                    cat = cats[h.category_id]
+                    if h is g:
+                        continue
+                    if t in cat.pool:
+                        expected.append((t, h, "rule", ()))
+                    elif t in cat.arguable:
+                        expected.append((t, h, "arguable", (f"reason {t}",)))
+        found = connections.find_ambiguities(board, lib)
+        assert [tuple(a) for a in found] == expected
+        kinds |= {a.kind for a in found}
+    assert kinds == {"rule", "arguable"}
+
+
+def test_empty_arguable_sets_change_nothing():
+    """Empty arguable sets give the very boards of the pools alone."""
+    plain = random_library(3, n_codes=120)
+    empty = Library({c: c for c in plain.codes}, {c: plain.tags(c) for c in plain.codes},
+                    [Category(c.id, c.label, c.tier, c.kind, c.pool, c.modes, c.tag, arguable=frozenset())
+                     for c in plain._categories])
+    for seed in range(200):
+        assert connections.generate(seed, library=plain) == connections.generate(seed, library=empty)
 
 
 def test_decoy_chance_and_option():

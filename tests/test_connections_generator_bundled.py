@@ -2,7 +2,7 @@
 
 Core and reference agree on every seed 0..N-1 per mode, fixed and legacy, N = 10,000 by default
 (FLAGCORE_CONNECTIONS_PARITY_SEEDS=N to change it). The fixed search is checked over 100,000 seeds
-per mode: no ambiguous board and no "no board".
+per mode: no tile in the pool or the arguable set of another group, and no "no board".
 """
 from __future__ import annotations
 
@@ -29,11 +29,11 @@ def test_core_equals_reference(mode, legacy):
     batch = connections.generate_many(np.arange(PARITY_SEEDS), mode, library=LIB, legacy=legacy, threads=2)
     _, prep = G._tables_for(ref, LIB, mode)
     for s in range(PARITY_SEEDS):
-        st, cats, gt, tiles, dec, counters, amb, _ = ref.search_one(prep, s, legacy, True, False)
+        st, cats, gt, tiles, dec, counters, amb, arg, _ = ref.search_one(prep, s, legacy, True, False)
         assert st == batch.status[s]
         assert cats == batch.categories[s].tolist() and gt == batch.group_tiles[s].tolist()
         assert tiles == batch.tiles[s].tolist() and dec == batch.decoys[s].tolist()
-        assert counters == batch.counters[s].tolist() and amb == batch.ambiguous[s]
+        assert counters == batch.counters[s].tolist() and amb == batch.ambiguous[s] and arg == batch.arguable[s]
 
 
 @pytest.mark.parametrize("legacy", [False, True], ids=["fixed", "legacy"])
@@ -49,7 +49,7 @@ def test_boards_equal_with_trace(mode, legacy):
 def test_fixed_zero_ambiguity_zero_no_board_100k(mode):
     batch = connections.generate_many(np.arange(100_000), mode, library=LIB)
     assert batch.ok.all()
-    assert not batch.ambiguous.any()
+    assert not batch.ambiguous.any() and not batch.arguable.any()
     for i in range(0, 100_000, 10):  # and by the independent Python check, on every 10th board
         assert connections.find_ambiguities(batch[i], LIB) == []
 

@@ -19,13 +19,15 @@ CODES = [chr(ord("A") + i) for i in range(14)]
 
 
 @st.composite
-def tiny_libraries(draw):
-    """1-3 categories per tier over 14 codes, pools of 4-6 codes: brute force stays small."""
+def tiny_libraries(draw, arguable=False):
+    """1-3 categories per tier over 14 codes, pools of 4-6 codes (and 0-3 arguable codes each when
+    ``arguable``): brute force stays small."""
     tiers = []
     for _ in range(4):
         n = draw(st.integers(1, 3))
         tiers.append([(draw(st.sampled_from(["library", "synthetic"])),
-                       draw(st.lists(st.sampled_from(CODES), min_size=4, max_size=6, unique=True)))
+                       draw(st.lists(st.sampled_from(CODES), min_size=4, max_size=6, unique=True)),
+                       draw(st.lists(st.sampled_from(CODES), max_size=3 if arguable else 0, unique=True)))
                       for _ in range(n)])
     return tiny_library(tiers)
 
@@ -49,6 +51,41 @@ def test_no_board_iff_none_exists(lib, seed):
             cats = {c.id: c for c in lib.categories("flags")}
             assert all(set(g.codes) <= cats[g.category_id].pool for g in board.groups)
             assert len(set(board.tiles)) == 16
+
+
+@settings(max_examples=300, deadline=None)
+@given(lib=tiny_libraries(arguable=True), seed=st.integers(0, 2**32 - 1))
+def test_no_board_iff_none_exists_with_arguable_sets(lib, seed):
+    """The same with arguable sets: a board exists iff some four categories have four disjoint pool tiles
+    each that lie in no other group's pool or arguable set; the boards found are those boards."""
+    exists = brute_force_has_board(lib, "flags")
+    cats = {c.id: c for c in lib.categories("flags")}
+    for impl in (core, ref):
+        board = outcome(impl, lib, seed)
+        assert (board is not None) == exists
+        if board is not None:
+            assert connections.find_ambiguities(board, lib) == []
+            for g in board.groups:
+                assert set(g.codes) <= cats[g.category_id].pool
+                others = set().union(*(cats[h.category_id].pool | cats[h.category_id].arguable
+                                       for h in board.groups if h is not g))
+                assert not set(g.codes) & others
+
+
+def test_an_arguable_code_is_never_another_groups_tile():
+    """Yellow ABCDE with E arguable for green; green EFGH: without the arguable set E could be green's
+    tile; with it green has only FGH left (3 < 4) and a second green EFGHI must be used, without E."""
+    lib = tiny_library([
+        [("library", "ABCD", "E")],
+        [("library", "EFGH"), ("library", "EFGHI")],
+        [("library", "MNOP")],
+        [("library", "QRST")],
+    ])
+    for seed in range(100):
+        for impl in (core, ref):
+            board = outcome(impl, lib, seed)
+            assert board is not None and board.groups[1].category_id == "c11"
+            assert set(board.groups[1].codes) == set("FGHI")
 
 
 def test_one_subset_per_move_makes_legacy_fail_where_a_board_exists():

@@ -147,6 +147,18 @@ PUBLIC_ROWS = [
     ("generate library unknown codes",
      lambda: connections.generate(1, library=_library_with(
          Category("x", "X", 0, "library", frozenset(LIB.codes[:3]) | {"??"}))), ValueError, "unknown"),
+    ("generate library unknown arguable codes",
+     lambda: connections.generate(1, library=_library_with(
+         Category("x", "X", 0, "library", frozenset(LIB.codes[:4]), arguable=frozenset({"??"})))),
+     ValueError, "arguable has unknown"),
+    ("generate library arguable list",
+     lambda: connections.generate(1, library=_library_with(
+         Category("x", "X", 0, "library", frozenset(LIB.codes[:4]), arguable=[LIB.codes[5]]))),  # type: ignore[arg-type]
+     ValueError, "arguable must be a frozenset"),
+    ("generate library arguable in pool",
+     lambda: connections.generate(1, library=_library_with(
+         Category("x", "X", 0, "library", frozenset(LIB.codes[:4]), arguable=frozenset(LIB.codes[:1])))),
+     ValueError, "both in the pool and arguable"),
     ("generate_many seeds int", lambda: connections.generate_many(5), TypeError, "seeds"),
     ("generate_many seeds str", lambda: connections.generate_many("12"), TypeError, "seeds"),
     ("generate_many seeds None", lambda: connections.generate_many(None), TypeError, "seeds"),

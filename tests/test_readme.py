@@ -6,10 +6,13 @@
   and ``python`` first on PATH, and must exit 0 (or the status its line is listed with in
   EXIT_STATUS). Commands that install, build or take minutes are not run here; each is listed in
   NOT_RUN with where it is run instead, and the list must match the README exactly.
+* ```json blocks show excerpts of the data files ("..." for the fields left out): with the
+  "..." removed, each line must be valid JSON (a "key": value line as a one-key object).
 * The one block without a language, the layout, must name paths that exist.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -63,7 +66,7 @@ PYTHON = [(body, line) for lang, body, line in BLOCKS if lang == "python"]
 
 
 def test_every_block_is_known():
-    assert {lang for lang, _, _ in BLOCKS} <= {"python", "bash", ""}
+    assert {lang for lang, _, _ in BLOCKS} <= {"python", "bash", "json", ""}
     assert len(PYTHON) >= 5 and len(BASH) >= 20
     assert sorted(c for c in BASH if c in NOT_RUN) == sorted(NOT_RUN), \
         f"NOT_RUN lists commands the README no longer shows: {sorted(set(NOT_RUN) - set(BASH))}"
@@ -109,6 +112,15 @@ def my_json(folder, env) -> Path:
     body = next(b for b, _ in PYTHON if '"my.json"' in b)
     subprocess.run([sys.executable, "-c", body], cwd=folder, env=env, check=True, capture_output=True)
     return folder / "my.json"
+
+
+def test_json_excerpts_parse():
+    blocks = [body for lang, body, _ in BLOCKS if lang == "json"]
+    for body in blocks:
+        for line in body.splitlines():
+            text = line.replace("..., ", "").strip()
+            if text:
+                json.loads("{" + text + "}" if text.startswith('"') else text)
 
 
 def test_layout_names_real_paths():

@@ -3,7 +3,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-_RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, list[tuple[int, ...]] | None]
+_RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int,
+                   list[tuple[int, ...]] | None]
 
 class Prepared:
     def __init__(self, tables: Any) -> None: ...
@@ -24,5 +25,6 @@ def search_many(
     decoys: npt.NDArray[np.int32],
     counters: npt.NDArray[np.int32],
     ambiguous: npt.NDArray[np.int8],
+    arguable: npt.NDArray[np.int8],
 ) -> None: ...
 def search_board(prep: Prepared, state: int, seed: int | str, legacy: bool, decoy: bool, trace: bool) -> Any: ...

@@ -5,11 +5,12 @@
 """
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .library_rules import RuleError, compile_rule
 
@@ -24,7 +25,14 @@ class LibraryError(ValueError):
 
 @dataclass(frozen=True)
 class Category:
-    """One candidate group. ``pool`` holds every country that fits ``label``."""
+    """One candidate group. ``pool`` holds every country that fits ``label`` on the data's main reading.
+
+    ``arguable`` holds the countries (never in the pool) that a reasonable player could argue fit
+    the label too: the rule holds under one of their alternative readings (an emblem colour, thin
+    lines read as stripes, ...) or the data lists them by hand. A group's tiles come from its pool
+    only, and no tile may sit on a board where it fits (pool or arguable) another group.
+    ``arguable_reasons`` gives each arguable code's one-line reasons.
+    """
 
     id: str
     label: str
@@ -34,6 +42,8 @@ class Category:
     modes: frozenset[str] = frozenset(MODES)
     tag: str | None = None  # for kind == "synthetic": the flag tag it is made from
     extra: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    arguable: frozenset[str] = frozenset()
+    arguable_reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
 
 
 class Library:
@@ -77,6 +87,14 @@ class Library:
             unknown = sorted(cat.pool - known)
             if unknown:
                 raise LibraryError(f"{where}: unknown codes {unknown}")
+            if not isinstance(cat.arguable, (frozenset, set)):
+                raise LibraryError(f"{where}: arguable must be a frozenset of codes, not {type(cat.arguable).__name__}")
+            unknown = sorted(cat.arguable - known)
+            if unknown:
+                raise LibraryError(f"{where}: arguable has unknown codes {unknown}")
+            both = sorted(cat.arguable & cat.pool)
+            if both:
+                raise LibraryError(f"{where}: codes {both} are both in the pool and arguable")
             if len(cat.pool) < 4:
                 raise LibraryError(f"{where}: pool has {len(cat.pool)} codes, needs at least 4")
             if not cat.modes or not cat.modes <= set(MODES):
@@ -131,8 +149,16 @@ DERIVED_FIELDS: dict[str, str] = {
     "stars": "number", "features": "set", "tags": "set",
 }
 ATTRIBUTE_KINDS: dict[str, str] = {**COUNTRY_FIELDS, **DERIVED_FIELDS}
-CATEGORY_KEYS = {"id", "label", "tier", "modes", "where", "codes", "note"}
-SYNTHETIC_KEYS = {"tag", "label", "tier", "modes", "note"}
+CATEGORY_KEYS = {"id", "label", "tier", "modes", "where", "codes", "note", "arguable"}
+SYNTHETIC_KEYS = {"tag", "label", "tier", "modes", "note", "arguable"}
+FLAG_KEYS = {"colours", "stripes", "stars", "features"}
+# What an alternative reading ("arguable") may change: a flag's own fields (its tags, colour_count
+# and the rest are derived from them) and any country field but the code.
+ARGUABLE_FLAG_FIELDS: dict[str, str] = {
+    "colours": "set", "features": "set", "stripes": "str", "stripe_count": "number", "stars": "number"}
+ARGUABLE_COUNTRY_FIELDS: dict[str, str] = {k: v for k, v in COUNTRY_FIELDS.items() if k != "code"}
+STRIPE_ORIENTATIONS = ("horizontal", "vertical", "none")
+MAX_READINGS = 4096  # alternative readings of one country (every combination of its arguable values)
 
 
 def bundled_path() -> Path:
@@ -208,7 +234,7 @@ def _countries(file: Path, rows: Any) -> dict[str, dict[str, Any]]:
         missing = [k for k in ("code", "name") if k not in row]
         if missing:
             raise _fail(file, f"country {code}", f"missing fields {missing}")
-        unknown = set(row) - set(COUNTRY_FIELDS)
+        unknown = set(row) - set(COUNTRY_FIELDS) - {"arguable"}
         if unknown:
             raise _fail(file, f"country {code}", f"unknown fields {sorted(unknown)}")
         facts: dict[str, Any] = {}
@@ -252,8 +278,8 @@ def _flags(file: Path, doc: Any, palette: list[str], features: Mapping[str, str]
         what = f"flag {code}"
         if code not in codes:
             raise _fail(file, what, "unknown code (not in the country list)")
-        if not isinstance(entry, dict) or set(entry) != {"colours", "stripes", "stars", "features"}:
-            raise _fail(file, what, "must have exactly colours, stripes, stars, features")
+        if not isinstance(entry, dict) or set(entry) - {"arguable"} != FLAG_KEYS:
+            raise _fail(file, what, "must have exactly colours, stripes, stars, features (and optionally arguable)")
         colours = entry["colours"]
         if not isinstance(colours, list) or not colours or len(set(colours)) != len(colours):
             raise _fail(file, what, "colours must be a non-empty list without repeats")
@@ -304,6 +330,162 @@ def flag_tags(flag: Mapping[str, Any], palette: Iterable[str]) -> frozenset[str]
     return frozenset(tags)
 
 
+# ---------------------------------------------------------------------------------------------
+# Alternative readings ("arguable"): values a reasonable player could read for an attribute
+# although the data's main reading differs.
+
+# One change of a reading: (attribute, value, its line for the reasons: "colours +yellow: why").
+Change = tuple[str, Any, str]
+
+
+def _reason(file: Path, what: str, reason: Any) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise _fail(file, what, "the reason must be a non-empty string")
+    return reason.strip()
+
+
+def _alternative(file: Path, what: str, kind: str, text: str) -> Any:
+    """A scalar alternative written as a JSON key ("5", "true", "vertical") in the attribute's type."""
+    if kind == "bool":
+        if text not in ("true", "false"):
+            raise _fail(file, what, "a true/false attribute takes the alternative 'true' or 'false'")
+        return text == "true"
+    if kind == "number":
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            return float(text)
+        except ValueError:
+            raise _fail(file, what, "the alternative must be a number") from None
+    return text
+
+
+def _dimensions(file: Path, owner: str, doc: Any, kinds: Mapping[str, str], main: Mapping[str, Any],
+                allowed: Callable[[str, Any], str | None]) -> list[list[Change]]:
+    """The independent choices of one country's or flag's ``arguable`` object.
+
+    A set attribute gives one choice per value (main reading, or that value toggled: added when
+    absent, removed when present); a scalar attribute gives one choice between the main value and
+    its alternatives. ``allowed(attr, value)`` returns a problem or None.
+    """
+    where = f"{owner}: arguable"
+    if not isinstance(doc, dict):
+        raise _fail(file, where, "must be an object mapping attributes to {value: reason}")
+    dims: list[list[Change]] = []
+    for attr, values in doc.items():
+        if attr not in kinds:
+            raise _fail(file, where, f"unknown attribute {attr!r} (known: {', '.join(sorted(kinds))})")
+        at = f"{where}: {attr}"
+        if not isinstance(values, dict) or not values:
+            raise _fail(file, at, "must be a non-empty object mapping values to one-line reasons")
+        kind = kinds[attr]
+        alternatives: list[Change] = []
+        for text, reason in values.items():
+            why = _reason(file, f"{at}: {text!r}", reason)
+            if kind == "set":
+                if not text:
+                    raise _fail(file, at, "values must be non-empty strings")
+                value: Any = text
+                line = f"{attr} {'-' if text in main[attr] else '+'}{text}: {why}"
+            else:
+                value = _alternative(file, f"{at}: {text!r}", kind, text)
+                if value == main[attr]:
+                    raise _fail(file, f"{at}: {text!r}", "is the main reading already")
+                line = f"{attr} {text}: {why}"
+            problem = allowed(attr, value)
+            if problem:
+                raise _fail(file, f"{at}: {text!r}", problem)
+            alternatives.append((attr, value, line))
+        if kind == "set":
+            dims.extend([alt] for alt in alternatives)
+        else:
+            dims.append(alternatives)
+    return dims
+
+
+def _flag_allowed(palette: Iterable[str], features: Mapping[str, str]) -> Callable[[str, Any], str | None]:
+    colours = list(palette)
+
+    def allowed(attr: str, value: Any) -> str | None:
+        if attr == "colours" and value not in colours:
+            return f"is not in the palette {colours}"
+        if attr == "features" and value not in features:
+            return "is not in the features table"
+        if attr == "stripes" and value not in STRIPE_ORIENTATIONS:
+            return f"stripes must be one of {list(STRIPE_ORIENTATIONS)}"
+        if attr in ("stripe_count", "stars") and (not isinstance(value, int) or value < 0):
+            return f"{attr} must be an integer >= 0"
+        return None
+    return allowed
+
+
+def _derive(fields: Mapping[str, Any], palette: Iterable[str]) -> dict[str, Any]:
+    """Every attribute a rule can test, from a country's fields and its flag's fields."""
+    f = dict(fields)
+    f["colour_count"] = len(f["colours"])
+    f["neighbour_count"] = len(f["neighbours"])
+    f["currency_words"] = frozenset(c.split()[-1].lower() for c in f["currencies"] if c.split())
+    f["tags"] = flag_tags(f, palette)
+    return f
+
+
+def _readings(fields: Mapping[str, Any], dims: list[list[Change]], palette: Iterable[str],
+              ) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+    """Every alternative reading of one country: (its derived facts, the lines of its changes).
+
+    All combinations of the choices in ``dims`` but the main reading; a reading whose flag has no
+    colour, or whose stripe orientation and count disagree, is no reading and is left out.
+    """
+    out = []
+    for combo in itertools.product(*[[None, *d] for d in dims]):
+        changes = [c for c in combo if c is not None]
+        if not changes:
+            continue
+        f = dict(fields)
+        for attr, value, _ in changes:
+            f[attr] = f[attr] ^ {value} if isinstance(f[attr], frozenset) else value
+        if not f["colours"] or (f["stripes"] == "none") != (f["stripe_count"] == 0):
+            continue
+        out.append((_derive(f, palette), tuple(line for _, _, line in changes)))
+    return out
+
+
+Readings = Mapping[str, list[tuple[dict[str, Any], tuple[str, ...]]]]
+
+
+def _arguable_set(file: Path, what: str, fits: Callable[[Mapping[str, Any]], bool] | None,
+                  pool: frozenset[str], readings: Readings, hand: Any,
+                  known: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """A category's arguable codes with their reasons: codes outside the pool that ``fits`` under
+    some alternative reading (the reasons of its readings with the fewest changes), then the
+    category's hand-listed ``arguable`` codes."""
+    out: dict[str, tuple[str, ...]] = {}
+    if fits is not None:
+        for code, alts in readings.items():
+            if code in pool:
+                continue
+            hits = [lines for f, lines in alts if fits(f)]
+            if hits:
+                least = min(len(h) for h in hits)
+                out[code] = tuple(dict.fromkeys(line for h in hits if len(h) == least for line in h))
+    if hand is None:
+        return out
+    if not isinstance(hand, dict):
+        raise _fail(file, f"{what}: arguable", "must be an object mapping country codes to one-line reasons")
+    strangers = sorted(set(hand) - set(known))
+    if strangers:
+        raise _fail(file, f"{what}: arguable", f"unknown codes {strangers}")
+    inside = sorted(set(hand) & pool)
+    if inside:
+        raise _fail(file, f"{what}: arguable", f"codes {inside} are in the pool already")
+    for code, reason in hand.items():
+        why = _reason(file, f"{what}: arguable: {code}", reason)
+        out[code] = out.get(code, ()) + (why,)
+    return out
+
+
 def _modes(file: Path, what: str, value: Any) -> frozenset[str]:
     if value is None:
         return frozenset(MODES)
@@ -325,7 +507,8 @@ def _label(file: Path, what: str, value: Any) -> str:
     return value
 
 
-def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]]) -> list[Category]:
+def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]],
+                readings: Readings) -> list[Category]:
     if not isinstance(rows, list):
         raise _fail(file, "categories", "must be a list")
     out: list[Category] = []
@@ -354,6 +537,7 @@ def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]]) -
             except RuleError as exc:
                 raise _fail(file, what, f"rule: {exc}") from None
             pool = frozenset(code for code, f in facts.items() if pred(f))
+            fits: Callable[[Mapping[str, Any]], bool] | None = pred
             extra: dict[str, object] = {"rule": row["where"]}
         else:
             codes = row["codes"]
@@ -365,14 +549,21 @@ def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]]) -
             if strangers:
                 raise _fail(file, what, f"unknown codes {strangers}")
             pool = frozenset(codes)
+            fits = None  # a hand list has no rule to read again; only hand-listed arguable codes
             extra = {"codes": list(codes)}
         if len(pool) < 4:
             raise _fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
-        out.append(Category(cid, label, tier, "library", pool, modes, None, extra))
+        arguable = _arguable_set(file, what, fits, pool, readings, row.get("arguable"), facts)
+        out.append(Category(cid, label, tier, "library", pool, modes, None, extra,
+                            frozenset(arguable), arguable))
     return out
 
 
-def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]]) -> list[Category]:
+def _has_tag(tag: str) -> Callable[[Mapping[str, Any]], bool]:
+    return lambda f: tag in f["tags"]
+
+
+def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]], readings: Readings) -> list[Category]:
     if not isinstance(rows, list):
         raise _fail(file, "synthetic", "must be a list")
     out: list[Category] = []
@@ -394,7 +585,9 @@ def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]]) -> lis
         pool = frozenset(code for code, t in tags.items() if tag in t)
         if len(pool) < 4:
             raise _fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
-        out.append(Category(f"tag:{tag}", label, tier, "synthetic", pool, modes, tag))
+        arguable = _arguable_set(file, what, _has_tag(tag), pool, readings, row.get("arguable"), tags)
+        out.append(Category(f"tag:{tag}", label, tier, "synthetic", pool, modes, tag, {},
+                            frozenset(arguable), arguable))
     return out
 
 
@@ -420,17 +613,31 @@ def load_library(path: str | Path | None = None) -> Library:
     flags = _flags(gfile, flag_rows, palette, features, set(countries))
     facts: dict[str, dict[str, Any]] = {}
     tags: dict[str, frozenset[str]] = {}
+    readings: dict[str, list[tuple[dict[str, Any], tuple[str, ...]]]] = {}
+    country_rows = {row["code"]: row for row in crow}
+    flag_allowed = _flag_allowed(palette, features)
     for code, country in countries.items():
-        f = dict(country)
-        f.update(flags[code])
-        f["neighbour_count"] = len(country["neighbours"])
-        f["currency_words"] = frozenset(c.split()[-1].lower() for c in country["currencies"] if c.split())
-        tags[code] = flag_tags(flags[code], palette)
-        f["tags"] = tags[code]
-        facts[code] = f
+        fields = {**country, **flags[code]}
+        facts[code] = _derive(fields, palette)
+        tags[code] = facts[code]["tags"]
+        dims = []
+        if "arguable" in flag_rows[code]:
+            dims += _dimensions(gfile, f"flag {code}", flag_rows[code]["arguable"], ARGUABLE_FLAG_FIELDS,
+                                fields, flag_allowed)
+        if "arguable" in country_rows[code]:
+            dims += _dimensions(cfile, f"country {code}", country_rows[code]["arguable"], ARGUABLE_COUNTRY_FIELDS,
+                                fields, lambda attr, value: None)
+        if dims:
+            n = 1
+            for d in dims:
+                n *= len(d) + 1
+            if n - 1 > MAX_READINGS:
+                raise _fail(gfile, f"flag {code}", f"arguable values make {n - 1} alternative readings "
+                            f"(country and flag together), at most {MAX_READINGS}")
+            readings[code] = _readings(fields, dims, palette)
     kfile, krows = parts["categories"]
     sfile, srows = parts.get("synthetic", (kfile, []))
-    cats = _categories(kfile, krows, facts) + _synthetic(sfile, srows, tags)
+    cats = _categories(kfile, krows, facts, readings) + _synthetic(sfile, srows, tags, readings)
     labels: dict[tuple[str, str], str] = {}
     for cat in cats:
         where = sfile if cat.kind == "synthetic" else kfile

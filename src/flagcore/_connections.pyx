@@ -8,11 +8,12 @@ Rng draws in C without the GIL:
   pool codes are free" are a few AND / popcount instructions;
 * legacy mode keeps the spec's flat ``forbidden`` bitset (undo clears the whole spill, flaws
   included), and its ``used`` bitset;
-* fixed mode keeps reference counts over the placed pools as two bit planes per depth: ``any_``
-  (count >= 1) and ``multi`` (count >= 2). Placing pool P at depth d writes depth d+1 as
-  ``any_ | P`` and ``multi | (any_ & P)``; undo just returns to depth d, whose planes are untouched,
-  so an undo restores every count exactly and can never free a code another placed group holds.
-  A code fits exactly one placed group iff it is in ``any_ & ~multi``.
+* fixed mode keeps reference counts over the placed fit sets (pool and arguable codes) as two bit
+  planes per depth: ``any_`` (count >= 1) and ``multi`` (count >= 2). Placing fit set F at depth d
+  writes depth d+1 as ``any_ | F`` and ``multi | (any_ & F)``; undo just returns to depth d, whose
+  planes are untouched, so an undo restores every count exactly and can never free a code another
+  placed group holds. A code fits exactly one placed group iff it is in ``any_ & ~multi``; a
+  group's tiles are the codes of its pool among them.
 
 ``search_many`` runs a whole batch in one nogil loop; callers split a batch into chunks on threads
 (each call allocates its own workspace, so calls never share mutable state).
@@ -65,19 +66,16 @@ cdef uint32_t DECOY_BELOW = 1073741824  # 2**30: rng() < 0.25 exactly when the d
 cdef class Prepared:
     """The C tables of one (library, mode); built once, shared read-only by every search."""
     cdef Tab tab
-    cdef object _pools, _synthetic, _tag_index, _tier_flat  # keep the arrays the pointers refer to
+    cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat  # keep the arrays the pointers refer to
     cdef readonly object tables   # the generator's Tables (codes, categories, mode) for building Boards
     cdef tuple codes, labels, ids
 
     def __init__(self, tables):
         cdef Py_ssize_t n_codes = int(tables.n_codes)
         cdef Py_ssize_t W = max(1, (n_codes + 63) // 64)
-        off = np.ascontiguousarray(tables.pool_off, dtype=np.int64)
-        flat = np.ascontiguousarray(tables.pool_flat, dtype=np.int64)
-        cdef Py_ssize_t n_cat = off.shape[0] - 1
-        rows = np.repeat(np.arange(n_cat, dtype=np.int64), np.diff(off))
-        pools = np.zeros((max(n_cat, 1), W), dtype=np.uint64)
-        np.bitwise_or.at(pools, (rows, flat >> 6), np.left_shift(np.uint64(1), (flat & 63).astype(np.uint64)))
+        cdef Py_ssize_t n_cat = len(tables.pool_off) - 1
+        pools = _bitsets(tables.pool_flat, tables.pool_off, W)
+        fits = _bitsets(tables.fit_flat, tables.fit_off, W)
         # at least one element each, so the C pointers below are valid for an empty library too
         synthetic = np.zeros(max(n_cat, 1), dtype=np.int8)
         synthetic[:n_cat] = tables.synthetic
@@ -85,12 +83,14 @@ cdef class Prepared:
         tag_index[:n_cat] = tables.tag_index
         tier_flat = np.zeros(max(len(tables.tier_flat), 1), dtype=np.int32)
         tier_flat[:len(tables.tier_flat)] = tables.tier_flat
-        self._pools, self._synthetic, self._tag_index, self._tier_flat = pools, synthetic, tag_index, tier_flat
+        self._pools, self._fits, self._synthetic, self._tag_index, self._tier_flat = (
+            pools, fits, synthetic, tag_index, tier_flat)
         self.tables = tables
         self.codes = tuple(tables.codes)
         self.labels = tuple([c.label for c in tables.categories])
         self.ids = tuple([c.id for c in tables.categories])
         cdef uint64_t[:, ::1] pv = pools
+        cdef uint64_t[:, ::1] fitv = fits
         cdef int8_t[::1] sv = synthetic
         cdef int32_t[::1] tv = tag_index
         cdef int32_t[::1] fv = tier_flat
@@ -100,6 +100,7 @@ cdef class Prepared:
         self.tab.n_cat = <int>n_cat
         self.tab.n_tags = <int>int(tables.n_tags)
         self.tab.pools = &pv[0, 0]
+        self.tab.fits = &fitv[0, 0]
         self.tab.synthetic = &sv[0]
         self.tab.tag_index = &tv[0]
         self.tab.tier_flat = &fv[0]
@@ -108,6 +109,17 @@ cdef class Prepared:
             self.tab.tier_off[t] = tier_off[t]
         for t in range(TIERS):
             self.tab.max_tier = max(self.tab.max_tier, tier_off[t + 1] - tier_off[t])
+
+
+def _bitsets(flat_codes, offsets, Py_ssize_t W):
+    """Sets flat[off[c]:off[c+1]] as rows of W uint64 words (at least one row, for an empty library)."""
+    off = np.ascontiguousarray(offsets, dtype=np.int64)
+    flat = np.ascontiguousarray(flat_codes, dtype=np.int64)
+    n = off.shape[0] - 1
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))
+    bits = np.zeros((max(n, 1), W), dtype=np.uint64)
+    np.bitwise_or.at(bits, (rows, flat >> 6), np.left_shift(np.uint64(1), (flat & 63).astype(np.uint64)))
+    return bits
 
 
 def prepare(tables):
@@ -226,6 +238,7 @@ cdef int try_legacy(const Tab *t, Work *w, int d, int c) noexcept nogil:
 cdef int try_fixed(const Tab *t, Work *w, int d, int c) noexcept nogil:
     cdef int W = t.W, k, j, own = 0, n
     cdef const uint64_t *P = t.pools + <Py_ssize_t>c * W
+    cdef const uint64_t *F = t.fits + <Py_ssize_t>c * W
     cdef const uint64_t *Q
     cdef const uint64_t *A = w.any_ + d * W
     cdef const uint64_t *M = w.multi + d * W
@@ -240,13 +253,13 @@ cdef int try_fixed(const Tab *t, Work *w, int d, int c) noexcept nogil:
         Q = t.pools + <Py_ssize_t>w.cats[j] * W
         n = 0
         for k in range(W):
-            n += __builtin_popcountll(Q[k] & ~M[k] & ~P[k])
+            n += __builtin_popcountll(Q[k] & ~M[k] & ~F[k])
         if n < ITEMS:
             skip(w, d, c, R_CROWDS_PLACED)
             return 0
     for k in range(W):
-        A2[k] = A[k] | P[k]
-        M2[k] = M[k] | (A[k] & P[k])
+        A2[k] = A[k] | F[k]
+        M2[k] = M[k] | (A[k] & F[k])
     w.cats[d] = c
     w.ncat = d + 1
     if t.synthetic[c]:
@@ -315,9 +328,10 @@ cdef inline bint has_bit(const uint64_t *bits, int x) noexcept nogil:
 
 cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cats,
                  int32_t *gt, int32_t *tiles, int32_t *dec, int32_t *counters,
-                 int8_t *ambiguous) noexcept nogil:
+                 int8_t *ambiguous, int8_t *arguable) noexcept nogil:
     """One board into the output rows; returns the status (0 board, 1 no board)."""
-    cdef int W = t.W, k, g, h, j, n, x
+    cdef int W = t.W, k, g, h, j, n, na, x
+    cdef bint in_pool, in_arg
     cdef int32_t order[4]
     cdef uint64_t *once = w.spill          # fixed: exclusive codes at depth 4 (spill is legacy-only)
     cdef uint64_t *onboard = w.forbidden   # free after the search in both variants
@@ -334,6 +348,7 @@ cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cat
     dec[1] = -1
     dec[2] = -1
     ambiguous[0] = 0
+    arguable[0] = 0
     if not tier_search(t, w, 0):
         memcpy(counters, w.counters, sizeof(w.counters))
         for k in range(4):
@@ -393,14 +408,22 @@ cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cat
         tiles[k] = gt[k]
     fc_shuffle_i32(tiles, 16, &w.state)
     n = 0
+    na = 0
     for g in range(TIERS):
         for j in range(ITEMS):
             x = gt[g * ITEMS + j]
+            in_pool = False
+            in_arg = False
             for h in range(TIERS):
-                if h != g and has_bit(t.pools + <Py_ssize_t>cats[h] * W, x):
-                    n += 1
-                    break
+                if h != g:
+                    if has_bit(t.pools + <Py_ssize_t>cats[h] * W, x):
+                        in_pool = True
+                    elif has_bit(t.fits + <Py_ssize_t>cats[h] * W, x):
+                        in_arg = True
+            n += in_pool
+            na += in_arg
     ambiguous[0] = <int8_t>n
+    arguable[0] = <int8_t>na
     memcpy(counters, w.counters, sizeof(w.counters))
     return 0
 
@@ -413,13 +436,13 @@ def search_one(Prepared prep not None, uint32_t state, bint legacy, bint decoy, 
     cdef int32_t tiles[16]
     cdef int32_t dec[3]
     cdef int32_t counters[NCOUNTERS]
-    cdef int8_t amb
+    cdef int8_t amb, arg
     cdef int status = 1, rc
     cdef Py_ssize_t i
     with nogil:
         rc = work_init(&w, &prep.tab, legacy, trace)
         if rc == 0:
-            status = run_one(&prep.tab, &w, state, decoy, cats, gt, tiles, dec, counters, &amb)
+            status = run_one(&prep.tab, &w, state, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
     try:
         if rc != 0 or w.oom:
             raise MemoryError("connections: out of memory")
@@ -428,7 +451,7 @@ def search_one(Prepared prep not None, uint32_t state, bint legacy, bint decoy, 
             events = [tuple([w.events[i * EW + k] for k in range(EW)]) for i in range(w.n_events)]
         return (status, [cats[i] for i in range(4)], [gt[i] for i in range(16)],
                 [tiles[i] for i in range(16)], [dec[0], dec[1], dec[2]],
-                [counters[i] for i in range(NCOUNTERS)], amb, events)
+                [counters[i] for i in range(NCOUNTERS)], amb, arg, events)
     finally:
         work_free(&w)
 
@@ -457,7 +480,7 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
     cdef int32_t tiles[16]
     cdef int32_t dec[3]
     cdef int32_t counters[NCOUNTERS]
-    cdef int8_t amb
+    cdef int8_t amb, arg
     cdef int status = 1, rc, g, c
     cdef Py_ssize_t i
     cdef tuple codes = prep.codes
@@ -467,7 +490,7 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
     with nogil:
         rc = work_init(&w, &prep.tab, legacy, trace)
         if rc == 0:
-            status = run_one(&prep.tab, &w, state, decoy, cats, gt, tiles, dec, counters, &amb)
+            status = run_one(&prep.tab, &w, state, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
     try:
         if rc != 0 or w.oom:
             raise MemoryError("connections: out of memory")
@@ -491,6 +514,7 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
             "tier_entries": counter_list[C_ENTRIES:C_EXHAUSTED],
             "tier_exhaustions": counter_list[C_EXHAUSTED:NCOUNTERS],
             "ambiguous_tiles": amb,
+            "arguable_tiles": arg,
         }
         events = None
         if trace:
@@ -506,13 +530,14 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
 def search_many(Prepared prep not None, const uint32_t[::1] states, bint legacy, bint decoy,
                 int8_t[::1] status, int32_t[:, ::1] cats, int32_t[:, ::1] group_tiles,
                 int32_t[:, ::1] tiles, int32_t[:, ::1] decoys, int32_t[:, ::1] counters,
-                int8_t[::1] ambiguous):
+                int8_t[::1] ambiguous, int8_t[::1] arguable):
     """search_one for each state into row i of the outputs, the whole loop without the GIL."""
     cdef Py_ssize_t n = states.shape[0], i
     cdef Work w
     cdef int rc = 0
     if (status.shape[0] != n or cats.shape[0] != n or group_tiles.shape[0] != n or tiles.shape[0] != n
-            or decoys.shape[0] != n or counters.shape[0] != n or ambiguous.shape[0] != n):
+            or decoys.shape[0] != n or counters.shape[0] != n or ambiguous.shape[0] != n
+            or arguable.shape[0] != n):
         raise ValueError("search_many: every output needs one row per state")
     if (cats.shape[1] != 4 or group_tiles.shape[1] != 16 or tiles.shape[1] != 16 or decoys.shape[1] != 3
             or counters.shape[1] != NCOUNTERS):
@@ -525,7 +550,7 @@ def search_many(Prepared prep not None, const uint32_t[::1] states, bint legacy,
             for i in range(n):
                 status[i] = <int8_t>run_one(&prep.tab, &w, states[i], decoy, &cats[i, 0],
                                             &group_tiles[i, 0], &tiles[i, 0], &decoys[i, 0],
-                                            &counters[i, 0], &ambiguous[i])
+                                            &counters[i, 0], &ambiguous[i], &arguable[i])
         work_free(&w)
     if rc != 0:
         raise MemoryError("connections: out of memory")

@@ -11,6 +11,7 @@ cdef struct Tab:
     int n_tags
     int max_tier                 # the longest tier candidate list
     uint64_t *pools              # n_cat * W: each category's pool
+    uint64_t *fits               # n_cat * W: each category's pool and arguable codes
     int8_t *synthetic            # n_cat
     int32_t *tag_index           # n_cat, -1 for library categories
     int32_t *tier_flat           # candidates per tier in base order, tier t at tier_off[t]..tier_off[t+1]
@@ -26,7 +27,7 @@ cdef struct Work:
     uint64_t *used               # W       legacy: codes on the board
     uint64_t *forbidden          # W       legacy: the flat spill set
     uint64_t *spill              # 4 * W   legacy: what each placed group added to forbidden
-    uint64_t *any_               # 5 * W   fixed: refcount planes per depth: count >= 1
+    uint64_t *any_               # 5 * W   fixed: refcount planes over placed fit sets per depth: count >= 1
     uint64_t *multi              # 5 * W   fixed: count >= 2 (count == 1 is any_ & ~multi)
     int32_t *moves               # 4 * max_tier: each depth's shuffled candidates
     int32_t *avail               # n_codes: scratch list of codes

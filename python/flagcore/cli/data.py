@@ -1,4 +1,5 @@
-"""``flagcore data check``: validate the bundled flag library (or a user's library file)."""
+"""``flagcore data check``: validate the bundled flag library (or a user's library file).
+``flagcore data sheet``: draw contact sheets of every category for a person to review."""
 from __future__ import annotations
 
 import argparse
@@ -17,6 +18,21 @@ def register(groups: dict[str, Any]) -> None:
                         "default: the bundled library's figures for it, 1,1,1,1 (enough for a board) "
                         "for a --library")
     p.set_defaults(func=run_check)
+    s = groups["data"].add_parser(
+        "sheet", help="contact sheets: every category's pool and arguable codes as flags, one PNG per group",
+        description="Draw every category with its pool and its arguable codes (outlined in orange, with "
+                    "reasons) as flags at tile size, one PNG per category group, into OUT.")
+    s.add_argument("--out", metavar="DIR", required=True, help="folder for the PNGs (created if needed)")
+    s.add_argument("--library", metavar="PATH", default=None,
+                   help="a library directory or JSON file (default: the bundled flags/ data)")
+    s.add_argument("--svg-dir", metavar="DIR", default=None, help="artwork directory (default: bundled flags/svg)")
+    s.add_argument("--mode", choices=("flags", "trivia", "both"), default="both", help="default: both")
+    s.add_argument("--group", action="append", default=None, metavar="GROUP",
+                   help="only this sheet group (repeatable): colours, stripes, symbols, geography, "
+                        "languages-money-names, politics-history, other")
+    s.add_argument("--tile-width", type=int, default=96, help="flag width in pixels (default 96)")
+    s.add_argument("--columns", type=int, default=12, help="flags per row (default 12)")
+    s.set_defaults(func=run_sheet)
 
 
 def parse_minimums(text: str) -> tuple[int, int, int, int]:
@@ -44,3 +60,16 @@ def run_check(args: argparse.Namespace) -> int:
     for line in result.lines:
         print(line)
     return 0 if result.ok else 1
+
+
+def run_sheet(args: argparse.Namespace) -> int:
+    from ..contact_sheets import write_sheets
+    from ..library import MODES, load_library
+
+    library = load_library(args.library)
+    modes = MODES if args.mode == "both" else (args.mode,)
+    paths = write_sheets(library, args.out, modes=modes, groups=args.group, tile_width=args.tile_width,
+                         columns=args.columns, svg_dir=Path(args.svg_dir) if args.svg_dir else None)
+    for path in paths:
+        print(path)
+    return 0

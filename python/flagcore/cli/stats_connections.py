@@ -1,6 +1,10 @@
 """``flagcore stats connections``: the spec's "Measured cost" and "Ambiguous tiles" tables.
 
-Seeds 0..N-1 run through ``generate_many`` in chunks (a progress bar on stderr, plain lines off a terminal), once with the spec's
+Ambiguity comes in two kinds, reported apart: a tile in the pool of a group it is not in (the rule
+says it fits) and a tile in that group's arguable set (a player could argue it fits).
+
+Seeds 0..N-1 run through ``generate_many`` in chunks (a progress bar on stderr, plain lines off a
+terminal), once with the spec's
 generator (legacy) and once with the fixed one, per mode, and the tables put them side by side.
 Percentiles are nearest-rank (the value at rank ceil(p/100 * n) of the sorted sample).
 """
@@ -40,24 +44,26 @@ def nearest_rank(sorted_values: np.ndarray, p: float) -> int:
 def measure(seeds: int, mode: str, legacy: bool, library: Library, threads: int | None,
             progress: Callable[[int], object]) -> dict[str, Any]:
     """Run seeds 0..seeds-1 and summarise the batch as the two tables need it."""
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for lo in range(0, seeds, CHUNK):
         hi = min(seeds, lo + CHUNK)
         b = generate_many(np.arange(lo, hi, dtype=np.uint32), mode, threads=threads, library=library, legacy=legacy)
-        parts.append((b.status, b.counters, b.decoys, b.ambiguous))
+        parts.append((b.status, b.counters, b.decoys, b.ambiguous, b.arguable))
         progress(hi - lo)
     status = np.concatenate([p[0] for p in parts])
     counters = np.concatenate([p[1] for p in parts])
     ok = status == _ref.STATUS_OK
     decoy = np.concatenate([p[2] for p in parts])[:, 0] >= 0
     ambiguous = np.concatenate([p[3] for p in parts]) > 0
+    arguable = np.concatenate([p[4] for p in parts]) > 0
     moves = np.sort(counters[:, _ref.C_MOVES])
     backtrack = counters[:, _ref.C_BACKTRACKS] > 0
     paths = {}
     for name, mask in (("no backtrack, no decoy", ~backtrack & ~decoy), ("backtrack, no decoy", backtrack & ~decoy),
                        ("decoy, no backtrack", ~backtrack & decoy), ("backtrack and decoy", backtrack & decoy)):
         mask = mask & ok
-        paths[name] = {"ambiguous": int((ambiguous & mask).sum()), "boards": int(mask.sum())}
+        paths[name] = {"ambiguous": int((ambiguous & mask).sum()), "arguable": int((arguable & mask).sum()),
+                       "boards": int(mask.sum())}
     return {
         "mode": mode, "legacy": legacy, "seeds": seeds, "boards": int(ok.sum()), "no_board": int((~ok).sum()),
         "moves_mean": float(moves.mean()) if seeds else 0.0,
@@ -67,7 +73,8 @@ def measure(seeds: int, mode: str, legacy: bool, library: Library, threads: int 
         "skips": {r: int(counters[:, _ref.C_SKIPS + i].sum()) for i, r in enumerate(REASONS)},
         "purple_entered": int(counters[:, _ref.C_ENTRIES + 3].sum()),
         "purple_exhausted": int(counters[:, _ref.C_EXHAUSTED + 3].sum()),
-        "ambiguous_boards": int((ambiguous & ok).sum()), "paths": paths,
+        "ambiguous_boards": int((ambiguous & ok).sum()), "arguable_boards": int((arguable & ok).sum()),
+        "either_boards": int(((ambiguous | arguable) & ok).sum()), "paths": paths,
     }
 
 
@@ -92,15 +99,22 @@ def render(results: list[dict[str, Any]]) -> str:
         ("Purple entered / exhausted", lambda r: f"{r['purple_entered']:,} / {r['purple_exhausted']:,}"),
         *[(f"Skips: {reason}", (lambda reason: lambda r: f"{r['skips'][reason]:,}")(reason)) for reason in REASONS],
     ]
-    amb_rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
-        ("All boards", lambda r: _pct(r["ambiguous_boards"], r["boards"])),
-        *[(path[0].upper() + path[1:], (lambda path: lambda r: _of(r["paths"][path]["ambiguous"],
-                                                                    r["paths"][path]["boards"]))(path))
-          for path in results[0]["paths"]],
-    ]
+    def ambiguity_rows(key: str) -> list[tuple[str, Callable[[dict[str, Any]], str]]]:
+        return [("All boards", lambda r: _pct(r[f"{key}_boards"], r["boards"])),
+                *[(path[0].upper() + path[1:], (lambda path: lambda r: _of(r["paths"][path][key],
+                                                                            r["paths"][path]["boards"]))(path))
+                  for path in results[0]["paths"]]]
+
+    either_rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+        ("All boards", lambda r: _pct(r["either_boards"], r["boards"]))]
     out = []
     for title, rows in ((f"Measured cost (seeds 0..{results[0]['seeds'] - 1})", cost_rows),
-                        ("Ambiguous tiles (boards with a tile that fits a group it is not in)", amb_rows)):
+                        ("Ambiguous tiles (boards with a tile in the pool of a group it is not in)",
+                         ambiguity_rows("ambiguous")),
+                        ("Arguable tiles (boards with a tile in the arguable set of a group it is not in)",
+                         ambiguity_rows("arguable")),
+                        ("Either kind (boards with a tile that fits, certainly or arguably, another group)",
+                         either_rows)):
         cells = [[name, *[fn(r) for r in results]] for name, fn in rows]
         first = ["Metric" if "cost" in title else "Path", *heads]
         widths = [max(len(row[i]) for row in [first, *cells]) for i in range(len(first))]

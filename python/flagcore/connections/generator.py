@@ -13,8 +13,9 @@ thread. Countries are indices into ``library.codes`` (sorted) and categories kee
 ``library.categories(mode)``; both orders are part of what a seed means.
 
 Fixed vs legacy. The default search has the spec's four flaws fixed (refcounted spill, pools checked
-in both directions, decoy only from a group's exclusive codes, complete search); ``legacy=True``
-reproduces the spec's generator flaws included, for measurement. When the fixed search exhausts,
+in both directions, decoy only from a group's exclusive codes, complete search) and keeps a tile off
+any board where it fits another group even arguably (``Category.arguable``); ``legacy=True``
+reproduces the spec's generator flaws included, for measurement, and knows pools only. When the fixed search exhausts,
 no valid board exists for the library and mode at all, whatever the seed: :class:`NoBoardError`.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields as dataclass_fields
 from operator import itemgetter
 from types import ModuleType
-from typing import Any, Iterator, NamedTuple, Sequence, overload
+from typing import Any, Iterator, Mapping, NamedTuple, Sequence, overload
 
 import numpy as np
 
@@ -50,10 +51,16 @@ class NoBoardError(RuntimeError):
 
 
 class Ambiguity(NamedTuple):
-    """A tile that also fits a group it is not in: ``group`` is that other group."""
+    """A tile that also fits a group it is not in: ``group`` is that other group.
+
+    ``kind`` is "rule" when the tile is in that group's pool, "arguable" when it is in its arguable
+    set; ``reasons`` are then the category's reasons for that code (empty for "rule").
+    """
 
     tile: str
     group: Group
+    kind: str = "rule"
+    reasons: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -65,7 +72,8 @@ class Tables:
     """One (library, mode) as flat arrays, the input both search implementations prepare from.
 
     Category c is ``categories[c]`` (the order of ``library.categories(mode)``); its pool is
-    ``pool_flat[pool_off[c]:pool_off[c+1]]`` (ascending code indices). Tier t's candidates in base
+    ``pool_flat[pool_off[c]:pool_off[c+1]]`` (ascending code indices) and its fit set (pool and
+    arguable codes) ``fit_flat[fit_off[c]:fit_off[c+1]]``. Tier t's candidates in base
     order (library categories, then synthetic ones) are ``tier_flat[tier_off[t]:tier_off[t+1]]``.
     Synthetic categories have ``tag_index`` >= 0 (one index per distinct tag), library ones -1.
     """
@@ -83,6 +91,9 @@ class Tables:
     tier_flat: np.ndarray
     tier_off: np.ndarray
     pool_sets: tuple[frozenset[str], ...]
+    fit_flat: np.ndarray
+    fit_off: np.ndarray
+    arguable_sets: tuple[frozenset[str], ...]
 
 
 def _check_category(cat: Any, known: dict[str, int], where: str) -> None:
@@ -105,6 +116,15 @@ def _check_category(cat: Any, known: dict[str, int], where: str) -> None:
         raise LibraryError(f"{name}: pool has unknown codes {unknown}")
     if len(cat.pool) < ITEMS:
         raise LibraryError(f"{name}: pool has {len(cat.pool)} codes, needs at least {ITEMS}")
+    if not isinstance(cat.arguable, (frozenset, set)):
+        raise LibraryError(f"{name}: arguable must be a frozenset of codes, not {type(cat.arguable).__name__}")
+    unknown = sorted(str(x) for x in cat.arguable if not isinstance(x, str) or x not in known)
+    if unknown:
+        raise LibraryError(f"{name}: arguable has unknown codes {unknown}")
+    if not isinstance(cat.arguable_reasons, Mapping):
+        raise LibraryError(f"{name}: arguable_reasons must be a mapping of codes to reasons")
+    if cat.arguable & cat.pool:
+        raise LibraryError(f"{name}: codes {sorted(cat.arguable & cat.pool)} are both in the pool and arguable")
     if cat.kind == "synthetic" and (not isinstance(cat.tag, str) or not cat.tag):
         raise LibraryError(f"{name}: a synthetic category needs its flag tag in .tag")
 
@@ -122,10 +142,8 @@ def compile_tables(library: Library, mode: str) -> Tables:
         if cat.id in index:
             raise LibraryError(f"{library.source}: category {cat.id!r}: duplicate id")
         index[cat.id] = len(index)
-    pools = [sorted(known[x] for x in cat.pool) for cat in cats]
-    pool_off = np.zeros(len(cats) + 1, dtype=np.int32)
-    pool_off[1:] = np.cumsum([len(p) for p in pools], dtype=np.int64)
-    pool_flat = np.array([x for p in pools for x in p], dtype=np.int32)
+    pool_flat, pool_off = _flat([cat.pool for cat in cats], known)
+    fit_flat, fit_off = _flat([cat.pool | cat.arguable for cat in cats], known)
     tags: dict[str, int] = {}
     tag_index = np.array([tags.setdefault(c.tag, len(tags)) if c.kind == "synthetic" and c.tag else -1
                           for c in cats], dtype=np.int32)
@@ -138,7 +156,16 @@ def compile_tables(library: Library, mode: str) -> Tables:
     tier_off[1:] = np.cumsum([len(t) for t in tier_lists])
     tier_flat = np.array([i for t in tier_lists for i in t], dtype=np.int32)
     return Tables(mode, codes, cats, index, len(codes), pool_flat, pool_off, synthetic, tag_index,
-                  len(tags), tier_flat, tier_off, tuple(frozenset(c.pool) for c in cats))
+                  len(tags), tier_flat, tier_off, tuple(frozenset(c.pool) for c in cats),
+                  fit_flat, fit_off, tuple(frozenset(c.arguable) for c in cats))
+
+
+def _flat(sets: Sequence[frozenset[str]], known: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Sets of codes as (flat ascending code indices, offsets): set c is flat[off[c]:off[c+1]]."""
+    rows = [sorted(known[x] for x in s) for s in sets]
+    off = np.zeros(len(rows) + 1, dtype=np.int32)
+    off[1:] = np.cumsum([len(r) for r in rows], dtype=np.int64)
+    return np.array([x for r in rows for x in r], dtype=np.int32), off
 
 
 _cache_lock = threading.Lock()
@@ -223,7 +250,7 @@ def _check_threads(threads: Any) -> int | None:
 # raw result -> Board
 
 
-def _stats(tables: Tables, counters: list[int], decoy: list[int], ambiguous: int) -> dict[str, Any]:
+def _stats(tables: Tables, counters: list[int], decoy: list[int], ambiguous: int, arguable: int) -> dict[str, Any]:
     # counters layout: flagcore.reference.connections.COUNTERS (indices spelled out: this runs per board)
     return {
         "moves_tried": counters[0],
@@ -235,6 +262,7 @@ def _stats(tables: Tables, counters: list[int], decoy: list[int], ambiguous: int
         "tier_entries": counters[7:11],
         "tier_exhaustions": counters[11:15],
         "ambiguous_tiles": ambiguous,
+        "arguable_tiles": arguable,
     }
 
 
@@ -299,7 +327,7 @@ if ({f.name for f in dataclass_fields(Group)} != {"tier", "label", "codes", "cat
 
 
 def _board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) -> Board:
-    status, cats, gt, tiles, decoy, counters, ambiguous, events = raw
+    status, cats, gt, tiles, decoy, counters, ambiguous, arguable, events = raw
     if status != _ref.STATUS_OK:
         raise _no_board(tables, seed, legacy, counters)
     codes = tables.codes
@@ -311,7 +339,7 @@ def _board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) ->
                                       "category_id": cat.id}))
     return _frozen(Board, {  # type: ignore[no-any-return]
         "tiles": itemgetter(*tiles)(codes), "groups": tuple(groups), "seed": seed, "mode": tables.mode,
-        "legacy": legacy, "stats": _stats(tables, counters, decoy, int(ambiguous)),
+        "legacy": legacy, "stats": _stats(tables, counters, decoy, int(ambiguous), int(arguable)),
         "events": None if events is None else _events(tables, events)})
 
 
@@ -341,7 +369,7 @@ def generate(seed: int | str, mode: str = "flags", *, library: Library | None = 
     trace: record the search's steps in ``board.events`` (dicts with "event": enter, try, skip,
       place, undo, backtrack, draw, decoy). ``board.stats`` is always filled: moves_tried,
       backtracks, decoy_applied, decoy, skips (by reason), tier_entries, tier_exhaustions,
-      ambiguous_tiles.
+      ambiguous_tiles (tiles in another group's pool), arguable_tiles (in another group's arguable set).
     Raises NoBoardError when no board is found (fixed: none exists for this library and mode),
     TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
     beyond the per-Library table cache.
@@ -391,7 +419,8 @@ class BoardBatch(Sequence[Board]):
     (indices into ``tables.categories``), ``group_tiles`` int32 (n, 16) (four tiles per group in
     tier order, code indices), ``tiles`` int32 (n, 16) (the shuffled board), ``decoys`` int32 (n, 3)
     (tier, removed, added; -1 when no decoy), ``counters`` int32 (n, 15) (see
-    flagcore.reference.connections.COUNTERS), ``ambiguous`` int8 (n) (tiles fitting another group).
+    flagcore.reference.connections.COUNTERS), ``ambiguous`` int8 (n) (tiles in another group's pool),
+    ``arguable`` int8 (n) (tiles in another group's arguable set).
     """
 
     def __init__(self, tables: Tables, seeds: Sequence[int | str], legacy: bool, arrays: dict[str, np.ndarray]):
@@ -406,6 +435,7 @@ class BoardBatch(Sequence[Board]):
         self.decoys: np.ndarray = arrays["decoys"]
         self.counters: np.ndarray = arrays["counters"]
         self.ambiguous: np.ndarray = arrays["ambiguous"]
+        self.arguable: np.ndarray = arrays["arguable"]
 
     def __len__(self) -> int:
         return int(self.status.shape[0])
@@ -428,7 +458,7 @@ class BoardBatch(Sequence[Board]):
         seed = self.seeds[j]
         raw = (int(self.status[j]), self.categories[j].tolist(), self.group_tiles[j].tolist(),
                self.tiles[j].tolist(), self.decoys[j].tolist(), self.counters[j].tolist(),
-               int(self.ambiguous[j]), None)
+               int(self.ambiguous[j]), int(self.arguable[j]), None)
         return _board(self.tables, seed if isinstance(seed, str) else int(seed), self.legacy, raw)
 
     def __iter__(self) -> Iterator[Board]:
@@ -459,7 +489,7 @@ def _alloc(n: int) -> dict[str, np.ndarray]:
     return {"status": np.zeros(n, dtype=np.int8), "categories": np.zeros((n, 4), dtype=np.int32),
             "group_tiles": np.zeros((n, 16), dtype=np.int32), "tiles": np.zeros((n, 16), dtype=np.int32),
             "decoys": np.zeros((n, 3), dtype=np.int32), "counters": np.zeros((n, _ref.COUNTERS), dtype=np.int32),
-            "ambiguous": np.zeros(n, dtype=np.int8)}
+            "ambiguous": np.zeros(n, dtype=np.int8), "arguable": np.zeros(n, dtype=np.int8)}
 
 
 def generate_many_with(impl: ModuleType, seeds: Any, mode: str = "flags", *, threads: int | None = None,
@@ -473,7 +503,7 @@ def generate_many_with(impl: ModuleType, seeds: Any, mode: str = "flags", *, thr
     tables, prepared = _tables_for(impl, library, mode)
     n = len(states)
     arrays = _alloc(n)
-    order = ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous")
+    order = ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous", "arguable")
     if nthreads is None:
         nthreads = os.cpu_count() or 1
     nthreads = max(1, min(nthreads, n // MIN_CHUNK)) if threads is None else min(nthreads, max(n, 1))
@@ -506,23 +536,29 @@ def generate_many(seeds: Any, mode: str = "flags", *, threads: int | None = None
 
 
 def find_ambiguities(board: Board, library: Library | None = None) -> list[Ambiguity]:
-    """Every (tile, group) where the tile lies in the pool of that group but belongs to another one.
+    """Every (tile, group) where the tile fits that group but belongs to another one.
 
-    The pools are those of ``library`` (None: the bundled one) for ``board.mode``, looked up by each
-    group's category_id. An empty list means every tile fits exactly the group it is in.
+    Both kinds: "rule" when the tile lies in the group's pool, "arguable" when it lies in the
+    group's arguable set (with the category's reasons). The sets are those of ``library`` (None:
+    the bundled one) for ``board.mode``, looked up by each group's category_id. An empty list means
+    every tile fits (certainly or arguably) only the group it is in.
     """
     if not isinstance(board, Board):
         raise TypeError(f"board must be a flagcore.connections.Board, not {type(board).__name__}")
     tables, _ = _tables_for(_impl, library, _check_mode(board.mode))
-    pools = []
+    cats = []
     for g in board.groups:
         if g.category_id not in tables.index:
             raise ValueError(f"board: category {g.category_id!r} is not in the library's {board.mode!r} categories")
-        pools.append(tables.pool_sets[tables.index[g.category_id]])
+        cats.append(tables.categories[tables.index[g.category_id]])
     out = []
     for gi, g in enumerate(board.groups):
         for tile in g.codes:
             for hi, h in enumerate(board.groups):
-                if hi != gi and tile in pools[hi]:
-                    out.append(Ambiguity(tile, h))
+                if hi == gi:
+                    continue
+                if tile in cats[hi].pool:
+                    out.append(Ambiguity(tile, h, "rule"))
+                elif tile in cats[hi].arguable:
+                    out.append(Ambiguity(tile, h, "arguable", tuple(cats[hi].arguable_reasons.get(tile, ()))))
     return out

@@ -23,13 +23,18 @@ are shuffled once with the Rng, then tried in that order, depth first.
 * undo: forbidden -= spill, which can free a code an earlier group still forbids (flaw 1).
 
 The fixed search (default) places categories only (no tiles) and keeps a reference count per code
-over the placed pools. A code with count 1 fits exactly one placed group. A candidate is skipped when
-its own exclusive codes are fewer than 4 (``too_few_exclusive``) or when it leaves a placed group
-fewer than 4 (``crowds_placed``). Exclusive sets only shrink as groups are added, so the pruning
-never cuts a solvable branch, and four categories are a valid board (some four tiles per group, no
-tile in the pool of another group) exactly when each has >= 4 exclusive codes: the search is
+over the placed *fit sets*: a category's fit set is its pool (codes that certainly fit its label)
+plus its arguable codes (codes a player could argue fit it). A pool code with count 1 fits exactly
+one placed group: its own; these are the group's *exclusive* codes. A candidate is skipped when its
+own exclusive codes are fewer than 4 (``too_few_exclusive``) or when it leaves a placed group fewer
+than 4 (``crowds_placed``). Exclusive sets only shrink as groups are added, so the pruning never
+cuts a solvable branch, and four categories are a valid board (some four pool tiles per group, no
+tile in the fit set of another group) exactly when each has >= 4 exclusive codes: the search is
 complete. The four tiles of each group are drawn after the search, ``shuffle(exclusive)[:4]`` in
-tier order, so no subset choice can break a solvable assignment.
+tier order, so no subset choice can break a solvable assignment. Without arguable codes the fit set
+is the pool and the search is the one over pools alone, draw for draw.
+
+Legacy knows pools only (the spec's generator never heard of arguable codes).
 
 After a board: one draw decides the decoy (u < 2**30, i.e. ``rng() < 0.25``); the draw is made even
 with ``decoy=False`` so that option changes nothing but the decoy itself. When applied: the four
@@ -39,7 +44,8 @@ source is the whole pool in legacy (so the decoy can fit another group, flaw 3) 
 set in the fixed search. Last, the 16 tiles (groups in tier order) are shuffled.
 
 Raw result (shared with the core): ``(status, cats, group_tiles, tiles, decoy, counters,
-ambiguous, events)`` - see :data:`COUNTERS` and :data:`EVENT_KINDS`.
+ambiguous, arguable, events)`` - see :data:`COUNTERS` and :data:`EVENT_KINDS`; ``ambiguous``
+counts the tiles in the pool of a group they are not in, ``arguable`` those in its arguable set.
 """
 from __future__ import annotations
 
@@ -72,13 +78,15 @@ EVENT_WIDTH = 8
 
 STATUS_OK, STATUS_NO_BOARD = 0, 1
 
-RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, "list[tuple[int, ...]] | None"]
+RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int,
+                  "list[tuple[int, ...]] | None"]
 
 
 class Prepared:
     """The tables of one (library, mode) in the shape this module searches fastest."""
 
-    __slots__ = ("tables", "n_codes", "pools", "pool_sets", "synthetic", "tag_index", "n_tags", "tier_lists")
+    __slots__ = ("tables", "n_codes", "pools", "pool_sets", "fits", "fit_sets", "synthetic", "tag_index", "n_tags",
+                 "tier_lists")
 
     def __init__(self, tables: Any) -> None:
         self.tables = tables
@@ -87,6 +95,10 @@ class Prepared:
         flat = tables.pool_flat.tolist()
         self.pools = [flat[off[i]:off[i + 1]] for i in range(len(off) - 1)]  # ascending code index
         self.pool_sets = [frozenset(p) for p in self.pools]
+        foff = tables.fit_off.tolist()
+        fflat = tables.fit_flat.tolist()
+        self.fits = [fflat[foff[i]:foff[i + 1]] for i in range(len(foff) - 1)]  # pool + arguable, ascending
+        self.fit_sets = [frozenset(f) for f in self.fits]
         self.synthetic = [bool(s) for s in tables.synthetic.tolist()]
         self.tag_index = tables.tag_index.tolist()
         self.n_tags = int(tables.n_tags)
@@ -111,7 +123,7 @@ class _Search:
         self.spills: list[list[int]] = []  # legacy: what each placed group added to forbidden
         self.used: set[int] = set()
         self.forbidden: set[int] = set()  # legacy: the flat spill set
-        self.refcount = [0] * prep.n_codes  # fixed: how many placed pools hold each code
+        self.refcount = [0] * prep.n_codes  # fixed: how many placed fit sets hold each code
         self.used_tags: set[int] = set()
 
     def ev(self, *fields: int) -> None:
@@ -185,12 +197,12 @@ class _Search:
         if sum(1 for x in pool if rc[x] == 0) < ITEMS:
             self.skip(d, c, R_TOO_FEW_EXCLUSIVE)
             return False
-        pool_set = p.pool_sets[c]
+        fit_set = p.fit_sets[c]
         for j in self.cats:
-            if sum(1 for x in p.pools[j] if rc[x] == 1 and x not in pool_set) < ITEMS:
+            if sum(1 for x in p.pools[j] if rc[x] == 1 and x not in fit_set) < ITEMS:
                 self.skip(d, c, R_CROWDS_PLACED)
                 return False
-        for x in pool:
+        for x in p.fits[c]:
             rc[x] += 1
         self.cats.append(c)
         if p.synthetic[c]:
@@ -208,7 +220,7 @@ class _Search:
             # The spec's flat set: this deletes codes an earlier group may still forbid.
             self.forbidden.difference_update(self.spills.pop())
         else:
-            for x in p.pools[c]:
+            for x in p.fits[c]:
                 self.refcount[x] -= 1
 
 
@@ -216,7 +228,7 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
     """Search one board from a uint32 Rng state; see the module docstring for the raw result."""
     s = _Search(prep, state, legacy, trace)
     if not s.tier(0):
-        return (STATUS_NO_BOARD, [-1] * 4, [-1] * 16, [-1] * 16, [-1, -1, -1], s.counters, 0, s.events)
+        return (STATUS_NO_BOARD, [-1] * 4, [-1] * 16, [-1] * 16, [-1, -1, -1], s.counters, 0, 0, s.events)
     cats = s.cats
     if legacy:
         groups = [list(f) for f in s.fours]
@@ -243,7 +255,7 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
     group_tiles = [x for four in groups for x in four]
     tiles = shuffle(group_tiles, s.rng)
     return (STATUS_OK, list(cats), group_tiles, tiles, decoy_info, s.counters,
-            count_ambiguous(prep, cats, group_tiles), s.events)
+            *count_ambiguous(prep, cats, group_tiles), s.events)
 
 
 def search_board(prep: Prepared, state: int, seed: int | str, legacy: bool, decoy: bool, trace: bool) -> Any:
@@ -253,22 +265,23 @@ def search_board(prep: Prepared, state: int, seed: int | str, legacy: bool, deco
     return generator._board(prep.tables, seed, legacy, search_one(prep, state, legacy, decoy, trace))
 
 
-def count_ambiguous(prep: Prepared, cats: Sequence[int], group_tiles: Sequence[int]) -> int:
-    """Tiles that lie in the pool of a group they are not in."""
-    n = 0
+def count_ambiguous(prep: Prepared, cats: Sequence[int], group_tiles: Sequence[int]) -> tuple[int, int]:
+    """(tiles in the pool of a group they are not in, tiles in the arguable set of such a group)."""
+    rule = arguable = 0
     for g in range(TIERS):
+        others = [cats[h] for h in range(TIERS) if h != g]
         for x in group_tiles[g * ITEMS:(g + 1) * ITEMS]:
-            if any(x in prep.pool_sets[cats[h]] for h in range(TIERS) if h != g):
-                n += 1
-    return n
+            rule += any(x in prep.pool_sets[c] for c in others)
+            arguable += any(x in prep.fit_sets[c] and x not in prep.pool_sets[c] for c in others)
+    return rule, arguable
 
 
 def search_many(prep: Prepared, states: np.ndarray, legacy: bool, decoy: bool, status: np.ndarray,
                 cats: np.ndarray, group_tiles: np.ndarray, tiles: np.ndarray, decoys: np.ndarray,
-                counters: np.ndarray, ambiguous: np.ndarray) -> None:
+                counters: np.ndarray, ambiguous: np.ndarray, arguable: np.ndarray) -> None:
     """search_one for each state, written into row i of the output arrays (the core's layout)."""
     for i, state in enumerate(states.tolist()):
-        st, c, gt, t, dec, cnt, amb, _ = search_one(prep, state, legacy, decoy, False)
+        st, c, gt, t, dec, cnt, amb, arg, _ = search_one(prep, state, legacy, decoy, False)
         status[i] = st
         cats[i] = c
         group_tiles[i] = gt
@@ -276,6 +289,7 @@ def search_many(prep: Prepared, states: np.ndarray, legacy: bool, decoy: bool, s
         decoys[i] = dec
         counters[i] = cnt
         ambiguous[i] = amb
+        arguable[i] = arg
 
 
 def generate(seed: int | str, mode: str = "flags", *, library: Library | None = None, decoy: bool = True,

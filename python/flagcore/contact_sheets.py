@@ -1,0 +1,183 @@
+"""Contact sheets: every category with its pool and its arguable codes, flags drawn at tile size.
+
+A person reviews a category at a glance the way a player meets it: the label, then the flags.
+Pool codes come first; arguable codes follow, outlined in orange with a "?" and their reasons
+written under the grid. One PNG per sheet group (colours, stripes, symbols, geography, ...);
+``flagcore data sheet`` writes them.
+"""
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from .library import MODES, Category, Library
+from .library_check import artwork_path
+from .pictures import TIER_RGB, _BACKGROUND, _INK, _fit, _font, _save
+
+# Sheet groups in page order. A category's group comes from its id prefix, and for flag design
+# categories from the attributes its rule tests (stripes before symbols before colours).
+GROUPS = ("colours", "stripes", "symbols", "geography", "languages-money-names", "politics-history", "other")
+_PREFIX_GROUP = {"geo": "geography", "lang": "languages-money-names", "money": "languages-money-names",
+                 "name": "languages-money-names", "org": "politics-history", "gov": "politics-history",
+                 "hist": "politics-history"}
+_STRIPES = ("stripes", "stripe_count")
+_SYMBOLS = ("features", "stars", "tags")
+_ARGUABLE_RGB = (230, 120, 20)
+_MISSING_RGB = (215, 215, 215)
+
+
+def _rule_attributes(rule: Any) -> set[str]:
+    if isinstance(rule, dict):
+        out: set[str] = set()
+        for key, value in rule.items():
+            out |= _rule_attributes(value) if key in ("any", "not") else {key}
+        return out
+    if isinstance(rule, list):
+        return set().union(*(_rule_attributes(r) for r in rule)) if rule else set()
+    return set()
+
+
+def sheet_group(cat: Category) -> str:
+    """The sheet a category is drawn on."""
+    if cat.kind == "synthetic":
+        tag = cat.tag or ""
+        if tag.startswith(("colour:", "colours:", "colour_count:")):
+            return "colours"
+        return "stripes" if tag.startswith("stripes") else "symbols"
+    prefix = cat.id.split(":", 1)[0]
+    if prefix in _PREFIX_GROUP:
+        return _PREFIX_GROUP[prefix]
+    attrs = _rule_attributes(cat.extra.get("rule"))
+    if attrs & set(_STRIPES):
+        return "stripes"
+    if attrs & set(_SYMBOLS):
+        return "symbols"
+    if attrs and attrs <= {"colours", "colour_count"}:
+        return "colours"
+    return "other"
+
+
+def sheet_groups(library: Library, modes: Iterable[str] = MODES) -> dict[str, list[Category]]:
+    """The categories of ``modes`` (each once, in library order) by sheet group, in GROUPS order."""
+    seen: dict[str, Category] = {}
+    for mode in modes:
+        for cat in library.categories(mode):
+            seen.setdefault(cat.id, cat)
+    groups: dict[str, list[Category]] = {g: [] for g in GROUPS}
+    for cat in seen.values():
+        groups[sheet_group(cat)].append(cat)
+    return {g: cats for g, cats in groups.items() if cats}
+
+
+class _Tiles:
+    """Each flag rendered once at tile size (a grey box with the code when there is no artwork)."""
+
+    def __init__(self, width: int, height: int, svg_dir: Path | None) -> None:
+        self.width, self.height, self.svg_dir = width, height, svg_dir
+        self._cache: dict[str, Image.Image] = {}
+
+    def get(self, code: str) -> Image.Image:
+        if code not in self._cache:
+            path = artwork_path(code, self.svg_dir)
+            if path.is_file():
+                from .signatures import render_flag  # late: cairosvg is only needed for drawing
+
+                rgba = render_flag(path.read_bytes(), max(1, -(-self.width // 48)))
+                image = _fit(Image.fromarray(np.ascontiguousarray(rgba), "RGBA"), self.width, self.height)
+            else:
+                image = Image.new("RGBA", (self.width, self.height * 2 // 3), _MISSING_RGB)
+            self._cache[code] = image
+        return self._cache[code]
+
+
+def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str], *, names: Mapping[str, str],
+               tile_width: int = 96, columns: int = 12, svg_dir: Path | None = None,
+               tiles: _Tiles | None = None) -> None:
+    """One PNG: for each category a header, its pool's flags, its arguable flags (marked) and reasons."""
+    tile_h = tile_width * 2 // 3
+    tiles = tiles or _Tiles(tile_width, tile_h, svg_dir)
+    pad, gap, code_h, head_h, line_h = 16, 8, 16, 30, 17
+    cell_w, cell_h = tile_width + gap, tile_h + code_h + gap
+    width = 2 * pad + columns * cell_w
+    wrap = max(40, (width - 2 * pad) // 7)
+    blocks = []
+    height = pad + 40
+    for cat in cats:
+        codes = sorted(cat.pool) + sorted(cat.arguable)
+        rows = -(-len(codes) // columns)
+        reasons = [line for code in sorted(cat.arguable)
+                   for line in textwrap.wrap(f"? {code} {names.get(code, code)}: "
+                                             + "; ".join(cat.arguable_reasons.get(code, ("(no reason given)",))),
+                                             wrap, subsequent_indent="    ")]
+        blocks.append((cat, codes, reasons))
+        height += head_h + rows * cell_h + len(reasons) * line_h + pad
+    canvas = Image.new("RGBA", (width, height), _BACKGROUND)
+    draw = ImageDraw.Draw(canvas)
+    title_font, head_font, small = _font(22), _font(16), _font(12)
+    draw.text((pad, pad), title, fill=_INK, font=title_font)
+    y = pad + 40
+    for cat, codes, reasons in blocks:
+        draw.rectangle((pad, y + 4, pad + 16, y + 20), fill=TIER_RGB[cat.tier])
+        modes = "both modes" if cat.modes == frozenset(MODES) else f"{'/'.join(sorted(cat.modes))} only"
+        head = (f"{cat.label}   [{cat.id}, {modes}; pool {len(cat.pool)}"
+                + (f", arguable {len(cat.arguable)}]" if cat.arguable else "]"))
+        draw.text((pad + 24, y + 3), head, fill=_INK, font=head_font)
+        y += head_h
+        for i, code in enumerate(codes):
+            x0 = pad + (i % columns) * cell_w
+            y0 = y + (i // columns) * cell_h
+            flag = tiles.get(code)
+            fx, fy = x0 + (tile_width - flag.width) // 2, y0 + (tile_h - flag.height) // 2
+            canvas.alpha_composite(flag, (fx, fy))
+            arguable = code in cat.arguable
+            draw.rectangle((fx - 1, fy - 1, fx + flag.width, fy + flag.height),
+                           outline=_ARGUABLE_RGB if arguable else (200, 200, 200), width=3 if arguable else 1)
+            draw.text((x0 + tile_width // 2, y0 + tile_h + code_h // 2),
+                      f"? {code}" if arguable else code, fill=_ARGUABLE_RGB if arguable else _INK,
+                      font=small, anchor="mm")
+        y += -(-len(codes) // columns) * cell_h
+        for line in reasons:
+            draw.text((pad, y), line, fill=_INK, font=small)
+            y += line_h
+        y += pad
+    _save(canvas, path)
+
+
+def write_sheets(library: Library, out_dir: str | os.PathLike[str], *, modes: Iterable[str] = MODES,
+                 groups: Iterable[str] | None = None, tile_width: int = 96, columns: int = 12,
+                 svg_dir: Path | None = None) -> list[Path]:
+    """Draw one sheet per group into ``out_dir`` (created if needed) as ``<group>.png``; return the paths."""
+    if isinstance(tile_width, bool) or not isinstance(tile_width, int) or not 24 <= tile_width <= 400:
+        raise ValueError(f"tile_width must be an int in 24..400, got {tile_width!r}")
+    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= 40:
+        raise ValueError(f"columns must be an int in 1..40, got {columns!r}")
+    modes = list(modes)
+    bad = [m for m in modes if m not in MODES]
+    if bad or not modes:
+        raise ValueError(f"modes must be drawn from {MODES}, got {modes!r}")
+    by_group = sheet_groups(library, modes)
+    wanted = list(by_group) if groups is None else list(groups)
+    unknown = [g for g in wanted if g not in GROUPS]
+    if unknown:
+        raise ValueError(f"unknown sheet groups {unknown} (known: {', '.join(GROUPS)})")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    names = {code: library.name(code) for code in library.codes}
+    tiles = _Tiles(tile_width, tile_width * 2 // 3, svg_dir)
+    written = []
+    for group in wanted:
+        cats = by_group.get(group, [])
+        if not cats:
+            continue
+        n_arg = sum(len(c.arguable) for c in cats)
+        title = (f"{group}: {len(cats)} categories ({', '.join(modes)} mode{'s' if len(modes) > 1 else ''}), "
+                 f"{n_arg} arguable memberships (orange, '?')")
+        path = out / f"{group}.png"
+        draw_sheet(title, cats, path, names=names, tile_width=tile_width, columns=columns, tiles=tiles)
+        written.append(path)
+    return written
