@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,8 @@ _core = pick("_puzzle", "puzzle")
 
 GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (5, 3)}
 GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
+# A grid as callers name it: "easy" | "medium" | "hard" (or an alias), "CxR", or (columns, rows).
+Grid = Union[str, tuple[int, int], Sequence[int]]
 MAX_GRID_SIDE = 32
 MAX_VISUAL_RESHUFFLE_ATTEMPTS = 24
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
@@ -56,6 +58,7 @@ def min_swaps_to_identity(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[
 
 
 def is_strictly_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> bool:
+    """True when piece i sits in slot i for every slot (the identity permutation)."""
     return bool(_core.is_strictly_solved(as_permutation(tiles_by_slot)))
 
 
@@ -135,7 +138,7 @@ def min_swaps_batch(boards: Any, signatures: Any = None, *, method: str = "exact
 # ---------------------------------------------------------------- grids and rendering
 
 
-def resolve_grid(grid: Any) -> tuple[int, int]:
+def resolve_grid(grid: Grid) -> tuple[int, int]:
     """'easy'|'medium'|'hard' (aliases regular/pro/elite), 'CxR', or (columns, rows) -> (columns, rows)."""
     if isinstance(grid, str):
         key = grid.strip().lower()
@@ -212,7 +215,11 @@ class PuzzleResult:
 
 @dataclass
 class PuzzleGame:
-    """One game. ``swap(a, b)`` exchanges two slots; every swap counts, look-alike tiles included."""
+    """One game. ``swap(a, b)`` exchanges two slots; every swap counts, look-alike tiles included.
+
+    ``signatures`` holds one int per piece (equal ints look alike), or None when every tile is
+    distinct (no flag, or artwork that could not be rendered): then only the identity solves it.
+    """
 
     start: tuple[int, ...]
     signatures: list[int] | None
@@ -220,7 +227,7 @@ class PuzzleGame:
     identity_mode: bool
     seed: int | str | None = None
     flag: str | None = None
-    grid: tuple[int, int] | None = None
+    grid: tuple[int, int] = field(kw_only=True)  # (columns, rows), always known
     swap_count: int = 0
     moves: list[tuple[int, int]] = field(default_factory=list)
     _tiles: list[int] = field(default_factory=list, repr=False)
@@ -234,10 +241,12 @@ class PuzzleGame:
 
     @property
     def tiles_by_slot(self) -> list[int]:
+        """The piece in each slot now (a copy; piece i belongs in slot i)."""
         return list(self._tiles)
 
     @property
     def solved(self) -> bool:
+        """True when the board looks solved (look-alike pieces are interchangeable), or is the identity in strict mode."""
         return _board_solved(np.array(self._tiles, dtype=np.int32), self._classes, self.identity_mode)
 
     def swap(self, a: int, b: int) -> bool:
@@ -262,6 +271,7 @@ class PuzzleGame:
         return self.solved
 
     def result(self) -> PuzzleResult:
+        """The result screen so far: swaps, par (min_possible), swaps over par, perfect, solved."""
         return _result(self.swap_count, self.par, self.solved)
 
 
@@ -301,9 +311,11 @@ def _break_solved_layout(board: list[int], classes: npt.NDArray[np.int32]) -> li
 
 
 def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
-             grid: Any = "hard", seed: int | str | None = None,
+             grid: Grid = "hard", seed: int | str | None = None,
              max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleGame:
-    """A new board (spec section 3) with flagcore.Rng in place of Math.random.
+    """Deal a new board: shuffled until it does not look solved, with its exact par.
+
+    Randomness comes from flagcore.Rng (mulberry32), so a seed deals the same board everywhere.
 
     ``flag_or_signatures``: a flag code (signatures rendered by flagcore.signatures), a signature
     list (one int per piece), or None (every tile distinct: strict identity). ``seed=None`` draws
@@ -358,7 +370,9 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
                       seed=seed, flag=flag, grid=(columns, rows), _classes=classes)
 
 
-def verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any,
+def verify(start_tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
+           swaps: Iterable[tuple[int, int] | Sequence[int]],
+           signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
            max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleResult:
     """Replay a client's swap log on the server and return the result screen it earns.
 

@@ -95,7 +95,7 @@ def _check_columns(columns: Any) -> int:
     return checked
 
 
-def render_flag(svg_or_code: Any, columns: Any) -> npt.NDArray[np.uint8]:
+def render_flag(svg_or_code: str | bytes | bytearray | memoryview, columns: int) -> npt.NDArray[np.uint8]:
     """Draw a flag ``columns * 48`` px wide at its own aspect ratio -> (H, W, 4) uint8 RGBA.
 
     ``svg_or_code`` is a bundled flag code ("FR"), SVG text or SVG bytes. Colours are
@@ -169,7 +169,8 @@ def _compute(data: bytes, columns: int, rows: int) -> tuple[int, ...] | None:
         return None
 
 
-def piece_signatures(svg_or_code: Any, columns: Any, rows: Any) -> list[int] | None:
+def piece_signatures(svg_or_code: str | bytes | bytearray | memoryview, columns: int,
+                     rows: int) -> list[int] | None:
     """Signature of every tile (slots in row-major order), or None when it cannot be rendered.
 
     Bad argument types or values (columns="x", rows=0, an unknown flag code) raise

@@ -63,7 +63,6 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"the exact par of this board ({exc.n} tiles, {exc.k} tile classes) needs "
                          f"more than {exc.max_nodes} search nodes; pass a larger --max-nodes, or "
                          "--max-nodes none for no limit (hard boards can take minutes)") from None
-    assert game.grid is not None
     columns, rows = game.grid
     if args.png is not None:
         from ..pictures import puzzle_png
@@ -83,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
 
 def render(game: puzzle.PuzzleGame) -> str:
     """The board as text: each slot shows the piece it holds (a letter marks its look-alike group)."""
-    assert game.grid is not None
     columns, rows = game.grid
     tiles = game.tiles_by_slot
     width = len(str(len(tiles) - 1))

@@ -1,6 +1,6 @@
 """The Connections engine: board generation, grading and the game.
 
-Public names (DESIGN.md): generate, generate_many, check_guess, ConnectionsGame, find_ambiguities,
+Public names: generate, generate_many, check_guess, ConnectionsGame, find_ambiguities,
 Board, Group.
 """
 from __future__ import annotations

@@ -63,7 +63,7 @@ def mismatch_matrix(tiles_by_slot: Ints, classes: Ints, k: int) -> tuple[list[li
 
 
 def _closed_form(tiles_by_slot: Ints, classes: Ints, k: int) -> int:
-    """K <= 3: misplaced - 2-cycles - residual directed triangles (spec section 4)."""
+    """K <= 3: misplaced - 2-cycles - residual directed triangles (the closed form for up to 3 classes)."""
     mismatch, misplaced = mismatch_matrix(tiles_by_slot, classes, k)
     cycles = 0
     for a in range(k):
