@@ -42,6 +42,13 @@ NOT_RUN = {
     "bash scripts/sanitize.sh tests": "rebuilds under ASan + UBSan and reruns the suite: by hand",
     "bash scripts/sanitize.sh --fuzz 70000": "rebuilds under ASan + UBSan: by hand",
     "bash scripts/leaks.sh 20": "valgrind: by hand",
+    'python3 -m venv .venv && . .venv/bin/activate && pip install ".[web]" && flagcore serve':
+        "installs, then serves until stopped: the web tests start the server and drive it",
+    "flagcore serve": "serves until stopped: the web tests start the server and drive it",
+    "flagcore serve --host 0.0.0.0 --port 8080 --workers 4": "serves until stopped (the web tests)",
+    "FLAGCORE_SECRET=... flagcore serve --host 0.0.0.0 --workers 4": "serves until stopped (the web tests)",
+    "FLAGCORE_SECRET=... uvicorn --factory flagcore.web:create_app --host 0.0.0.0 --workers 4":
+        "serves until stopped (the web tests)",
     "pip wheel . -w dist": "scripts/check_wheel.sh builds the wheel",
     "pip install build && python -m build --sdist": "scripts/check_wheel.sh builds the sdist",
     "bash scripts/check_wheel.sh": "minutes (builds twice); by hand and in the wheels workflow",
