@@ -1,6 +1,6 @@
 """Maximum cycle decomposition of a balanced colour multigraph: the heart of the exact par.
 
-The pure-Python twin of the search in src/flagcore/_puzzle.pyx (same reductions, same branching,
+The pure-Python twin of the search in src/flagcore/puzzle_exact.pxi (same reductions, same branching,
 same bounds), kept in its own module because it is the one non-obvious algorithm of the engine.
 
 Problem. Colour a slot with the class of the piece that belongs there. Every misplaced slot of
