@@ -25,7 +25,8 @@ import numpy.typing as npt
 
 from ._impl import pick
 from ._signature_args import check_grid
-from ._svg_render import CairoMissingError, SvgRenderError, render_svg
+from ._svg_render import SvgRenderError, render_svg
+from .errors import CairoMissingError
 
 _impl = pick("_signatures", "signatures")
 
