@@ -271,6 +271,14 @@ def _result(swaps: int, par: int, solved: bool) -> PuzzleResult:
 
 
 @lru_cache(maxsize=4096)
+def _flag_signatures(source: Any, flag: str, columns: int, rows: int) -> tuple[int, ...] | None:
+    """A flag's signatures on a grid, computed once per (source, flag, grid): a flag's artwork is
+    fixed, and keying on the source function keeps a replaced piece_signatures (tests) apart."""
+    sigs = source(flag, columns, rows)
+    return None if sigs is None else tuple(int(s) for s in sigs)
+
+
+@lru_cache(maxsize=4096)
 def _classes_of(signatures: tuple[int, ...]) -> tuple[I32, int]:
     """Dense classes (read-only) and k of a flag's signature list: computed once per distinct list."""
     classes, k = as_classes(signatures, len(signatures))
@@ -304,11 +312,12 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
         flag = flag_or_signatures.strip().upper()
         if not _FLAG_CODE.fullmatch(flag):
             raise ValueError(f"flag must be a flag code like 'GH' or 'GB-ENG', got {flag_or_signatures!r}")
-        from .signatures import piece_signatures
+        from . import signatures as _signatures
 
-        signatures = piece_signatures(flag, columns, rows)  # checked ints (the table or a render), or None
-        if signatures is not None:
-            classes, k = _classes_of(tuple(signatures))
+        sigs = _flag_signatures(_signatures.piece_signatures, flag, columns, rows)
+        if sigs is not None:
+            signatures = list(sigs)
+            classes, k = _classes_of(sigs)
     elif flag_or_signatures is not None:
         raw = as_int_vector(flag_or_signatures, "flag_or_signatures", allow_none=True)
         if len(raw) != n:
