@@ -24,8 +24,9 @@ import importlib.resources
 import json
 import re
 import threading
+import warnings
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +34,7 @@ import numpy.typing as npt
 from ._impl import pick
 from ._signature_args import check_grid
 from ._svg_render import SvgRenderError, render_svg
+from .errors import CairoMissingError
 
 _impl = pick("_signatures", "signatures")
 
@@ -112,7 +114,8 @@ def _check_rows(rows: Any) -> int:
     return checked
 
 
-def render_flag(svg_or_code: Any, columns: Any, rows: Any = None) -> npt.NDArray[np.uint8]:
+def render_flag(svg_or_code: str | bytes | bytearray | memoryview, columns: int,
+                rows: int | None = None) -> npt.NDArray[np.uint8]:
     """Draw a flag ``columns * 48`` px wide at its own aspect ratio -> (H, W, 4) uint8 RGBA.
 
     ``svg_or_code`` is a bundled flag code ("FR"), SVG text or SVG bytes. Colours are
@@ -205,8 +208,8 @@ def _compute(data: bytes, columns: int, rows: int, method: str) -> tuple[int, ..
         return None
 
 
-def piece_signatures(svg_or_code: Any, columns: Any, rows: Any,
-                     method: str = "visual") -> list[int] | None:
+def piece_signatures(svg_or_code: str | bytes | bytearray | memoryview, columns: int,
+                     rows: int, method: str = "visual") -> list[int] | None:
     """Signature of every tile (slots in row-major order), or None when it cannot be rendered.
 
     Tiles with equal signatures look alike. ``method="visual"`` (default) compares whole tiles
@@ -214,8 +217,8 @@ def piece_signatures(svg_or_code: Any, columns: Any, rows: Any,
 
     Bad argument types or values (columns="x", rows=0, an unknown flag code) raise
     TypeError/ValueError; anything wrong with the artwork itself, or a flag too thin for the
-    requested rows, gives None and the game falls back to strict identity, as the spec says.
-    Bundled flags at 3x2, 4x3 and 5x3 come from the precomputed table; other results are
+    requested rows, gives None and the game falls back to strict identity. Without the cairo
+    library (libcairo2) it gives None too, with a RuntimeWarning saying what to install. Bundled flags at 3x2, 4x3 and 5x3 come from the precomputed table; other results are
     cached in-process (thread-safe, bounded LRU).
     """
     columns = _check_columns(columns)
@@ -229,15 +232,18 @@ def piece_signatures(svg_or_code: Any, columns: Any, rows: Any,
             sigs = row[method][grid]
             return None if sigs is None else list(sigs)
         key: Any = ("code", code, columns, rows, method)
-        found, value = _cache.get(key)
-        if not found:
-            value = _compute(flag_svg(code), columns, rows, method)
+        load: Callable[[], bytes] = lambda: flag_svg(code)  # read only on a cache miss
     else:
         _, data = _svg_source(svg_or_code)
         key = ("svg", hashlib.blake2b(data, digest_size=20).digest(), columns, rows, method)
-        found, value = _cache.get(key)
-        if not found:
-            value = _compute(data, columns, rows, method)
+        load = lambda: data  # noqa: E731
+    found, value = _cache.get(key)
     if not found:
+        try:
+            value = _compute(load(), columns, rows, method)
+        except CairoMissingError as exc:  # not cached: installing libcairo2 fixes it
+            warnings.warn(f"{exc}; piece_signatures returns None (strict identity)", RuntimeWarning,
+                          stacklevel=2)
+            return None
         _cache.put(key, value)
     return None if value is None else list(value)
