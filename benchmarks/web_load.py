@@ -1,0 +1,160 @@
+"""Load run of ``flagcore serve`` with wrk: requests per second and p50/p99 latency of board,
+guess, deal and verify beside the no-op endpoint of the same server, with 1 and 2 workers.
+
+    apt-get install -y wrk            # the load tool
+    python benchmarks/web_load.py     # defaults: 10 s per endpoint, 64 connections, 1 wrk thread
+
+Every request is a real one: board builds a keyed board, guess replays a signed game token and
+grades a wrong guess, deal deals Japan 5x3 (signatures, exact par, signed token), verify replays
+a solving swap log. The server listens on 127.0.0.1 only. The no-op endpoint runs first and last
+in each block, so a drift of the machine shows as two different ceilings.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+SECRET = "load-test-secret-0123456789"
+_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def post(url: str, body: object) -> dict:
+    req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())  # type: ignore[no-any-return]
+
+
+def solving_log(start: list[int], classes: list[int]) -> list[list[int]]:
+    tiles, log = list(start), []
+    for i in range(len(tiles)):
+        if all(classes[p] == classes[s] for s, p in enumerate(tiles)):
+            break
+        if classes[tiles[i]] != classes[i]:
+            j = next(j for j in range(i + 1, len(tiles)) if classes[tiles[j]] == classes[i])
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+            log.append([i, j])
+    return log
+
+
+def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
+    with urllib.request.urlopen(base + "/api/connections/board?seed=12", timeout=10) as r:
+        board = json.loads(r.read())
+    deal_body = {"flag": "JP", "grid": "hard", "seed": 3}
+    deal = post(base + "/api/puzzle/deal", deal_body)
+    codes = [t["code"] for t in board["tiles"]]
+    guess = None
+    for k in range(13):  # a guess that is wrong, so every request grades the same fresh state
+        trial = codes[k:k + 4]
+        if post(base + "/api/connections/guess", {"token": board["token"], "codes": trial})["result"] == "wrong":
+            guess = trial
+            break
+    assert guess is not None
+    verify = {"token": deal["token"], "swaps": solving_log(deal["tiles_by_slot"], deal["classes"])}
+    assert post(base + "/api/puzzle/verify", verify)["solved"]
+    return {
+        "no-op": ("/api/noop", None),
+        "board": ("/api/connections/board?seed={seed}", None),
+        "guess": ("/api/connections/guess", {"token": board["token"], "codes": guess}),
+        "deal": ("/api/puzzle/deal", {"flag": "JP", "grid": "hard", "seed": "{seed}"}),
+        "verify": ("/api/puzzle/verify", verify),
+    }
+
+
+def lua(path: str, body: object | None) -> str:
+    """A wrk script sending ``body`` to ``path``; "{seed}" becomes a random seed per request, so
+    board and deal build a new board every time (no cache can answer them)."""
+    text = json.dumps(body) if body is not None else ""
+    def quoted(s: str) -> str:
+        return " .. math.random(0, 2147483647) .. ".join(json.dumps(part) for part in s.replace('"{seed}"', "{seed}").split("{seed}"))
+    method = "POST" if body is not None else "GET"
+    return (f'wrk.headers["Content-Type"] = "application/json"\n'
+            f'request = function() return wrk.format("{method}", {quoted(path)}, nil, {quoted(text) if body is not None else "nil"}) end\n')
+
+
+def wrk(base: str, path: str, body: object | None, args: argparse.Namespace, scratch: Path) -> dict[str, float]:
+    script = scratch / "request.lua"
+    script.write_text(lua(path, body))
+    cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script)]
+    url = base + path.split("?")[0]
+    out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
+    if re.search(r"Non-2xx or 3xx responses: (\d+)", out):
+        raise SystemExit(f"wrk saw error responses for {url}:\n{out}")
+
+    def latency(pct: str) -> float:
+        m = re.search(rf"^\s*{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        assert m, out
+        return float(m.group(1)) * _UNITS[m.group(2)]
+
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    assert rps, out
+    return {"rps": float(rps.group(1)), "p50": latency("50"), "p99": latency("99")}
+
+
+def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> list[tuple[str, dict[str, float]]]:
+    port = free_port()
+    env = dict(os.environ, FLAGCORE_SECRET=SECRET)
+    proc = subprocess.Popen([sys.executable, "-m", "flagcore", "serve", "--port", str(port), "--workers",
+                             str(workers), "--no-access-log", "--log-level", "warning"], env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(base + "/api/noop", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        reqs = requests_for(base)
+        order = ["no-op", "board", "guess", "deal", "verify", "no-op"]
+        results = []
+        for name in order:
+            path, body = reqs[name]
+            results.append((name, wrk(base, path, body, args, scratch)))
+            print(f"  {workers} worker(s) {name:7s} {results[-1][1]}", file=sys.stderr)
+        return results
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per endpoint (default 10)")
+    parser.add_argument("--connections", type=int, default=64, help="open connections (default 64)")
+    parser.add_argument("--threads", type=int, default=1, help="wrk threads (default 1)")
+    parser.add_argument("--workers", default="1,2", help="worker counts to measure (default 1,2)")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk not found: apt-get install -y wrk")
+    print("| workers | endpoint | requests/s | p50 ms | p99 ms | vs no-op |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for workers in (int(w) for w in args.workers.split(",")):
+            results = run_block(workers, args, Path(tmp))
+            ceiling = sum(r["rps"] for name, r in results if name == "no-op") / 2
+            noop = [r for name, r in results if name == "no-op"]
+            print(f"| {workers} | no-op (first / last) | {noop[0]['rps']:,.0f} / {noop[1]['rps']:,.0f} | "
+                  f"{noop[0]['p50']:.2f} / {noop[1]['p50']:.2f} | {noop[0]['p99']:.2f} / {noop[1]['p99']:.2f} | 100% |")
+            for name, r in results:
+                if name != "no-op":
+                    print(f"| {workers} | {name} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | "
+                          f"{100 * r['rps'] / ceiling:.0f}% |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+"""flagcore.web: a stateless game server and browser game on the engines (``pip install "flagcore[web]"``).
+
+``create_app()`` returns the ASGI app; ``flagcore serve`` runs it with uvicorn. See the README's
+"Web server" section for the API, the token scheme and how to scale it out.
+"""
+from __future__ import annotations
+
+from .app import create_app
+from .tokens import SECRET_ENV, TokenError
+
+__all__ = ["create_app", "SECRET_ENV", "TokenError"]

@@ -1,0 +1,109 @@
+"""Signed tokens: game state that travels with the client instead of living on the server.
+
+A token is ``<payload>.<tag>``, both base64url without padding: ``payload`` is compact JSON, and
+``tag`` is HMAC-SHA256 over the payload bytes, keyed with the server's secret. The payload is
+readable by anyone (it holds nothing the player has not earned) but cannot be changed without
+the secret, so any worker sharing the secret can trust it and no worker needs to store it.
+
+Every payload carries ``k`` (the token's kind, so a Puzzle token is never accepted as a
+Connections state), ``exp`` (UNIX seconds after which it is refused) and ``jti`` (a random id,
+what an embedding server's single-use hook keys on).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import os
+import secrets
+import time
+from typing import Any, Callable
+
+import orjson
+
+SECRET_ENV = "FLAGCORE_SECRET"
+MAX_TOKEN_CHARS = 8192  # a finished Connections game is about 700 characters
+
+# The single-use hook: called with (kind, jti, exp) when a token is spent (a verified Puzzle
+# result); return False to refuse it as already used. The server keeps no store of its own.
+SpendHook = Callable[[str, str, int], bool]
+
+
+class TokenError(ValueError):
+    """A token was forged, altered, expired, malformed or of the wrong kind (HTTP 4xx)."""
+
+    def __init__(self, message: str, status: int = 400, code: str = "bad_token") -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def secret_from_env(environ: dict[str, str] | None = None) -> tuple[bytes, bool]:
+    """The secret from FLAGCORE_SECRET, or a random per-process one; returns (secret, from_env).
+
+    Every worker and machine serving one game must share the secret: with a random one, tokens
+    and board ids from one process are refused by every other (and after a restart).
+    """
+    env = os.environ if environ is None else environ
+    value = env.get(SECRET_ENV, "")
+    if value:
+        if len(value) < 16:
+            raise ValueError(f"{SECRET_ENV} must be at least 16 characters (use e.g. `openssl rand -hex 32`)")
+        return value.encode("utf-8"), True
+    return secrets.token_bytes(32), False
+
+
+class Signer:
+    """Signs and checks tokens, and derives keyed values, from one server secret."""
+
+    def __init__(self, secret: bytes) -> None:
+        if not isinstance(secret, bytes) or len(secret) < 16:
+            raise ValueError("secret must be at least 16 bytes")
+        # Separate keys per use, so a MAC of one kind can never stand in for another.
+        self._token_key = hmac.digest(secret, b"flagcore token v1", "sha256")
+        self._derive_key = hmac.digest(secret, b"flagcore derive v1", "sha256")
+
+    def derive(self, label: bytes, length: int = 4) -> bytes:
+        """``length`` pseudo-random bytes fixed by ``label`` and the secret (HMAC-SHA256)."""
+        return hmac.digest(self._derive_key, label, "sha256")[:length]
+
+    def sign(self, kind: str, payload: dict[str, Any], ttl: int, now: float | None = None) -> str:
+        body = dict(payload)
+        body["k"] = kind
+        body["exp"] = int((time.time() if now is None else now) + ttl)
+        body["jti"] = secrets.token_urlsafe(9)
+        raw = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+        tag = hmac.digest(self._token_key, raw, "sha256")
+        return f"{_b64(raw)}.{_b64(tag)}"
+
+    def check(self, kind: str, token: Any, now: float | None = None) -> dict[str, Any]:
+        """The payload of a genuine, unexpired token of ``kind``; TokenError otherwise."""
+        if not isinstance(token, str):
+            raise TokenError(f"token must be a string, not {type(token).__name__}")
+        if len(token) > MAX_TOKEN_CHARS:
+            raise TokenError(f"token is longer than {MAX_TOKEN_CHARS} characters")
+        head, dot, tail = token.partition(".")
+        if not dot or not head or not tail:
+            raise TokenError("token is malformed (expected <payload>.<signature>)")
+        try:
+            raw, tag = _unb64(head), _unb64(tail)
+        except (binascii.Error, ValueError):
+            raise TokenError("token is malformed (not base64url)") from None
+        good = hmac.digest(self._token_key, raw, "sha256")
+        if not hmac.compare_digest(good, tag):
+            raise TokenError("token signature does not match: forged, altered, or signed with another secret",
+                             status=403, code="forged_token")
+        body = orjson.loads(raw)  # signed by us, so well-formed
+        if body.get("k") != kind:
+            raise TokenError(f"token is a {body.get('k')!r} token, this endpoint needs a {kind!r} token")
+        if (time.time() if now is None else now) > body["exp"]:
+            raise TokenError("token has expired; start a new game", status=410, code="expired_token")
+        return body  # type: ignore[no-any-return]

@@ -1,0 +1,95 @@
+"""The search simulator's data: every step of the Connections search with the state it leaves.
+
+``generate(..., trace=True).events`` lists what the search did (enter a tier, try a category,
+skip it and why, place it, undo it, backtrack, draw the tiles, apply the decoy). The simulator
+also shows what the search *knows* after each step, so this module replays the events over the
+library's pools: the stack of placed tiers, the candidate under test, the codes on the board,
+the spill (codes that later groups may not use), attempts, backtracks and depth.
+
+Spill follows each generator: ``legacy=True`` keeps the spec's flat set (a placed group forbids
+the rest of its pool; an undo deletes those codes even when an earlier group still forbids
+them), the fixed search counts references and forbids the codes two placed pools share.
+
+This is a teaching tool on raw engine seeds: it shows the answers of ``generate(seed)``, which
+are never the answers of a game the server deals (those boards are keyed, see boards.py).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..connections import generate
+from ..library import Library
+
+MAX_STEPS = 20_000  # the longest trace of seeds 0..9,999 in either mode is far below this
+
+
+def simulate(seed: int | str, mode: str, legacy: bool, library: Library) -> dict[str, Any]:
+    board = generate(seed, mode, legacy=legacy, trace=True)
+    pools = {c.id: c.pool for c in library.categories(mode)}
+    events = board.events or []
+    stack: list[dict[str, Any]] = []  # one frame per tier entered: {"tier", "label", "codes"}
+    flat_spill: set[str] = set()  # legacy: the spec's flat "forbidden" set
+    spills: list[set[str]] = []  # legacy: the spill each placed group added
+    refs: dict[str, int] = {}  # fixed: how many placed pools hold each code
+    drawn: list[str] = []
+    attempts = backtracks = 0
+    steps: list[dict[str, Any]] = []
+    for ev in events[:MAX_STEPS]:
+        kind, depth = ev["event"], ev["depth"]
+        candidate = None
+        if kind == "enter":
+            del stack[depth:]
+            stack.append({"tier": ev["tier"], "label": None, "codes": []})
+        elif kind == "try":
+            attempts += 1
+            candidate = ev["label"]
+        elif kind == "skip":
+            candidate = ev.get("label")
+        elif kind == "place":
+            pool = pools[ev["category_id"]]
+            stack[depth]["label"] = ev["label"]
+            if legacy:
+                four = list(ev["codes"])
+                stack[depth]["codes"] = four
+                spill = set(pool) - set(four)
+                spills.append(spill)
+                flat_spill |= spill
+            else:
+                for code in pool:
+                    refs[code] = refs.get(code, 0) + 1
+        elif kind == "undo":
+            stack[depth]["label"] = None
+            stack[depth]["codes"] = []
+            if legacy:
+                flat_spill -= spills.pop()  # the spec's bug, shown as it happens
+            else:
+                for code in pools[ev["category_id"]]:
+                    refs[code] -= 1
+            backtracks += 1
+        elif kind == "backtrack":
+            del stack[depth:]
+        elif kind == "draw":
+            stack[depth]["codes"] = list(ev["codes"])
+            drawn.extend(ev["codes"])
+        elif kind == "decoy":
+            codes = stack[depth]["codes"]
+            if ev["removed"] in codes:
+                codes[codes.index(ev["removed"])] = ev["added"]
+        board_codes = [c for frame in stack for c in frame["codes"]]
+        spill_codes = sorted(flat_spill) if legacy else sorted(c for c, n in refs.items() if n >= 2)
+        steps.append({
+            "event": ev,
+            "depth": depth,
+            "candidate": candidate,
+            "stack": [dict(frame, codes=list(frame["codes"])) for frame in stack],
+            "board": board_codes,
+            "spill": spill_codes,
+            "attempts": attempts,
+            "backtracks": backtracks,
+        })
+    return {
+        "seed": seed, "mode": mode, "legacy": legacy, "tiles": list(board.tiles),
+        "groups": [{"tier": g.tier, "tier_name": g.tier_name, "label": g.label, "codes": list(g.codes)}
+                   for g in board.groups],
+        "steps": steps,
+    }
