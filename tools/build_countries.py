@@ -114,6 +114,31 @@ LANGUAGE_DROP = {"AZ": ["Russian"], "TM": ["Russian"], "UZ": ["Russian"], "BZ": 
 CURRENCY_OVERRIDES = {"BG": ["Euro"], "ZW": ["Zimbabwe Gold", "United States dollar"],
                       "FM": ["United States dollar"]}
 
+# Readings a reasonable player may take although the facts above differ (written as each country's
+# "arguable" key; flags/README.md, "Arguable readings"). Sets toggle a value, single values give an
+# alternative ("true"/"false" for yes/no facts).
+ARGUABLE: dict[str, dict[str, dict[str, str]]] = {
+    "GB": {"hemispheres": {"south": "the Falkland Islands, St Helena and other dependent territories lie in the south"},
+           "coasts": {"Mediterranean Sea": "Gibraltar and the Sovereign Base Areas on Cyprus are British"}},
+    "US": {"hemispheres": {"south": "American Samoa lies in the south"}},
+    "NO": {"hemispheres": {"south": "Bouvet Island, a Norwegian dependency, lies in the south"}},
+    "KI": {"equator": {"true": "the equator crosses its waters between the Gilbert Islands"}},
+    "MV": {"equator": {"true": "the equator crosses its waters between its southern atolls"}},
+    "ID": {"continents": {"Oceania": "its half of New Guinea lies in Oceania"}},
+    "BN": {"island": {"false": "it shares Borneo with Malaysia and Indonesia"}},
+    "MY": {"languages": {"English": "widely used in law and government, though not official"}},
+    "ER": {"languages": {"English": "a working language (Eritrea has no official language)",
+                         "Arabic": "a working language (Eritrea has no official language)"}},
+    "IL": {"languages": {"Arabic": "official until 2018, now a language with special status"}},
+    "TJ": {"languages": {"Russian": "the constitution's language of inter-ethnic communication"}},
+    "CD": {"languages": {"Swahili": "one of the four national languages"}},
+    "ML": {"languages": {"French": "official until 2023, still a working language"}},
+    "BF": {"languages": {"French": "official until 2023, still a working language"}},
+    "NE": {"languages": {"French": "official until 2025, still a working language"}},
+    "LB": {"languages": {"French": "used by law beside the official Arabic"}},
+    "ZA": {"memberships": {"BRIC founding": "joined in 2010, the S of BRICS"}},
+}
+
 
 def continents(c: dict) -> list[str]:
     code = c["cca2"]
@@ -205,13 +230,14 @@ def main(countries_json: str, data_dir: str) -> None:
             "regions": sorted(k for k, v in REGIONS.items() if code in v.split()),
             "currencies": currencies,
             "calling_code": c["idd"]["root"] + (c["idd"]["suffixes"][0] if len(c["idd"]["suffixes"]) == 1 else ""),
+            **({"arguable": ARGUABLE[code]} if code in ARGUABLE else {}),
         })
     for table in (MEMBERSHIPS, HISTORY, COASTS, REGIONS):
         for key, v in table.items():
             unknown = set(v.split()) - codes
             assert not unknown, f"{key}: unknown codes {unknown}"
             assert len(v.split()) == len(set(v.split())), f"{key}: duplicate code"
-    for code in ISLAND | MONARCHY | DRIVES_LEFT | EQUATOR | PRIME_MERIDIAN:
+    for code in ISLAND | MONARCHY | DRIVES_LEFT | EQUATOR | PRIME_MERIDIAN | set(ARGUABLE):
         assert code in codes, code
     for p in problems:
         print("check:", p, file=sys.stderr)
