@@ -1,7 +1,7 @@
 """Fairness figures of the Connections generator on the bundled library, per mode.
 
 For seeds 0..N-1 (default 100,000), fixed search and legacy: boards with a tile in another group's
-pool (rule), in another group's arguable set, either; "no board"; and per tier the candidate
+pool for certain (rule), arguably (its arguable set or a doubtful pool code), either; "no board"; and per tier the candidate
 categories of the library and how many distinct ones the boards actually used (purple is the thin
 tier). Also the arguable memberships of the library. Run:
 
@@ -38,6 +38,7 @@ def measure(seeds: int) -> list[dict[str, object]]:
                 "used_per_tier": dict(zip(TIERS, used)),
                 "arguable_memberships": sum(len(c.arguable) for c in cats),
                 "categories_with_arguable": sum(1 for c in cats if c.arguable),
+                "doubtful_memberships": sum(len(c.doubtful) for c in cats),
             })
     return out
 
@@ -56,7 +57,8 @@ def main() -> None:
               f"no board {r['no_board']:,}  rule-ambiguous {r['rule_boards']:,}  "
               f"arguable-ambiguous {r['arguable_boards']:,}  either {r['either_boards']:,}")
         print(f"        candidates per tier {r['candidates_per_tier']}  used {r['used_per_tier']}  "
-              f"arguable memberships {r['arguable_memberships']} in {r['categories_with_arguable']} categories")
+              f"arguable memberships {r['arguable_memberships']} in {r['categories_with_arguable']} categories, "
+              f"doubtful {r['doubtful_memberships']}")
 
 
 if __name__ == "__main__":
