@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import library as _library_module
 from .._impl import pick
+from ..errors import NoBoardError
 from ..library import KINDS, MODES, Category, Library, LibraryError
 from ..reference import connections as _ref
 from .board import TIER_NAMES, Board, Group
@@ -44,10 +45,6 @@ REASONS = _ref.REASONS
 EVENT_KINDS = _ref.EVENT_KINDS
 DECOY_CHANCE = 0.25
 MIN_CHUNK = 512  # seeds per thread below which generate_many stays on the calling thread
-
-
-class NoBoardError(RuntimeError):
-    """No board could be generated. In the fixed search this means none exists for the library and mode."""
 
 
 class Ambiguity(NamedTuple):
