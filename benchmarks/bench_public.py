@@ -132,3 +132,52 @@ def test_new_game_threads(benchmark, threads):
     benchmark.group = f"new_game FR hard x{CALLS_PER_ROUND} on 1 vs 2 threads"
     benchmark.pedantic(_on_threads, args=(threads, lambda i: puzzle.new_game("FR", "hard", i)), rounds=30,
                        warmup_rounds=2)
+
+
+# ---------------------------------------------------------------- Connections
+
+
+@pytest.fixture(params=["public", "reference"])
+def connections_side(request, monkeypatch):
+    """``reference``: connections.generate with the reference twin behind it."""
+    from flagcore.connections import generator
+    from flagcore.reference import connections as ref_connections
+
+    if request.param == "reference":
+        monkeypatch.setattr(generator, "_impl", ref_connections)
+    return request.param
+
+
+def test_generate_per_board(benchmark, connections_side):
+    from flagcore import connections
+
+    benchmark.group = "connections.generate, flags mode, one board"
+    seeds = iter(range(10**9))
+    connections.generate(0)  # the library's tables are built once per process
+    benchmark.pedantic(lambda: connections.generate(next(seeds)), rounds=_rounds(connections_side, 20000, 500),
+                       warmup_rounds=10)
+
+
+def test_game_four_guesses(benchmark):
+    from flagcore import connections
+
+    benchmark.group = "ConnectionsGame: a new game and 4 correct guesses"
+    board = connections.generate(12)
+    answers = [list(g.codes) for g in board.groups]
+
+    def play():
+        game = connections.ConnectionsGame(board)
+        for codes in answers:
+            game.guess(codes)
+        assert game.won
+
+    benchmark.pedantic(play, rounds=20000, warmup_rounds=10)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_generate_threads(benchmark, threads):
+    from flagcore import connections
+
+    benchmark.group = f"connections.generate x{CALLS_PER_ROUND} on 1 vs 2 threads"
+    connections.generate(0)
+    benchmark.pedantic(_on_threads, args=(threads, connections.generate), rounds=30, warmup_rounds=2)

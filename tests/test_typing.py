@@ -24,7 +24,7 @@ LIBRARY_API = ("load_library", "Library", "Category", "LibraryError")
 REFERENCE_API = {"flagcore.reference.rng": ("Rng", "shuffle"),
                  "flagcore.reference.signatures": ("hash_pixel_data", "tile_signatures"),
                  "flagcore.reference.puzzle": ("count_cycles", "min_swaps_to_identity"),
-                 "flagcore.reference.connections": ("generate", "generate_many")}
+                 "flagcore.reference.connections": ("search_board", "search_many")}
 
 
 def _mypy(tmp_path: Path, *target: str) -> subprocess.CompletedProcess[str]:

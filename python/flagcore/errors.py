@@ -6,13 +6,14 @@ argument types and values raise plain TypeError/ValueError naming the argument; 
 are for the failures that carry more meaning than "bad argument".
 
 The modules that raise them re-export them under their old names (``flagcore.puzzle.ParSearchLimit``,
-``flagcore.connections.NoBoardError``, ``flagcore.signatures.SvgRenderError``).
+``flagcore.connections.NoBoardError``, ``flagcore.library.LibraryError``,
+``flagcore.signatures.SvgRenderError``).
 """
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["FlagcoreError", "NoBoardError", "ParSearchLimit", "SvgRenderError"]
+__all__ = ["FlagcoreError", "LibraryError", "NoBoardError", "ParSearchLimit", "SvgRenderError"]
 
 
 class FlagcoreError(Exception):
@@ -21,6 +22,10 @@ class FlagcoreError(Exception):
 
 class NoBoardError(FlagcoreError, RuntimeError):
     """No board could be generated. In the fixed search this means none exists for the library and mode."""
+
+
+class LibraryError(FlagcoreError, ValueError):
+    """A library file or category is broken; the message names the file, the category and the problem."""
 
 
 class SvgRenderError(FlagcoreError, ValueError):
