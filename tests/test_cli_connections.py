@@ -94,6 +94,7 @@ def test_script_reveal_piped_has_no_colour(tmp_path):
     ["--id", "000001g0g0j21"], ["--seed", "1", "--daily"], ["--daily", "2026-02-30"],
     ["--daily", "tomorrow"], ["--seed"], ["--png"], ["--bogus"],
     ["--id", encode_board_id(12), "--mode", "trivia"], ["--id", encode_board_id(12), "--legacy"],
+    ["--seed", ""], ["--seed", " "], ["--seed=-1"], ["--seed", "+7"],
 ])
 def test_script_bad_arguments(tmp_path, argv):
     res = run("connections", *argv, tmp_path=tmp_path)
@@ -117,7 +118,7 @@ def test_seed_all_digits_is_int_else_str(capsys):
     data = main_json(capsys, "--seed", "daily:2026-11-29")
     assert data["seed"] == "daily:2026-11-29"
     assert data == generate("daily:2026-11-29", "flags").to_dict(reveal=True)
-    assert main_json(capsys, "--seed", "-5")["seed"] == "-5"
+    assert main_json(capsys, "--seed", "x-5")["seed"] == "x-5"
     assert cli_conn.parse_seed("42") == 42 and cli_conn.parse_seed("4 2") == "4 2"
     assert cli_conn.parse_seed("\u0661\u0662") == "\u0661\u0662"  # non-ASCII digits stay a str
 

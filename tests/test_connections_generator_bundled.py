@@ -6,6 +6,8 @@ per mode: no tile in the pool or the arguable set of another group, and no "no b
 """
 from __future__ import annotations
 
+import json
+
 import os
 
 import numpy as np
@@ -73,5 +75,11 @@ def test_stats_command(capsys):
     out = capsys.readouterr()
     assert "Measured cost (seeds 0..299)" in out.out and "Ambiguous tiles" in out.out
     assert "flags legacy" in out.out and "trivia fixed" in out.out
-    assert "100.0%" in out.err  # the progress bar reached the end
+    # Off a terminal the progress bar is plain lines (no carriage returns), ending at 100%.
+    lines = out.err.splitlines()
+    assert "\r" not in out.err and 2 <= len(lines) <= 12 and "100%" in lines[-1] and "1200/1200" in lines[-1]
+    assert main(["stats", "connections", "--seeds", "50", "--mode", "flags", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)  # the shape `stats puzzle --json` has too
+    assert data["command"] == "stats connections" and data["seeds"] == 50
+    assert [(r["mode"], r["legacy"]) for r in data["runs"]] == [("flags", True), ("flags", False)]
     assert main(["stats", "connections", "--seeds", "0"]) == 2

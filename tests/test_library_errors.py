@@ -112,3 +112,39 @@ def test_cli_data_check(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "flagcore", "data", "check", "--library", str(bad)],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "tier must be" in run.stderr and str(bad) in run.stderr
+
+
+# A small library of its own: one hand-made category per tier, in both modes.
+SMALL = {"synthetic": [], "categories": [
+    {"id": f"small:{t}", "label": f"Small {t}", "tier": t, "modes": ["flags", "trivia"], "codes": codes}
+    for t, codes in enumerate([["FR", "DE", "IT", "ES"], ["JP", "CN", "KR", "IN"],
+                               ["US", "CA", "MX", "BR"], ["NG", "KE", "EG", "ZA"]])]}
+
+
+def flagcore_cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "flagcore", *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_data_check_a_small_library_by_its_own_minimums(tmp_path: Path) -> None:
+    small = str(write(tmp_path, SMALL))
+    run = flagcore_cli("data", "check", "--library", small, "--no-colours")
+    assert run.returncode == 0, run.stdout + run.stderr  # not held to the bundled library's counts
+    assert "yellow 1 (min 1)" in run.stdout and run.stdout.strip().endswith("OK")
+    run = flagcore_cli("data", "check", "--library", small, "--no-colours", "--min-per-tier", "1,1,2,1")
+    assert run.returncode == 1 and "FAIL mode flags: blue has 1 candidates, needs 2" in run.stdout
+    run = flagcore_cli("data", "check", "--no-colours", "--min-per-tier", "0,0,0,0")
+    assert run.returncode == 0 and "(min 0)" in run.stdout
+    for bad in ("1,2,3", "a,b,c,d", "-1,1,1,1"):
+        run = flagcore_cli("data", "check", "--library", small, "--min-per-tier", bad)
+        assert run.returncode == 2 and "--min-per-tier" in run.stderr, bad
+
+
+def test_cli_connections_uses_the_given_library(tmp_path: Path) -> None:
+    small = str(write(tmp_path, SMALL))
+    run = flagcore_cli("connections", "--library", small, "--seed", "5", "--json", "--reveal")
+    assert run.returncode == 0, run.stderr
+    board = json.loads(run.stdout)
+    assert [g["category_id"] for g in board["groups"]] == ["small:0", "small:1", "small:2", "small:3"]
+    assert sorted(board["tiles"]) == sorted(c for cat in SMALL["categories"] for c in cat["codes"])
+    run = flagcore_cli("connections", "--library", str(tmp_path / "nope.json"), "--seed", "5")
+    assert run.returncode == 2 and "nope.json" in run.stderr and len(run.stderr.splitlines()) == 1

@@ -58,3 +58,21 @@ def test_console_script():
     done = subprocess.run([sys.executable, "-m", "flagcore", "puzzle", "--seed", "3", "--json"],
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["seed"] == 3
+
+
+def test_par_limit_names_the_cli_option(capsys):
+    """Past the node budget the CLI's advice is its own option, not the library's keyword."""
+    argv = ["puzzle", "--flag", "FR", "--grid", "16x12", "--seed", "2", "--json"]
+    assert main([*argv, "--max-nodes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--max-nodes" in err and "max_nodes=" not in err and len(err.strip().splitlines()) == 1
+    assert main([*argv, "--max-nodes", "none"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["par"] == puzzle.new_game("FR", "16x12", seed=2, max_nodes=None).par
+    assert main([*argv, "--max-nodes", "-3"]) == 2 and "--max-nodes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", ["", "-1", "+3"])
+def test_signed_or_empty_seed_is_refused(capsys, seed):
+    assert main(["puzzle", "--seed", seed]) == 2
+    assert "--seed" in capsys.readouterr().err

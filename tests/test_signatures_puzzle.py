@@ -47,10 +47,11 @@ def test_stats_puzzle_command(capsys):
     assert main(["stats", "puzzle", "--seeds", "4", "--grid", "hard", "--flags", "CH,FR,NL"]) == 0
     captured = capsys.readouterr()
     assert "CH" in captured.out and "identity-count fallback" in captured.out
-    assert "3/3" in captured.err  # progress on stderr
+    assert "\r" not in captured.err and "3/3" in captured.err.splitlines()[-1]  # plain progress lines
     assert main(["stats", "puzzle", "--seeds", "4", "--grid", "hard", "--grid", "easy",
                  "--flags", "CH,FR,NL", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
+    assert data["command"] == "stats puzzle" and data["seeds"] == 4  # as `stats connections --json`
     hard = next(g for g in data["grids"] if g["grid"] == "hard")
     assert hard["flags"] == 3 and hard["capped_flags"] == 1
     ch = next(f for f in data["flags"] if f["code"] == "CH" and f["grid"] == "hard")

@@ -204,6 +204,7 @@ def puzzle_functions() -> None:
     assert_type(game, PuzzleGame)
     assert_type(game.tiles_by_slot, list[int])
     assert_type(game.signatures, list[int] | None)
+    assert_type(game.grid, tuple[int, int])  # always known: no None check needed
     assert_type(game.par, int)
     assert_type(game.identity_mode, bool)
     start = game.tiles_by_slot

@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 from defusedxml import ElementTree as SafeET  # type: ignore[import-untyped]
 
+from .errors import CairoMissingError
 from .errors import SvgRenderError as SvgRenderError  # re-exported: its old home
 
 MAX_SVG_BYTES = 1 << 20     # the largest bundled flag is about 240 kB
@@ -47,6 +48,20 @@ MAX_ELEMENTS = 20_000       # the most complex bundled flag has about 1,000
 MAX_DEPTH = 64              # bundled flags nest at most 9 deep
 MAX_SIDE = 4096             # pixels, either side of the canvas
 MAX_EXPANDED = 5_000        # drawn elements after references; the bundled flags need at most ~1,100
+
+
+def _cairosvg() -> tuple[Any, Any]:
+    """cairosvg's (parser, surface) modules, or CairoMissingError with a one-line install hint.
+
+    cairosvg loads libcairo through cairocffi when first imported, and cairocffi reports a
+    missing library as a multi-line OSError listing every file name it tried.
+    """
+    try:
+        import cairosvg.parser  # type: ignore[import-untyped]
+        import cairosvg.surface  # type: ignore[import-untyped]
+    except OSError:
+        raise CairoMissingError() from None
+    return cairosvg.parser, cairosvg.surface
 
 
 def check_svg(data: bytes) -> None:
@@ -175,7 +190,8 @@ def _refusing_fetcher(attempts: list[str]) -> Any:
 
 
 def _surface_class() -> Any:
-    from cairosvg.surface import PNGSurface, cairo  # type: ignore[import-untyped]
+    _cairosvg()  # CairoMissingError when libcairo2 is missing; afterwards the import below is cached
+    from cairosvg.surface import PNGSurface, cairo
 
     class BoundedSurface(PNGSurface):  # type: ignore[misc]
         """PNGSurface that checks the canvas size before allocating it."""
@@ -200,8 +216,7 @@ def render_svg(data: bytes, width: int) -> npt.NDArray[np.uint8]:
     """Render SVG bytes ``width`` px wide at their own aspect ratio -> (H, W, 4) uint8 RGBA."""
     global _BOUNDED_SURFACE
     check_svg(data)
-    from cairosvg.parser import Tree  # type: ignore[import-untyped]
-
+    Tree = _cairosvg()[0].Tree
     if _BOUNDED_SURFACE is None:
         _BOUNDED_SURFACE = _surface_class()
     attempts: list[str] = []

@@ -49,12 +49,15 @@ _NAME_INDEX = np.array([PALETTE.index(n) for n in _names], dtype=np.int64)
 
 @dataclass(frozen=True)
 class ColourReport:
+    """How a flag's rendered pixels compare with its declared colours."""
+
     shares: dict[str, float]  # palette colour (or "other") -> share of opaque pixels
     missing: tuple[str, ...]  # declared but below PRESENT
     undeclared: tuple[str, ...]  # not declared but at or above LARGE
 
     @property
     def ok(self) -> bool:
+        """True when no declared colour is missing and no large colour is undeclared."""
         return not self.missing and not self.undeclared
 
 
@@ -85,6 +88,10 @@ def colour_shares(rgba: np.ndarray) -> dict[str, float]:
 
 
 def check_colours(svg: bytes, declared: frozenset[str] | set[str]) -> ColourReport:
+    """Render ``svg`` and compare its pixels with the ``declared`` colour names (from PALETTE).
+
+    ValueError for a name outside PALETTE or artwork that cannot be rendered.
+    """
     unknown = set(declared) - set(PALETTE)
     if unknown:
         raise ValueError(f"declared: colours {sorted(unknown)} are not in the palette {PALETTE}")

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["FlagcoreError", "LibraryError", "NoBoardError", "ParSearchLimit", "SvgRenderError"]
+__all__ = ["FlagcoreError", "LibraryError", "NoBoardError", "ParSearchLimit", "SvgRenderError",
+           "CairoMissingError"]
 
 
 class FlagcoreError(Exception):
@@ -30,6 +31,18 @@ class LibraryError(FlagcoreError, ValueError):
 
 class SvgRenderError(FlagcoreError, ValueError):
     """The SVG could not be rendered safely (malformed, hostile, external references...)."""
+
+
+CAIRO_HINT = ("drawing flags needs the cairo library, which was not found: install libcairo2 "
+              "(Debian/Ubuntu: apt-get install libcairo2; Fedora: dnf install cairo; "
+              "macOS: brew install cairo)")
+
+
+class CairoMissingError(FlagcoreError, OSError):
+    """The cairo C library (libcairo2) is not installed, so no flag can be drawn."""
+
+    def __init__(self) -> None:
+        super().__init__(CAIRO_HINT)
 
 
 class ParSearchLimit(FlagcoreError, ValueError):

@@ -117,9 +117,11 @@ class Library:
         return code
 
     def name(self, code: str) -> str:
+        """The country's short English name ("Türkiye"); ValueError for a code not in the library."""
         return self._names[self._known(code)]
 
     def tags(self, code: str) -> frozenset[str]:
+        """The flag's tags ("colour:red", "stripes:horizontal", ...) from which synthetic categories are made."""
         return self._tags[self._known(code)]
 
     def facts(self, code: str) -> dict[str, Any]:
@@ -127,6 +129,7 @@ class Library:
         return dict(self._facts.get(self._known(code), {}))
 
     def categories(self, mode: str) -> list[Category]:
+        """The candidate categories of ``mode`` ("flags" or "trivia"), library and synthetic, in a fixed order."""
         if not isinstance(mode, str):
             raise TypeError(f"mode must be a str, one of {MODES}, not {type(mode).__name__}")
         if mode not in MODES:

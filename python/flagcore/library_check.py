@@ -20,29 +20,40 @@ MINIMUM_PER_TIER: dict[str, tuple[int, int, int, int]] = {
 
 @dataclass
 class CheckResult:
+    """The report of ``check_library``: every line, and the problems among them."""
+
     problems: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)  # the report, problems included
 
     @property
     def ok(self) -> bool:
+        """True when no check failed."""
         return not self.problems
 
     def fail(self, message: str) -> None:
+        """Record a problem (also as a "FAIL ..." line of the report)."""
         self.problems.append(message)
         self.lines.append(f"FAIL {message}")
 
 
 def artwork_path(code: str, svg_dir: Path | None = None) -> Path:
+    """Where ``code``'s SVG is: in ``svg_dir``, or the bundled flags/svg."""
     return (svg_dir if svg_dir is not None else bundled_path() / "svg") / f"{code}.svg"
 
 
 def tier_counts(library: Library, mode: str) -> tuple[int, int, int, int]:
+    """Candidate categories of ``mode`` per tier (yellow, green, blue, purple)."""
     counts = Counter(c.tier for c in library.categories(mode))
     return (counts[0], counts[1], counts[2], counts[3])
 
 
 def check_library(library: Library, *, svg_dir: Path | None = None, colours: bool = True,
                   minimums: dict[str, tuple[int, int, int, int]] | None = None) -> CheckResult:
+    """Check ``library`` beyond what loading enforces (see the module docstring).
+
+    ``minimums`` maps each mode to the candidates per tier it must offer (default:
+    MINIMUM_PER_TIER, the bundled library's); ``colours=False`` skips rendering the flags.
+    """
     result = CheckResult()
     lines = result.lines
     lines.append(f"library: {library.source}")

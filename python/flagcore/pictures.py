@@ -2,10 +2,17 @@
 
 The Connections board is a 4x4 grid of flags with names (groups outlined in tier colours when
 revealed); the Puzzle board is the scrambled start beside the solved flag, with par under it.
+
+Text is set in DejaVu Sans, shipped in ``flagcore/fonts/`` with its licence (LICENSE-DejaVu.txt),
+so names such as "Türkiye" and "São Tomé and Príncipe" draw the same on every machine; a name
+too wide for its cell is set smaller, then shortened with an ellipsis. The picture's format
+follows the file name's extension (see ``FORMATS``).
 """
 from __future__ import annotations
 
+import functools
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -19,10 +26,58 @@ TIER_RGB = ((249, 223, 109), (160, 195, 90), (176, 196, 239), (186, 129, 197))
 _BACKGROUND = (250, 250, 248)
 _INK = (30, 30, 30)
 _CELL_W, _CELL_H, _PAD, _LABEL_H = 200, 150, 14, 34
+FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"
+# File extension -> Pillow format name; anything else is refused before any drawing.
+FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".gif": "GIF",
+           ".bmp": "BMP", ".tif": "TIFF", ".tiff": "TIFF"}
+_SMALLEST_TEXT = 10  # px: below this a name is shortened rather than shrunk further
 
 
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+@functools.lru_cache(maxsize=None)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_FILE), size)
+
+
+def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, width: int,
+             lines: int = 1) -> tuple[str, ImageFont.FreeTypeFont]:
+    """``text`` (with line breaks) and a font that keep it within ``width`` px on at most
+    ``lines`` lines: at ``size`` on one line when it fits, else smaller (down to
+    _SMALLEST_TEXT px) on one line, then broken at a space, then shortened with an ellipsis."""
+    def wide(t: str, font: ImageFont.FreeTypeFont) -> float:
+        return max(draw.textlength(part, font=font) for part in t.split("\n"))
+
+    words = text.split(" ")
+    layouts = [text] + (["\n".join((" ".join(words[:i]), " ".join(words[i:])))
+                         for i in range(1, len(words))] if lines >= 2 else [])
+    for s in range(size, _SMALLEST_TEXT - 1, -1):
+        if wide(text, _font(s)) <= width:
+            return text, _font(s)
+        if len(layouts) > 1:  # the most even break
+            best = min(layouts[1:], key=lambda t: wide(t, _font(s)))
+            if wide(best, _font(s)) <= width:
+                return best, _font(s)
+    font = _font(_SMALLEST_TEXT)
+    while len(text) > 1 and draw.textlength(text + "\u2026", font=font) > width:
+        text = text[:-1]
+    return text.rstrip() + "\u2026", font
+
+
+def picture_format(path: str | os.PathLike[str]) -> str:
+    """The Pillow format for ``path`` from its extension; ValueError for a name no picture can
+    have (empty, no known extension) and OSError naming a folder that does not exist."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or a path, not {type(path).__name__}")
+    name = os.fspath(path)
+    if not name.strip():
+        raise ValueError("picture file name is empty")
+    fmt = FORMATS.get(Path(name).suffix.lower())
+    if fmt is None:
+        raise ValueError(f"cannot tell the picture format of {name!r}: end the name in one of "
+                         + ", ".join(sorted(FORMATS)))
+    folder = Path(name).parent
+    if not folder.is_dir():
+        raise FileNotFoundError(f"cannot write {name!r}: folder {str(folder)!r} does not exist")
+    return fmt
 
 
 def _flag_image(code: str, width: int) -> Image.Image:
@@ -42,19 +97,23 @@ def _fit(image: Image.Image, box_w: int, box_h: int) -> Image.Image:
 
 
 def _save(image: Image.Image, path: str | os.PathLike[str]) -> None:
-    image.convert("RGB").save(os.fspath(path), format="PNG")
+    image.convert("RGB").save(os.fspath(path), format=picture_format(path))
 
 
 def connections_png(board: "Board", path: str | os.PathLike[str], *, reveal: bool = False,
                     names: dict[str, str] | None = None) -> None:
-    """Draw ``board`` as a 4x4 grid of flags; with ``reveal`` each tile is outlined in its tier colour."""
+    """Draw ``board`` as a 4x4 grid of flags; with ``reveal`` each tile is outlined in its tier colour.
+
+    ``names`` maps codes to the names written under the flags (else the codes are written).
+    The format follows ``path``'s extension (``FORMATS``); see ``picture_format`` for errors.
+    """
+    picture_format(path)  # refuse a bad name before drawing anything
     names = names or {}
     tier_of = {code: g.tier for g in board.groups for code in g.codes}
     width = 4 * _CELL_W + 5 * _PAD
     height = 4 * (_CELL_H + _LABEL_H) + 5 * _PAD + (4 * 22 + _PAD if reveal else 0)
     canvas = Image.new("RGBA", (width, height), _BACKGROUND)
     draw = ImageDraw.Draw(canvas)
-    label_font = _font(15)
     for i, code in enumerate(board.tiles):
         x = _PAD + (i % 4) * (_CELL_W + _PAD)
         y = _PAD + (i // 4) * (_CELL_H + _LABEL_H + _PAD)
@@ -66,13 +125,15 @@ def connections_png(board: "Board", path: str | os.PathLike[str], *, reveal: boo
             draw.rounded_rectangle((x, y, x + _CELL_W, y + _CELL_H + _LABEL_H), radius=10,
                                    outline=TIER_RGB[tier_of[code]], width=6)
         text = f"{names.get(code, code)} ({code})" if code in names else code
-        draw.text((x + _CELL_W // 2, y + _CELL_H + _LABEL_H // 2), text, fill=_INK,
-                  font=label_font, anchor="mm")
+        text, font = fit_text(draw, text, 15, _CELL_W - 8, lines=2)
+        draw.multiline_text((x + _CELL_W // 2, y + _CELL_H + _LABEL_H // 2), text, fill=_INK,
+                            font=font, anchor="mm", align="center", spacing=1)
     if reveal:
         y = 4 * (_CELL_H + _LABEL_H + _PAD) + _PAD
         for g in board.groups:
             draw.rectangle((_PAD, y + 3, _PAD + 14, y + 17), fill=TIER_RGB[g.tier])
-            draw.text((_PAD + 22, y), f"{g.label}: {', '.join(g.codes)}", fill=_INK, font=label_font)
+            text, font = fit_text(draw, f"{g.label}: {', '.join(g.codes)}", 15, width - 2 * _PAD - 22)
+            draw.text((_PAD + 22, y), text, fill=_INK, font=font)
             y += 22
     _save(canvas, path)
 
@@ -86,7 +147,11 @@ def _cut(image: Image.Image, columns: int, rows: int) -> list[Image.Image]:
 
 def puzzle_png(flag: str, tiles_by_slot: Sequence[int], columns: int, rows: int, par: int,
                path: str | os.PathLike[str]) -> None:
-    """Draw the scrambled start board beside the solved flag, with par written under it."""
+    """Draw the scrambled start board beside the solved flag, with par written under it.
+
+    The format follows ``path``'s extension (``FORMATS``); see ``picture_format`` for errors.
+    """
+    picture_format(path)
     if len(tiles_by_slot) != columns * rows:
         raise ValueError("tiles_by_slot: length must be columns * rows")
     gap = 3

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,8 @@ _FLAG_CODE = re.compile(r"[A-Z]{2}(?:-[A-Z]{2,3})?")  # regional flags too: GB-E
 
 GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (5, 3)}
 GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
+# A grid as callers name it: "easy" | "medium" | "hard" (or an alias), "CxR", or (columns, rows).
+Grid = Union[str, tuple[int, int], Sequence[int]]
 MAX_GRID_SIDE = 32
 MAX_VISUAL_RESHUFFLE_ATTEMPTS = _core.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
@@ -63,6 +65,7 @@ def min_swaps_to_identity(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[
 
 
 def is_strictly_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> bool:
+    """True when piece i sits in slot i for every slot (the identity permutation)."""
     return bool(_core.checked_is_strictly_solved(tiles_by_slot))
 
 
@@ -130,7 +133,7 @@ def min_swaps_batch(boards: Any, signatures: Any = None, *, method: str = "exact
 # ---------------------------------------------------------------- grids and rendering
 
 
-def resolve_grid(grid: Any) -> tuple[int, int]:
+def resolve_grid(grid: Grid) -> tuple[int, int]:
     """'easy'|'medium'|'hard' (aliases regular/pro/elite), 'CxR', or (columns, rows) -> (columns, rows)."""
     if isinstance(grid, str):
         key = grid.strip().lower()
@@ -203,7 +206,11 @@ class PuzzleResult:
 
 @dataclass
 class PuzzleGame:
-    """One game. ``swap(a, b)`` exchanges two slots; every swap counts, look-alike tiles included."""
+    """One game. ``swap(a, b)`` exchanges two slots; every swap counts, look-alike tiles included.
+
+    ``signatures`` holds one int per piece (equal ints look alike), or None when every tile is
+    distinct (no flag, or artwork that could not be rendered): then only the identity solves it.
+    """
 
     start: tuple[int, ...]
     signatures: list[int] | None
@@ -211,7 +218,7 @@ class PuzzleGame:
     identity_mode: bool
     seed: int | str | None = None
     flag: str | None = None
-    grid: tuple[int, int] | None = None
+    grid: tuple[int, int] = field(kw_only=True)  # (columns, rows), always known
     swap_count: int = 0
     moves: list[tuple[int, int]] = field(default_factory=list)
     _tiles: list[int] = field(default_factory=list, repr=False)
@@ -225,10 +232,12 @@ class PuzzleGame:
 
     @property
     def tiles_by_slot(self) -> list[int]:
+        """The piece in each slot now (a copy; piece i belongs in slot i)."""
         return list(self._tiles)
 
     @property
     def solved(self) -> bool:
+        """True when the board looks solved (look-alike pieces are interchangeable), or is the identity in strict mode."""
         if self._classes is None or self.identity_mode:
             return bool(_core.checked_is_strictly_solved(self._tiles))
         return bool(_core.checked_is_visually_solved(self._tiles, self._classes))
@@ -251,6 +260,7 @@ class PuzzleGame:
         return self.solved
 
     def result(self) -> PuzzleResult:
+        """The result screen so far: swaps, par (min_possible), swaps over par, perfect, solved."""
         return _result(self.swap_count, self.par, self.solved)
 
 
@@ -258,6 +268,14 @@ def _result(swaps: int, par: int, solved: bool) -> PuzzleResult:
     over = max(0, swaps - par)
     return PuzzleResult(swaps=swaps, min_possible=par, swaps_over_min=over,
                         perfect=solved and over == 0, solved=solved)
+
+
+@lru_cache(maxsize=4096)
+def _flag_signatures(source: Any, flag: str, columns: int, rows: int) -> tuple[int, ...] | None:
+    """A flag's signatures on a grid, computed once per (source, flag, grid): a flag's artwork is
+    fixed, and keying on the source function keeps a replaced piece_signatures (tests) apart."""
+    sigs = source(flag, columns, rows)
+    return None if sigs is None else tuple(int(s) for s in sigs)
 
 
 @lru_cache(maxsize=4096)
@@ -269,9 +287,11 @@ def _classes_of(signatures: tuple[int, ...]) -> tuple[I32, int]:
 
 
 def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
-             grid: Any = "hard", seed: int | str | None = None,
+             grid: Grid = "hard", seed: int | str | None = None,
              max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleGame:
-    """A new board with flagcore.Rng in place of Math.random, dealt as the original game deals.
+    """Deal a new board: shuffled until it does not look solved, with its exact par.
+
+    Randomness comes from flagcore.Rng (mulberry32), so a seed deals the same board everywhere.
 
     ``flag_or_signatures``: a flag code (signatures rendered by flagcore.signatures), a signature
     list (one int per piece), or None (every tile distinct: strict identity). ``seed=None`` draws
@@ -292,11 +312,12 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
         flag = flag_or_signatures.strip().upper()
         if not _FLAG_CODE.fullmatch(flag):
             raise ValueError(f"flag must be a flag code like 'GH' or 'GB-ENG', got {flag_or_signatures!r}")
-        from .signatures import piece_signatures
+        from . import signatures as _signatures
 
-        signatures = piece_signatures(flag, columns, rows)  # checked ints (the table or a render), or None
-        if signatures is not None:
-            classes, k = _classes_of(tuple(signatures))
+        sigs = _flag_signatures(_signatures.piece_signatures, flag, columns, rows)
+        if sigs is not None:
+            signatures = list(sigs)
+            classes, k = _classes_of(sigs)
     elif flag_or_signatures is not None:
         raw = as_int_vector(flag_or_signatures, "flag_or_signatures", allow_none=True)
         if len(raw) != n:
@@ -311,7 +332,9 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
                       seed=seed, flag=flag, grid=(columns, rows), _classes=classes)
 
 
-def verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any,
+def verify(start_tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
+           swaps: Iterable[tuple[int, int] | Sequence[int]],
+           signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
            max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleResult:
     """Replay a client's swap log on the server and return the result screen it earns.
 

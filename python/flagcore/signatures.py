@@ -16,8 +16,9 @@ import importlib.resources
 import json
 import re
 import threading
+import warnings
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +26,7 @@ import numpy.typing as npt
 from ._impl import pick
 from ._signature_args import check_grid
 from ._svg_render import SvgRenderError, render_svg
+from .errors import CairoMissingError
 
 _impl = pick("_signatures", "signatures")
 
@@ -94,7 +96,7 @@ def _check_columns(columns: Any) -> int:
     return checked
 
 
-def render_flag(svg_or_code: Any, columns: Any) -> npt.NDArray[np.uint8]:
+def render_flag(svg_or_code: str | bytes | bytearray | memoryview, columns: int) -> npt.NDArray[np.uint8]:
     """Draw a flag ``columns * 48`` px wide at its own aspect ratio -> (H, W, 4) uint8 RGBA.
 
     ``svg_or_code`` is a bundled flag code ("FR"), SVG text or SVG bytes. Colours are
@@ -168,13 +170,14 @@ def _compute(data: bytes, columns: int, rows: int) -> tuple[int, ...] | None:
         return None
 
 
-def piece_signatures(svg_or_code: Any, columns: Any, rows: Any) -> list[int] | None:
+def piece_signatures(svg_or_code: str | bytes | bytearray | memoryview, columns: int,
+                     rows: int) -> list[int] | None:
     """Signature of every tile (slots in row-major order), or None when it cannot be rendered.
 
     Bad argument types or values (columns="x", rows=0, an unknown flag code) raise
     TypeError/ValueError; anything wrong with the artwork itself, or a flag too thin for the
-    requested rows, gives None and the game falls back to strict identity, as the spec says.
-    Bundled flags at 3x2, 4x3 and 5x3 come from the precomputed table; other results are
+    requested rows, gives None and the game falls back to strict identity. Without the cairo
+    library (libcairo2) it gives None too, with a RuntimeWarning saying what to install. Bundled flags at 3x2, 4x3 and 5x3 come from the precomputed table; other results are
     cached in-process (thread-safe, bounded LRU).
     """
     columns = _check_columns(columns)
@@ -189,15 +192,18 @@ def piece_signatures(svg_or_code: Any, columns: Any, rows: Any) -> list[int] | N
             sigs = row[grid]
             return None if sigs is None else list(sigs)
         key: Any = ("code", code, columns, rows)
-        found, value = _cache.get(key)
-        if not found:
-            value = _compute(flag_svg(code), columns, rows)
+        load: Callable[[], bytes] = lambda: flag_svg(code)  # read only on a cache miss
     else:
         _, data = _svg_source(svg_or_code)
         key = ("svg", hashlib.blake2b(data, digest_size=20).digest(), columns, rows)
-        found, value = _cache.get(key)
-        if not found:
-            value = _compute(data, columns, rows)
+        load = lambda: data  # noqa: E731
+    found, value = _cache.get(key)
     if not found:
+        try:
+            value = _compute(load(), columns, rows)
+        except CairoMissingError as exc:  # not cached: installing libcairo2 fixes it
+            warnings.warn(f"{exc}; piece_signatures returns None (strict identity)", RuntimeWarning,
+                          stacklevel=2)
+            return None
         _cache.put(key, value)
     return None if value is None else list(value)

@@ -13,6 +13,7 @@ import importlib
 import os
 import pkgutil
 import sys
+import warnings
 from typing import NoReturn, Sequence
 
 from .._version import __version__
@@ -47,6 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return 2
+    # A warning (e.g. libcairo2 missing) is one line for a user, not a file name and source line.
+    warnings.formatwarning = lambda message, *_args, **_kw: f"flagcore: warning: {message}\n"
     try:
         return int(func(args) or 0)
     except BrokenPipeError:

@@ -20,6 +20,7 @@ from ..connections.board import TIER_NAMES
 from ..library import MODES, Library
 
 _DIGITS = re.compile(r"[0-9]+")
+_SIGNED = re.compile(r"[-+][0-9]+")
 _CELL = 22  # characters per grid cell: "CC " and a name cut to fit, so 4 cells fit 100 columns
 # Background colours per tier (yellow, green, blue, magenta) with a readable foreground.
 _ANSI = ("\x1b[30;43m", "\x1b[30;42m", "\x1b[97;44m", "\x1b[97;45m")
@@ -39,16 +40,28 @@ def register(groups: dict[str, Any]) -> None:
                         help="rebuild the board a board id names (it holds seed, mode and --legacy)")
     p.add_argument("--mode", choices=MODES, default=None, help="category set (default: flags)")
     p.add_argument("--legacy", action="store_true", help="the spec's original generator, flaws included")
+    p.add_argument("--library", metavar="PATH", default=None,
+                   help="a library directory or JSON file (default: the bundled flags/ data)")
     p.add_argument("--trace", action="store_true", help="print the search's events")
     p.add_argument("--json", action="store_true", help='print {"mode","tiles"} as JSON; with --reveal also "seed","board_id","groups"')
     p.add_argument("--reveal", action="store_true", help="show the groups (tier colours on a terminal)")
     p.add_argument("--png", metavar="FILE",
-                   help="also draw the board as a 4x4 grid of flag images (groups outlined with --reveal)")
+                   help="also draw the board as a 4x4 grid of flag images (groups outlined with --reveal); "
+                        "the format follows the extension: .png, .jpg, .webp, ...")
     p.set_defaults(func=run)
 
 
 def parse_seed(text: str) -> int | str:
-    """A seed typed on the command line: all ASCII digits is an int seed, anything else a str seed."""
+    """A seed typed on the command line: all ASCII digits is an int seed, anything else a str seed.
+
+    An empty seed and a signed number ("-1", "+7") are refused: each is far more likely a typo
+    or a misunderstanding than a wish for the str seed of that text.
+    """
+    if not text.strip():
+        raise ValueError("--seed is empty: give an int in [0, 2^32) or a word")
+    if _SIGNED.fullmatch(text.strip()):
+        raise ValueError(f"--seed {text}: int seeds are in [0, 2^32) and unsigned; "
+                         "for a str seed use a word (e.g. daily:2026-11-29)")
     return int(text) if _DIGITS.fullmatch(text) else text
 
 
@@ -133,10 +146,14 @@ def run(args: argparse.Namespace) -> int:
     from ..library import load_library
 
     seed, mode, legacy = _resolve(args)
-    library = load_library()
+    if args.png is not None:
+        from ..pictures import picture_format
+
+        picture_format(args.png)  # a bad file name fails now, not after the board is made
+    library = load_library(args.library)
     board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
-    if args.png:
+    if args.png is not None:
         from ..pictures import connections_png
 
         connections_png(board, args.png, reveal=args.reveal,

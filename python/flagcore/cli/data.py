@@ -13,6 +13,10 @@ def register(groups: dict[str, Any]) -> None:
                    help="a library directory or JSON file (default: the bundled flags/ data)")
     p.add_argument("--svg-dir", metavar="DIR", default=None, help="artwork directory (default: bundled flags/svg)")
     p.add_argument("--no-colours", action="store_true", help="skip rendering flags for the colour cross-check")
+    p.add_argument("--min-per-tier", metavar="Y,G,B,P", default=None,
+                   help="candidate categories each mode must offer per tier (yellow, green, blue, purple); "
+                        "default: the bundled library's figures for it, 1,1,1,1 (enough for a board) "
+                        "for a --library")
     p.set_defaults(func=run_check)
     s = groups["data"].add_parser(
         "sheet", help="contact sheets: every category's pool and arguable codes as flags, one PNG per group",
@@ -32,13 +36,28 @@ def register(groups: dict[str, Any]) -> None:
     s.set_defaults(func=run_sheet)
 
 
-def run_check(args: argparse.Namespace) -> int:
-    from ..library import load_library
-    from ..library_check import check_library
+def parse_minimums(text: str) -> tuple[int, int, int, int]:
+    """"Y,G,B,P" -> four ints >= 0, the minimum candidate count per tier."""
+    parts = [t.strip() for t in text.split(",")]
+    if len(parts) != 4 or not all(t.isdigit() for t in parts):
+        raise ValueError(f"--min-per-tier takes four counts >= 0 as Y,G,B,P (e.g. 2,2,2,1), got {text!r}")
+    y, g, b, p = (int(t) for t in parts)
+    return y, g, b, p
 
+
+def run_check(args: argparse.Namespace) -> int:
+    from ..library import MODES, load_library
+    from ..library_check import MINIMUM_PER_TIER, check_library
+
+    if args.min_per_tier is not None:
+        minimums = {mode: parse_minimums(args.min_per_tier) for mode in MODES}
+    elif args.library is not None:
+        minimums = {mode: (1, 1, 1, 1) for mode in MODES}  # a board needs one category per tier
+    else:
+        minimums = MINIMUM_PER_TIER
     library = load_library(args.library)  # a broken file raises LibraryError (a ValueError): exit 2
     result = check_library(library, svg_dir=Path(args.svg_dir) if args.svg_dir else None,
-                           colours=not args.no_colours)
+                           colours=not args.no_colours, minimums=minimums)
     for line in result.lines:
         print(line)
     return 0 if result.ok else 1

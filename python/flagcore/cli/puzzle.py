@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Any
 
 from .. import puzzle
-
-_DIGITS = re.compile(r"[0-9]+")
+from .connections import parse_seed as connections_seed
 
 
 def register(groups: dict[str, Any]) -> None:
@@ -27,26 +25,46 @@ def register(groups: dict[str, Any]) -> None:
                    help="easy|medium|hard (aliases regular|pro|elite) or CxR (default: hard)")
     p.add_argument("--seed", metavar="S",
                    help="all digits: an int seed in [0, 2^32); anything else: a str seed (default: random)")
+    p.add_argument("--max-nodes", default=str(puzzle.DEFAULT_MAX_NODES), metavar="N",
+                   help="node budget of the exact par search, or 'none' for no limit "
+                        f"(default {puzzle.DEFAULT_MAX_NODES}; only huge custom grids need more)")
     p.add_argument("--json", action="store_true",
                    help='print {"flag","grid","seed","tiles_by_slot","signatures","par"} as JSON')
     p.add_argument("--png", metavar="FILE",
-                   help="also draw the scrambled start beside the solved flag, par under it (needs --flag)")
+                   help="also draw the scrambled start beside the solved flag, par under it (needs --flag); "
+                        "the format follows the extension: .png, .jpg, .webp, ...")
     p.set_defaults(func=run)
 
 
 def parse_seed(text: str | None) -> int | str | None:
-    if text is None:
+    """As ``flagcore connections --seed`` reads it; None (no --seed) draws a random seed."""
+    return None if text is None else connections_seed(text)
+
+
+def _max_nodes(text: str) -> int | None:
+    if text.strip().lower() == "none":
         return None
-    return int(text) if _DIGITS.fullmatch(text) else text
+    if not text.strip().isdigit():
+        raise ValueError(f"--max-nodes must be a positive int or 'none', got {text!r}")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.png and not args.flag:
-        raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
-    game = puzzle.new_game(args.flag, args.grid, seed=parse_seed(args.seed))
-    assert game.grid is not None
+    if args.png is not None:
+        from ..pictures import picture_format
+
+        if not args.flag:
+            raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
+        picture_format(args.png)  # a bad file name fails now, not after the board is dealt
+    try:
+        game = puzzle.new_game(args.flag, args.grid, seed=parse_seed(args.seed),
+                               max_nodes=_max_nodes(args.max_nodes))
+    except puzzle.ParSearchLimit as exc:  # the library's advice names its keyword; say the option
+        raise ValueError(f"the exact par of this board ({exc.n} tiles, {exc.k} tile classes) needs "
+                         f"more than {exc.max_nodes} search nodes; pass a larger --max-nodes, or "
+                         "--max-nodes none for no limit (hard boards can take minutes)") from None
     columns, rows = game.grid
-    if args.png:
+    if args.png is not None:
         from ..pictures import puzzle_png
 
         assert game.flag is not None
@@ -64,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
 
 def render(game: puzzle.PuzzleGame) -> str:
     """The board as text: each slot shows the piece it holds (a letter marks its look-alike group)."""
-    assert game.grid is not None
     columns, rows = game.grid
     tiles = game.tiles_by_slot
     width = len(str(len(tiles) - 1))

@@ -3,18 +3,16 @@
 Ambiguity comes in two kinds, reported apart: a tile in the pool of a group it is not in (the rule
 says it fits) and a tile in that group's arguable set (a player could argue it fits).
 
-Seeds 0..N-1 run through ``generate_many`` in chunks (a progress bar on stderr), once with the spec's
+Seeds 0..N-1 run through ``generate_many`` in chunks (a progress bar on stderr, plain lines off a
+terminal), once with the spec's
 generator (legacy) and once with the fixed one, per mode, and the tables put them side by side.
 Percentiles are nearest-rank (the value at rank ceil(p/100 * n) of the sorted sample).
 """
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import math
-import sys
-import time
 from typing import Any, Callable
 
 import numpy as np
@@ -22,6 +20,7 @@ import numpy as np
 from ..connections.generator import REASONS, default_library, generate_many, load_library
 from ..library import MODES, Library
 from .. import _connections_layout as _ref
+from ._progress import progress
 
 CHUNK = 5000
 
@@ -32,7 +31,8 @@ def register(groups: dict[str, Any]) -> None:
     p.add_argument("--mode", choices=(*MODES, "both"), default="both", help="default: both")
     p.add_argument("--threads", type=int, default=None, help="threads for generate_many (default: one per CPU)")
     p.add_argument("--library", default=None, help="a library file instead of the bundled data")
-    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--json", action="store_true",
+                   help='print the figures as one JSON object {"command", "seeds", "runs"}')
     p.set_defaults(func=run)
 
 
@@ -42,7 +42,7 @@ def nearest_rank(sorted_values: np.ndarray, p: float) -> int:
 
 
 def measure(seeds: int, mode: str, legacy: bool, library: Library, threads: int | None,
-            progress: Callable[[int], None]) -> dict[str, Any]:
+            progress: Callable[[int], object]) -> dict[str, Any]:
     """Run seeds 0..seeds-1 and summarise the batch as the two tables need it."""
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for lo in range(0, seeds, CHUNK):
@@ -76,32 +76,6 @@ def measure(seeds: int, mode: str, legacy: bool, library: Library, threads: int 
         "ambiguous_boards": int((ambiguous & ok).sum()), "arguable_boards": int((arguable & ok).sum()),
         "either_boards": int(((ambiguous | arguable) & ok).sum()), "paths": paths,
     }
-
-
-class _Progress:
-    """A one-line bar on stderr, redrawn at most ten times a second."""
-
-    def __init__(self, total: int) -> None:
-        self.total, self.done, self.label, self.last = max(total, 1), 0, "", 0.0
-        self.tty = sys.stderr.isatty()
-        self.tenths = -1  # not a terminal: one line per 10% instead of redrawing
-
-    def step(self, label: str, n: int) -> None:
-        self.done += n
-        self.label = label
-        now = time.monotonic()
-        frac = self.done / self.total
-        if self.tty and (now - self.last >= 0.1 or self.done >= self.total) or \
-                not self.tty and int(10 * frac) > self.tenths:
-            self.last = now
-            self.tenths = int(10 * frac)
-            bar = "#" * int(30 * frac) + "." * (30 - int(30 * frac))
-            end = "\r" if self.tty else "\n"
-            print(f"[{bar}] {100 * frac:5.1f}% {self.label:<14}", end=end, file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.tty:
-            print(file=sys.stderr)
 
 
 def _pct(n: int, of: int) -> str:
@@ -162,18 +136,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         library = default_library()
     modes = MODES if args.mode == "both" else (args.mode,)
-    progress = _Progress(args.seeds * 2 * len(modes))
     results = []
-    try:
+    with progress(args.seeds * 2 * len(modes), "stats connections") as bar:
         for mode in modes:
             for legacy in (True, False):
-                label = f"{mode} {'legacy' if legacy else 'fixed'}"
-                results.append(measure(args.seeds, mode, legacy, library, args.threads,
-                                       functools.partial(progress.step, label)))
-    finally:
-        progress.close()
-    if args.json:
-        print(json.dumps(results, indent=2))
+                bar.set_description(f"{mode} {'legacy' if legacy else 'fixed'}", refresh=False)
+                results.append(measure(args.seeds, mode, legacy, library, args.threads, bar.update))
+    if args.json:  # the shape both stats commands share: {"command", "seeds", then the figures}
+        print(json.dumps({"command": "stats connections", "seeds": args.seeds, "runs": results}, indent=2))
     else:
         print(render(results))
     return 0

@@ -18,12 +18,11 @@ import argparse
 import json
 import math
 import statistics
-import sys
-import time
 from collections import Counter
 from typing import Any, Sequence
 
 from .. import puzzle, signatures
+from ._progress import progress
 
 SPEC_CAP = 750_000
 
@@ -37,7 +36,8 @@ def register(groups: dict[str, Any]) -> None:
                    help="a grid to measure (repeatable; default easy, medium and hard)")
     p.add_argument("--flags", default=None,
                    help="comma-separated flag codes (default: every bundled flag)")
-    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--json", action="store_true",
+                   help='print the figures as one JSON object {"command", "seeds", "grids", "flags"}')
     p.set_defaults(func=run)
 
 
@@ -49,23 +49,6 @@ def enumeration_size(sigs: Sequence[int]) -> tuple[int, int]:
     """(K, product of |G_j|!): the classes and the spec's candidate count."""
     sizes = Counter(sigs).values()
     return len(sizes), math.prod(math.factorial(s) for s in sizes)
-
-
-class _Progress:
-    """A one-line counter on stderr, redrawn at most ten times a second."""
-
-    def __init__(self, total: int) -> None:
-        self.total, self.done, self.last = max(total, 1), 0, 0.0
-
-    def step(self, label: str) -> None:
-        self.done += 1
-        now = time.monotonic()
-        if now - self.last >= 0.1 or self.done == self.total:
-            self.last = now
-            print(f"\rstats puzzle: {self.done}/{self.total} {label:<14}", end="",
-                  file=sys.stderr, flush=True)
-        if self.done == self.total:
-            print(file=sys.stderr)
 
 
 def measure_flag(code: str, grid: str, seeds: int) -> dict[str, Any]:
@@ -175,18 +158,20 @@ def run(args: argparse.Namespace) -> int:
         if unknown:
             raise ValueError(f"unknown flag code(s): {', '.join(unknown)}")
         codes = wanted
-    progress = _Progress(len(grids) * len(codes))
     flags: list[dict[str, Any]] = []
     summaries = []
-    for grid in grids:
-        rows = []
-        for code in codes:
-            rows.append(measure_flag(code, grid, args.seeds))
-            progress.step(f"{grid} {code}")
-        flags += rows
-        summaries.append(summarise(grid, rows))
-    if args.json:
-        print(json.dumps({"seeds": args.seeds, "grids": summaries, "flags": flags}))
+    with progress(len(grids) * len(codes), "stats puzzle") as bar:
+        for grid in grids:
+            rows = []
+            for code in codes:
+                bar.set_description(f"{grid} {code}", refresh=False)
+                rows.append(measure_flag(code, grid, args.seeds))
+                bar.update(1)
+            flags += rows
+            summaries.append(summarise(grid, rows))
+    if args.json:  # the shape both stats commands share: {"command", "seeds", then the figures}
+        print(json.dumps({"command": "stats puzzle", "seeds": args.seeds, "grids": summaries,
+                          "flags": flags}, indent=2))
     else:
         print(render(summaries, flags, args.seeds))
     return 0

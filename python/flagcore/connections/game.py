@@ -1,6 +1,6 @@
 """One player's Connections game on a Board: guesses, mistakes, the end, sharing.
 
-Rules (as the original game): MAX_MISTAKES is 4; a "one_away" counts as a mistake; resubmitting a
+Rules (as in the original game): MAX_MISTAKES is 4; a "one_away" counts as a mistake; resubmitting a
 set that already failed is refused as "already_tried" without costing anything (the set is
 compared as a set, so the order of the codes does not matter); the player wins with all four
 groups solved and fewer than four mistakes. Guesses after the end are refused. Every check runs
@@ -41,6 +41,7 @@ class GuessOutcome:
 
     @property
     def over(self) -> bool:
+        """True when this guess ended the game (won or lost)."""
         return self.won or self.lost
 
 
@@ -88,22 +89,27 @@ class ConnectionsGame:
 
     @property
     def mistakes(self) -> int:
+        """Mistakes made so far ("wrong" and "one_away" guesses; "already_tried" costs nothing)."""
         return self._mistakes
 
     @property
     def mistakes_left(self) -> int:
+        """Mistakes still allowed before the game is lost (MAX_MISTAKES minus mistakes)."""
         return MAX_MISTAKES - self._mistakes
 
     @property
     def won(self) -> bool:
+        """True when all four groups are found with fewer than MAX_MISTAKES mistakes."""
         return len(self._solved) == len(self.board.groups) and self._mistakes < MAX_MISTAKES
 
     @property
     def lost(self) -> bool:
+        """True once MAX_MISTAKES mistakes have been made."""
         return self._mistakes >= MAX_MISTAKES
 
     @property
     def over(self) -> bool:
+        """True once the game has ended, won or lost: ``guess`` then raises."""
         return self.won or self.lost
 
     @property
@@ -122,6 +128,11 @@ class ConnectionsGame:
         return tuple(self._history)
 
     def guess(self, codes: Iterable[str]) -> GuessOutcome:
+        """Grade four tile codes (any order) and update the game; return what happened.
+
+        Anything but four distinct codes of unsolved tiles on this board, or a guess after the
+        end, raises ValueError/TypeError and leaves the game unchanged.
+        """
         if self.over:
             raise ValueError("guess: the game is over "
                              f"({'won' if self.won else 'lost'}), no more guesses")

@@ -472,14 +472,17 @@ class BoardBatch(Sequence[Board]):
 
     @property
     def moves_tried(self) -> np.ndarray:
+        """Moves the search tried, per seed (int array; board.stats["moves_tried"])."""
         return np.asarray(self.counters[:, _layout.C_MOVES])
 
     @property
     def backtracks(self) -> np.ndarray:
+        """Moves the search undid, per seed (int array; board.stats["backtracks"])."""
         return np.asarray(self.counters[:, _layout.C_BACKTRACKS])
 
     @property
     def decoy_applied(self) -> np.ndarray:
+        """True where the decoy step changed the board (bool array; board.stats["decoy_applied"])."""
         return np.asarray(self.decoys[:, 0] >= 0)
 
     def __repr__(self) -> str:

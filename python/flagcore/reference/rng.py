@@ -25,7 +25,10 @@ def seed_to_state(seed: Any) -> int:
 
 
 class Rng:
-    """mulberry32, the same stream as the JavaScript original: Rng(seed)() -> float in [0, 1)."""
+    """mulberry32, the same stream as the JavaScript original: Rng(seed)() -> float in [0, 1).
+
+    ``state`` is the generator's uint32 state: save it and assign it back to resume the stream.
+    """
 
     __slots__ = ("state",)
 
