@@ -25,7 +25,7 @@ from ..connections import MAX_MISTAKES, ConnectionsGame, Group, NoBoardError
 from ..library import Library
 from ..signatures import bundled_codes, flag_svg, piece_signatures
 from .boards import BoardRequestError, KeyedBoards, check_mode, daily_number, game_number, parse_seed
-from .tokens import Signer, SpendHook, TokenError
+from .tokens import Signer, SpendHook
 from .trace import simulate
 
 MAX_BODY_BYTES = 16 * 1024  # a Puzzle log of MAX_SWAPS moves with its token fits in about 12 kB
