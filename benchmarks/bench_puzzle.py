@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from flagcore import _puzzle as core
-from flagcore._validate_puzzle import as_classes
+from flagcore._args import as_classes
 from flagcore.reference import puzzle as ref
 
 IMPLS = {"core": core, "ref": ref}

@@ -10,7 +10,8 @@ Grids other than the shipped three render every flag first (about a second per f
 import random, sys, time, json
 import numpy as np
 from flagcore import _puzzle as core
-from flagcore._validate_puzzle import as_classes, ParSearchLimit
+from flagcore._args import as_classes
+from flagcore.errors import ParSearchLimit
 from flagcore.signatures import bundled_codes, piece_signatures
 grids = [tuple(map(int, g.split("x"))) for g in sys.argv[1].split(",")]
 boards = int(sys.argv[2])

@@ -20,7 +20,7 @@ CASES = ["(3,)*5", "(5,4,3,3)", "(2,)*7+(1,)", "(4,)*16", "(16,)*16", "(20,)*12+
 def one(sizes_text: str, seed: int) -> None:
     import numpy as np
     from flagcore import _puzzle as core
-    from flagcore._validate_puzzle import as_classes
+    from flagcore._args import as_classes
 
     sizes = eval(sizes_text, {})  # our own literal list above
     rng = random.Random(seed)

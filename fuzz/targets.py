@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from flagcore import _puzzle, _rng, _signatures, connections, puzzle
-from flagcore._validate_puzzle import as_classes, as_permutation
+from flagcore._args import as_classes, as_permutation
 from flagcore.connections import generator
 from flagcore.library import Category, Library
 from flagcore.reference import connections as ref_connections
@@ -284,12 +284,18 @@ def target_puzzle(d: Data) -> None:
     if d.chance(5) and n:
         perm[d.below(n)] = d.integer()  # break it: duplicate, out of range, wrong type
     if d.chance(4):
-        perm = np.array(perm, dtype=[np.int8, np.uint8, np.int64, np.uint64][d.below(4)]) \
+        perm = np.array(perm, dtype=[np.int8, np.uint8, np.int64, np.uint64, np.int32][d.below(5)]) \
             if all(isinstance(x, int) and 0 <= x < 128 for x in perm) else perm
+    elif d.chance(4):
+        perm = tuple(perm)
     k_max = 1 + d.below(6)
     sigs: Any = None if d.chance(6) else [
         None if d.chance(30) else d.below(k_max) * 2654435761 for _ in range(n + (1 if d.chance(20) else 0))]
-    kind, cycles = _outcome(lambda: puzzle.count_cycles(perm))
+    # the compiled boundary reads these in C; the twin checks them in Python: same verdict
+    kind, cycles = _same("count_cycles", lambda: puzzle.count_cycles(perm),
+                         lambda: ref_puzzle.checked_count_cycles(perm))
+    _same("min_swaps_to_visual_solve", lambda: puzzle.min_swaps_to_visual_solve(perm, sigs),
+          lambda: ref_puzzle.checked_min_swaps(perm, sigs, "exact", puzzle.DEFAULT_MAX_NODES))
     if kind != "ok":
         return
     tiles = as_permutation(perm)
@@ -312,7 +318,8 @@ def target_puzzle(d: Data) -> None:
         if bool(_puzzle.is_visually_solved(tiles, classes)) != ref_puzzle.is_visually_solved(tiles, classes):
             raise FuzzFailure("is_visually_solved disagrees")
     log = [(d.below(n + 1), d.below(n + 1)) for _ in range(d.below(12))] if n else []
-    _outcome(lambda: puzzle.verify(perm, log, sigs))
+    _same("verify", lambda: puzzle.verify(perm, log, sigs).swaps,
+          lambda: ref_puzzle.checked_verify(perm, log, sigs, puzzle.DEFAULT_MAX_NODES)[0])
     if n >= 2 and d.chance(3):
         grid = (1 + d.below(6), 2 + d.below(4))
         kind, game = _outcome(lambda: puzzle.new_game(None if d.chance(2) else [

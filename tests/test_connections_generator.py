@@ -80,7 +80,7 @@ def test_batch_equals_boards_with_arguable_sets(legacy):
     lib = random_library(11, n_codes=150, arguable_range=(2, 10))
     for mode in MODES:
         batch = connections.generate_many(list(range(300)), mode, library=lib, legacy=legacy, threads=2)
-        ref_batch = ref.generate_many(list(range(300)), mode, library=lib, legacy=legacy)
+        ref_batch = G.generate_many_with(ref, list(range(300)), mode, library=lib, legacy=legacy)
         for name in ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous", "arguable"):
             assert np.array_equal(getattr(batch, name), getattr(ref_batch, name)), name
         assert batch.ok.any()
@@ -274,7 +274,7 @@ def test_generate_many_matches_generate(threads, legacy):
 def test_generate_many_numpy_seeds_and_reference():
     seeds = np.arange(300, dtype=np.int64)
     batch = connections.generate_many(seeds, library=LIB, threads=2)
-    twin = ref.generate_many(seeds, library=LIB)
+    twin = G.generate_many_with(ref, seeds, library=LIB)
     assert batch[:] == twin[:] == [connections.generate(int(s), library=LIB) for s in seeds]
     assert batch[5].seed == 5 and type(batch[5].seed) is int
     assert len(connections.generate_many([], library=LIB)) == 0
@@ -283,7 +283,7 @@ def test_generate_many_numpy_seeds_and_reference():
 
 
 def test_reference_generate_is_the_twin():
-    assert ref.generate(77, "trivia", library=LIB, legacy=True) == connections.generate(
+    assert G.generate_with(ref, 77, "trivia", library=LIB, legacy=True) == connections.generate(
         77, "trivia", library=LIB, legacy=True)
 
 

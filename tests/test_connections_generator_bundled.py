@@ -39,7 +39,7 @@ def test_core_equals_reference(mode, legacy):
 def test_boards_equal_with_trace(mode, legacy):
     for s in range(0, 3000, 7):
         a = connections.generate(s, mode, library=LIB, legacy=legacy, trace=True)
-        b = ref.generate(s, mode, library=LIB, legacy=legacy, trace=True)
+        b = G.generate_with(ref, s, mode, library=LIB, legacy=legacy, trace=True)
         assert a == b and a.stats == b.stats and a.events == b.events
 
 

@@ -1,4 +1,4 @@
-"""One table of bad inputs across every public entry point (DESIGN.md, "Bad input").
+"""One table of bad inputs across every public entry point.
 
 Each row is (entry point, call, exception type, word the message must contain: the argument's
 name). A row passes only if the call raises exactly TypeError or ValueError (a subclass such as
@@ -332,7 +332,7 @@ def test_huge_stride_is_one_sample(impl, stride):
 
 
 def test_odd_but_valid_inputs_are_accepted_identically():
-    # Accepted on purpose (DESIGN: any integer dtype, any layout): reversed views, read-only
+    # Accepted on purpose (any integer dtype, any layout): reversed views, read-only
     # broadcasts and numpy integers give the same results in the core and the twin.
     flipped = np.ascontiguousarray(np.arange(96 * 144 * 4, dtype=np.uint32).astype(np.uint8)
                                    .reshape(96, 144, 4))[::-1]

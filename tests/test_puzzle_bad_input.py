@@ -22,10 +22,12 @@ BAD_PERMUTATIONS = [
 ]
 
 
+PERMUTATION_FNS = [puzzle.count_cycles, puzzle.min_swaps_to_identity, puzzle.is_strictly_solved,
+                   lambda t: puzzle.min_swaps_to_visual_solve(t, None), lambda t: puzzle.is_visually_solved(t, None)]
+
+
 @pytest.mark.parametrize("value,exc,match", BAD_PERMUTATIONS)
-@pytest.mark.parametrize("fn", [puzzle.count_cycles, puzzle.min_swaps_to_identity, puzzle.is_strictly_solved,
-                                lambda t: puzzle.min_swaps_to_visual_solve(t, None),
-                                lambda t: puzzle.is_visually_solved(t, None)])
+@pytest.mark.parametrize("fn", PERMUTATION_FNS)
 def test_bad_permutations(fn, value, exc, match):
     with pytest.raises(exc, match=match):
         fn(value)
@@ -58,7 +60,7 @@ def test_bad_method():
         puzzle.min_swaps_batch(np.array([[1, 0]]), [0, 1], method=None)
 
 
-@pytest.mark.parametrize("value,exc,match", [
+BAD_BATCHES = [
     (np.array([0, 1]), ValueError, "2-dimensional"),
     (np.zeros((2, 2, 2), dtype=int), ValueError, "2-dimensional"),
     (np.array([[0, 1], [1, 1]]), ValueError, r"boards\[1\] is not a permutation"),
@@ -67,9 +69,12 @@ def test_bad_method():
     (np.array([[0.0, 1.0]]), TypeError, "dtype"),
     (None, TypeError, "boards"),
     ("01", TypeError, "boards"),
-])
-@pytest.mark.parametrize("fn", [puzzle.count_cycles_batch, puzzle.min_swaps_to_identity_batch,
-                                lambda b: puzzle.min_swaps_batch(b, [0, 0])])
+]
+BATCH_FNS = [puzzle.count_cycles_batch, puzzle.min_swaps_to_identity_batch, lambda b: puzzle.min_swaps_batch(b, [0, 0])]
+
+
+@pytest.mark.parametrize("value,exc,match", BAD_BATCHES)
+@pytest.mark.parametrize("fn", BATCH_FNS)
 def test_bad_batches(fn, value, exc, match):
     with pytest.raises(exc, match=match):
         fn(value)
@@ -85,11 +90,14 @@ def test_bad_batch_signatures():
         puzzle.min_swaps_batch(boards, np.zeros((2, 3, 1), dtype=int))
 
 
-@pytest.mark.parametrize("grid,exc", [
+BAD_GRIDS = [
     ("0x3", ValueError), ("3x0", ValueError), ("1x1", ValueError), ("1000x1000", ValueError),
     ("huge", ValueError), ((0, 2), ValueError), ((3, 2.0), TypeError), (None, TypeError), (6, TypeError),
     ((True, 2), TypeError),
-])
+]
+
+
+@pytest.mark.parametrize("grid,exc", BAD_GRIDS)
 def test_bad_grids(grid, exc):
     with pytest.raises(exc, match="grid"):
         puzzle.new_game(None, grid, seed=1)
@@ -108,11 +116,14 @@ def test_bad_game_arguments():
         puzzle.new_game(None, "easy", seed=1.5)
 
 
-@pytest.mark.parametrize("swaps,exc", [
+BAD_SWAP_LOGS = [
     (None, TypeError), ("0,1", TypeError), (5, TypeError), ([(0,)], ValueError), ([0, 1], ValueError),
     ([("0", 1)], TypeError), ([(0, 1.0)], TypeError), ([(0, 9)], ValueError), ([(-1, 0)], ValueError),
     ([(1, 1)], ValueError), ([], ValueError),
-])
+]
+
+
+@pytest.mark.parametrize("swaps,exc", BAD_SWAP_LOGS)
 def test_bad_swap_logs(swaps, exc):
     with pytest.raises(exc, match="swaps"):
         puzzle.verify([1, 0, 2], swaps, None)

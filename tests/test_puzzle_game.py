@@ -1,4 +1,4 @@
-"""The Puzzle game: new_game (spec section 3), swaps, the result screen, verify, grids, rendering."""
+"""The Puzzle game: new_game (dealt as the original game deals), swaps, the result screen, verify, grids, rendering."""
 import itertools
 import random
 
@@ -19,11 +19,10 @@ PATTERNS = {
 }
 
 
-@pytest.fixture(params=["core", "ref"])
-def impl(request, monkeypatch):
-    if request.param == "ref":
-        monkeypatch.setattr(puzzle, "_core", ref)
-    return request.param
+@pytest.fixture
+def impl(twin):
+    """Both twins behind the public API (conftest.use_twin)."""
+    return twin
 
 
 def test_grids():

@@ -11,7 +11,7 @@ import pytest
 
 from flagcore import _puzzle as core
 from flagcore import puzzle
-from flagcore._validate_puzzle import as_classes
+from flagcore._args import as_classes
 from flagcore.reference import puzzle as ref
 from flagcore.signatures import bundled_codes, piece_signatures
 

@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 
 SAMPLE = Path(__file__).with_name("typing_sample.py")
-# The public modules of DESIGN.md; each one's __all__ must be used by the sample.
+# The public modules; each one's __all__ must be used by the sample.
 PUBLIC_MODULES = ("flagcore", "flagcore.puzzle", "flagcore.connections", "flagcore.signatures")
-# flagcore.library has no __all__ (it also holds the loader's helpers): its public API by DESIGN.md.
+# flagcore.library has no __all__ (it also holds the loader's helpers): its public API.
 LIBRARY_API = ("load_library", "Library", "Category", "LibraryError")
-# The reference twins: DESIGN.md's "flagcore.reference.<module>.<same function>".
+# The reference twins: "flagcore.reference.<module>.<same function>" (docs/architecture.md).
 REFERENCE_API = {"flagcore.reference.rng": ("Rng", "shuffle"),
                  "flagcore.reference.signatures": ("hash_pixel_data", "tile_signatures"),
                  "flagcore.reference.puzzle": ("count_cycles", "min_swaps_to_identity"),
-                 "flagcore.reference.connections": ("generate", "generate_many")}
+                 "flagcore.reference.connections": ("search_board", "search_many")}
 
 
 def _mypy(tmp_path: Path, *target: str) -> subprocess.CompletedProcess[str]:

@@ -29,6 +29,8 @@ from flagcore.connections import (
     GuessResult,
     NoBoardError,
 )
+from flagcore.connections import generator
+from flagcore.errors import FlagcoreError
 from flagcore.library import Category, Library, LibraryError
 from flagcore.puzzle import PuzzleGame, PuzzleResult
 from flagcore.reference import connections as ref_connections
@@ -156,14 +158,20 @@ def connections_functions(lib: Library) -> None:
     assert connections.from_board_id(ident, lib) == board
     assert_type(connections.daily_seed("2026-11-29"), str)
 
-    twin = ref_connections.generate(12, "flags", library=lib, trace=True)
+    # the reference twin behind the same public function (what FLAGCORE_IMPL=python does)
+    twin = generator.generate_with(ref_connections, 12, "flags", library=lib, trace=True)
     assert_type(twin, Board)
     assert twin == board
-    assert_type(ref_connections.generate_many([1, 2], "flags"), BoardBatch)
+    assert_type(generator.generate_many_with(ref_connections, [1, 2], "flags"), BoardBatch)
+    assert callable(ref_connections.search_board) and callable(ref_connections.search_many)
     try:
         connections.generate(1, "flags", library=Library({}, {}, []))
     except (NoBoardError, ValueError):
         pass
+    try:
+        connections.generate(1, "flags", library=Library({}, {}, []))
+    except FlagcoreError as exc:  # every flagcore exception: NoBoardError here
+        assert isinstance(exc, NoBoardError)
     assert reference.__name__ == "flagcore.reference"
 
 

@@ -40,15 +40,13 @@ import numpy as np
 import numpy.typing as npt
 from defusedxml import ElementTree as SafeET  # type: ignore[import-untyped]
 
+from .errors import SvgRenderError as SvgRenderError  # re-exported: its old home
+
 MAX_SVG_BYTES = 1 << 20     # the largest bundled flag is about 240 kB
 MAX_ELEMENTS = 20_000       # the most complex bundled flag has about 1,000
 MAX_DEPTH = 64              # bundled flags nest at most 9 deep
 MAX_SIDE = 4096             # pixels, either side of the canvas
 MAX_EXPANDED = 5_000        # drawn elements after references; the bundled flags need at most ~1,100
-
-
-class SvgRenderError(ValueError):
-    """The SVG could not be rendered safely (malformed, hostile, external references...)."""
 
 
 def check_svg(data: bytes) -> None:

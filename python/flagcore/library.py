@@ -12,15 +12,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from .errors import LibraryError as LibraryError  # re-exported: its old home
 from .library_rules import RuleError, compile_rule
 
 TIERS = ("yellow", "green", "blue", "purple")
 MODES = ("flags", "trivia")
 KINDS = ("library", "synthetic")
-
-
-class LibraryError(ValueError):
-    """A library file or category is broken; the message names the file, the category and the problem."""
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,10 @@ fewest swaps that make the board *look* solved (tiles with equal signatures are 
 and it is exact for every board (``method="exact"``); ``method="enumerate"`` reproduces the spec's
 algorithm, including its upper-bound fallback past 750,000 candidates, for comparison.
 
-Inputs are validated here once (TypeError/ValueError naming the argument) and then handed to the
-compiled core (flagcore._puzzle) or, with FLAGCORE_IMPL=python, the reference twin.
+Each function hands its arguments to the ``checked_*`` entry point of the compiled core
+(flagcore._puzzle) or, with FLAGCORE_IMPL=python, of the reference twin; both check them by the
+rules of flagcore._args (TypeError/ValueError naming the argument, the same message from both),
+the compiled one in C in the same pass as the work.
 """
 from __future__ import annotations
 
@@ -14,21 +16,26 @@ import os
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from ._args import as_board_matrix, as_classes, as_int_vector, as_max_nodes, as_method, as_slot, is_int
 from ._impl import pick
-from ._validate_puzzle import (ParSearchLimit, as_board_matrix, as_classes, as_int_vector, as_max_nodes, as_method,
-                               as_permutation)
+from .errors import ParSearchLimit
 
 _core = pick("_puzzle", "puzzle")
+_rng = pick("_rng", "rng")
+
+I32 = npt.NDArray[np.int32]
+_FLAG_CODE = re.compile(r"[A-Z]{2}(?:-[A-Z]{2,3})?")  # regional flags too: GB-ENG
 
 GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (5, 3)}
 GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
 MAX_GRID_SIDE = 32
-MAX_VISUAL_RESHUFFLE_ATTEMPTS = 24
+MAX_VISUAL_RESHUFFLE_ATTEMPTS = _core.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
 # measured (README "Puzzle") needs a tiny fraction of it; an adversarial board stops in well
 # under a second compiled instead of running for minutes.
@@ -47,26 +54,22 @@ __all__ = [
 
 def count_cycles(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> int:
     """Cycles of the permutation, fixed points included (the spec's countCyclesOfPermutation)."""
-    return int(_core.count_cycles(as_permutation(tiles_by_slot)))
+    return int(_core.checked_count_cycles(tiles_by_slot))
 
 
 def min_swaps_to_identity(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> int:
     """Fewest swaps to put every piece in its home slot: n - count_cycles."""
-    return int(_core.min_swaps_to_identity(as_permutation(tiles_by_slot)))
+    return int(_core.checked_min_swaps_to_identity(tiles_by_slot))
 
 
 def is_strictly_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> bool:
-    return bool(_core.is_strictly_solved(as_permutation(tiles_by_slot)))
+    return bool(_core.checked_is_strictly_solved(tiles_by_slot))
 
 
 def is_visually_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
                        signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None) -> bool:
     """Every slot shows a tile that looks like the piece that belongs there (None: strict identity)."""
-    tiles = as_permutation(tiles_by_slot)
-    if signatures is None:
-        return bool(_core.is_strictly_solved(tiles))
-    classes, _ = as_classes(signatures, len(tiles))
-    return bool(_core.is_visually_solved(tiles, classes))
+    return bool(_core.checked_is_visually_solved(tiles_by_slot, signatures))
 
 
 def min_swaps_to_visual_solve(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
@@ -81,15 +84,7 @@ def min_swaps_to_visual_solve(tiles_by_slot: Sequence[int] | npt.NDArray[np.inte
     The exact search is NP-hard in general: past ``max_nodes`` search nodes it raises
     ParSearchLimit (a ValueError) rather than return anything but the minimum; None: no limit.
     """
-    method = as_method(method)
-    budget = as_max_nodes(max_nodes)
-    tiles = as_permutation(tiles_by_slot)
-    if signatures is None:
-        return int(_core.min_swaps_to_identity(tiles))
-    classes, k = as_classes(signatures, len(tiles))
-    if method == "exact":
-        return int(_core.min_swaps_exact(tiles, classes, k, budget))
-    return int(_core.min_swaps_enumerate(tiles, classes, k))
+    return int(_core.checked_min_swaps(tiles_by_slot, signatures, method, max_nodes))
 
 
 # ---------------------------------------------------------------- batch entry points (servers)
@@ -148,7 +143,7 @@ def resolve_grid(grid: Any) -> tuple[int, int]:
         columns, rows = int(match.group(1)), int(match.group(2))
     elif isinstance(grid, (tuple, list)) and len(grid) == 2:
         columns, rows = grid
-        if not (_is_plain_int(columns) and _is_plain_int(rows)):
+        if not (is_int(columns) and is_int(rows)):
             raise TypeError(f"grid must be (columns, rows) as two ints, got {grid!r}")
         columns, rows = int(columns), int(rows)
     else:
@@ -158,10 +153,6 @@ def resolve_grid(grid: Any) -> tuple[int, int]:
     if columns * rows < 2:
         raise ValueError(f"grid {columns}x{rows} has a single tile: nothing to scramble")
     return columns, rows
-
-
-def _is_plain_int(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def _js_number(x: float) -> str:
@@ -187,7 +178,7 @@ def _js_number(x: float) -> str:
 
 def background_percent(index: int, total: int) -> str:
     """The spec's getBackgroundPercent: CSS background-position of tile ``index`` of ``total``."""
-    if not (_is_plain_int(index) and _is_plain_int(total)):
+    if not (is_int(index) and is_int(total)):
         raise TypeError("index and total must be ints")
     if total < 0 or not 0 <= index < max(total, 1):
         raise ValueError(f"index must be in 0..total-1, got index={index}, total={total}")
@@ -238,7 +229,9 @@ class PuzzleGame:
 
     @property
     def solved(self) -> bool:
-        return _board_solved(np.array(self._tiles, dtype=np.int32), self._classes, self.identity_mode)
+        if self._classes is None or self.identity_mode:
+            return bool(_core.checked_is_strictly_solved(self._tiles))
+        return bool(_core.checked_is_visually_solved(self._tiles, self._classes))
 
     def swap(self, a: int, b: int) -> bool:
         """Swap the tiles in slots a and b; return whether the board is now solved.
@@ -246,16 +239,12 @@ class PuzzleGame:
         A rejected swap (bad slot, same slot, finished game) raises and leaves the game unchanged.
         """
         n = len(self._tiles)
-        for name, slot in (("a", a), ("b", b)):
-            if not _is_plain_int(slot):
-                raise TypeError(f"slot {name} must be an int, not {type(slot).__name__}")
-            if not 0 <= slot < n:
-                raise ValueError(f"slot {name} = {slot} is outside the board (0..{n - 1})")
+        a = as_slot(a, "a", n)
+        b = as_slot(b, "b", n)
         if a == b:
             raise ValueError(f"cannot swap slot {a} with itself")
         if self.solved:
             raise ValueError("the board is already solved")
-        a, b = int(a), int(b)
         self._tiles[a], self._tiles[b] = self._tiles[b], self._tiles[a]
         self.swap_count += 1
         self.moves.append((a, b))
@@ -265,96 +254,60 @@ class PuzzleGame:
         return _result(self.swap_count, self.par, self.solved)
 
 
-def _board_solved(tiles: npt.NDArray[np.int32], classes: npt.NDArray[np.int32] | None, identity_mode: bool) -> bool:
-    if classes is None or identity_mode:
-        return bool(_core.is_strictly_solved(tiles))
-    return bool(_core.is_visually_solved(tiles, classes))
-
-
 def _result(swaps: int, par: int, solved: bool) -> PuzzleResult:
     over = max(0, swaps - par)
     return PuzzleResult(swaps=swaps, min_possible=par, swaps_over_min=over,
                         perfect=solved and over == 0, solved=solved)
 
 
-def _create_shuffled_board(n: int, rng: Any) -> list[int]:
-    """The spec's createShuffledBoard: Fisher-Yates until the board is not the identity."""
-    from . import shuffle
-
-    solved = list(range(n))
-    board = shuffle(solved, rng)
-    while board == solved:
-        board = shuffle(solved, rng)
-    return board
-
-
-def _break_solved_layout(board: list[int], classes: npt.NDArray[np.int32]) -> list[int]:
-    """Try every pair swap in order (i < j) until one leaves the board not visually solved."""
-    n = len(board)
-    for i in range(n):
-        for j in range(i + 1, n):
-            trial = list(board)
-            trial[i], trial[j] = trial[j], trial[i]
-            if not _core.is_visually_solved(np.array(trial, dtype=np.int32), classes):
-                return trial
-    raise AssertionError("unreachable: boards with two tile classes always have a breaking swap")
+@lru_cache(maxsize=4096)
+def _classes_of(signatures: tuple[int, ...]) -> tuple[I32, int]:
+    """Dense classes (read-only) and k of a flag's signature list: computed once per distinct list."""
+    classes, k = as_classes(signatures, len(signatures))
+    classes.setflags(write=False)
+    return classes, k
 
 
 def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
              grid: Any = "hard", seed: int | str | None = None,
              max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleGame:
-    """A new board (spec section 3) with flagcore.Rng in place of Math.random.
+    """A new board with flagcore.Rng in place of Math.random, dealt as the original game deals.
 
     ``flag_or_signatures``: a flag code (signatures rendered by flagcore.signatures), a signature
     list (one int per piece), or None (every tile distinct: strict identity). ``seed=None`` draws
     one from os.urandom and records it on the game, so every game can be replayed.
+    The start is never solved: the spec's createShuffledBoard (Fisher-Yates until the board is not
+    the identity), up to 24 reshuffles while it is visually solved, then the first pair swap that
+    breaks it; one class only (all tiles alike) is the identity mode, solved only by the identity.
     Raises ParSearchLimit when the board's exact par needs more than ``max_nodes`` search nodes.
     """
-    from . import Rng
-
     budget = as_max_nodes(max_nodes)
     columns, rows = resolve_grid(grid)
     n = columns * rows
     flag: str | None = None
-    signatures: list[int] | None
+    signatures: list[int] | None = None
+    classes: I32 | None = None
+    k = n
     if isinstance(flag_or_signatures, str):
         flag = flag_or_signatures.strip().upper()
-        if not re.fullmatch(r"[A-Z]{2}(?:-[A-Z]{2,3})?", flag):  # regional flags too: GB-ENG
+        if not _FLAG_CODE.fullmatch(flag):
             raise ValueError(f"flag must be a flag code like 'GH' or 'GB-ENG', got {flag_or_signatures!r}")
         from .signatures import piece_signatures
 
-        sigs = piece_signatures(flag, columns, rows)
-        signatures = None if sigs is None else [int(s) for s in sigs]
-    elif flag_or_signatures is None:
-        signatures = None
-    else:
+        signatures = piece_signatures(flag, columns, rows)  # checked ints (the table or a render), or None
+        if signatures is not None:
+            classes, k = _classes_of(tuple(signatures))
+    elif flag_or_signatures is not None:
         raw = as_int_vector(flag_or_signatures, "flag_or_signatures", allow_none=True)
         if len(raw) != n:
             raise ValueError(f"flag_or_signatures has {len(raw)} entries but a {columns}x{rows} grid has {n} tiles")
         signatures = raw  # type: ignore[assignment]
+        classes, k = as_classes(signatures, n)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
-    rng = Rng(seed)  # validates the seed
-    classes: npt.NDArray[np.int32] | None = None
-    k = n
-    if signatures is not None:
-        classes, k = as_classes(signatures, n)
-    identity_mode = classes is not None and k == 1
-    board = _create_shuffled_board(n, rng)
-    if classes is not None and not identity_mode:
-        attempts = 0
-        while _core.is_visually_solved(np.array(board, dtype=np.int32), classes) and \
-                attempts < MAX_VISUAL_RESHUFFLE_ATTEMPTS:
-            board = _create_shuffled_board(n, rng)
-            attempts += 1
-        if _core.is_visually_solved(np.array(board, dtype=np.int32), classes):
-            board = _break_solved_layout(board, classes)
-    tiles = np.array(board, dtype=np.int32)
-    if classes is None or identity_mode:
-        par = int(_core.min_swaps_to_identity(tiles))
-    else:
-        par = int(_core.min_swaps_exact(tiles, classes, k, budget))
-    return PuzzleGame(start=tuple(board), signatures=signatures, par=par, identity_mode=identity_mode,
+    state = _rng.seed_to_state(seed)  # validates the seed
+    start, par = _core.deal(n, classes, k, state, budget)
+    return PuzzleGame(start=start, signatures=signatures, par=par, identity_mode=classes is not None and k == 1,
                       seed=seed, flag=flag, grid=(columns, rows), _classes=classes)
 
 
@@ -370,50 +323,5 @@ def verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any,
     ParSearchLimit when par needs more than ``max_nodes`` search nodes (the log is then neither
     accepted nor rejected: the server cannot prove par for that board).
     """
-    budget = as_max_nodes(max_nodes)
-    tiles = as_permutation(start_tiles_by_slot, "start_tiles_by_slot")
-    n = len(tiles)
-    classes: npt.NDArray[np.int32] | None = None
-    k = n
-    if signatures is not None:
-        classes, k = as_classes(signatures, n)
-    identity_mode = classes is not None and k == 1
-    if n < 2:
-        raise ValueError("start_tiles_by_slot must have at least 2 tiles")
-    if _board_solved(tiles, classes, identity_mode):
-        raise ValueError("start_tiles_by_slot is already solved: no game starts from it")
-    if swaps is None or isinstance(swaps, (str, bytes)):
-        raise TypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}")
-    try:
-        log = list(swaps)
-    except TypeError:
-        raise TypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}") from None
-    pairs: list[tuple[int, int]] = []
-    for i, move in enumerate(log):
-        if isinstance(move, (str, bytes)):
-            raise TypeError(f"swaps[{i}] must be a pair of ints, not {type(move).__name__}")
-        try:
-            a, b = move
-        except (TypeError, ValueError):
-            raise ValueError(f"swaps[{i}] must be a pair of slots, got {move!r}") from None
-        if not (_is_plain_int(a) and _is_plain_int(b)):
-            raise TypeError(f"swaps[{i}] must be a pair of ints, got {move!r}")
-        if not (0 <= a < n and 0 <= b < n):
-            raise ValueError(f"swaps[{i}] = {move!r} touches a slot outside the board (0..{n - 1})")
-        if a == b:
-            raise ValueError(f"swaps[{i}] swaps slot {a} with itself")
-        pairs.append((int(a), int(b)))
-    board = tiles.copy()
-    for i, (a, b) in enumerate(pairs):
-        board[a], board[b] = board[b], board[a]
-        if _board_solved(board, classes, identity_mode) and i != len(pairs) - 1:
-            raise ValueError(f"swaps[{i + 1}:] come after the board was already solved")
-    if not _board_solved(board, classes, identity_mode):
-        raise ValueError("swaps do not solve the board")
-    if classes is None or identity_mode:
-        par = int(_core.min_swaps_to_identity(tiles))
-    else:
-        par = int(_core.min_swaps_exact(tiles, classes, k, budget))
-    if len(pairs) < par:
-        raise ValueError(f"swaps has {len(pairs)} moves, fewer than par {par}: the log is impossible")
-    return _result(len(pairs), par, True)
+    moves, par = _core.checked_verify(start_tiles_by_slot, swaps, signatures, max_nodes)
+    return _result(moves, par, True)

@@ -22,55 +22,46 @@ from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset, memcpy
 from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_shuffle_i32
-from connections_search cimport Tab, Work
+from connections_search cimport (Tab, Work, ITEMS, TIERS, EW, DECOY_BELOW, STATUS_OK, STATUS_NO_BOARD,
+                                 R_TAG_ON_BOARD, R_TOO_FEW_AVAILABLE, R_TOO_FEW_PICKABLE, R_TOO_FEW_EXCLUSIVE,
+                                 R_CROWDS_PLACED, N_REASONS, C_MOVES, C_BACKTRACKS, C_SKIPS, C_ENTRIES,
+                                 C_EXHAUSTED, NCOUNTERS, E_ENTER, E_TRY, E_SKIP, E_PLACE, E_UNDO, E_BACKTRACK,
+                                 E_DRAW, E_DECOY, N_EVENT_KINDS)
 
 import numpy as np
+
+from flagcore._connections_layout import REASONS as _REASONS, event_dicts, no_board_message
+from flagcore.errors import NoBoardError
+
+# The layout this module was built with, checked against its Python mirror by
+# tests/test_connections_layout.py.
+LAYOUT = {
+    "ITEMS": ITEMS, "TIERS": TIERS, "DECOY_BELOW": DECOY_BELOW,
+    "STATUS_OK": STATUS_OK, "STATUS_NO_BOARD": STATUS_NO_BOARD,
+    "REASONS": N_REASONS, "R_TAG_ON_BOARD": R_TAG_ON_BOARD, "R_TOO_FEW_AVAILABLE": R_TOO_FEW_AVAILABLE,
+    "R_TOO_FEW_PICKABLE": R_TOO_FEW_PICKABLE, "R_TOO_FEW_EXCLUSIVE": R_TOO_FEW_EXCLUSIVE,
+    "R_CROWDS_PLACED": R_CROWDS_PLACED,
+    "COUNTERS": NCOUNTERS, "C_MOVES": C_MOVES, "C_BACKTRACKS": C_BACKTRACKS, "C_SKIPS": C_SKIPS,
+    "C_ENTRIES": C_ENTRIES, "C_EXHAUSTED": C_EXHAUSTED,
+    "EVENT_KINDS": N_EVENT_KINDS, "E_ENTER": E_ENTER, "E_TRY": E_TRY, "E_SKIP": E_SKIP, "E_PLACE": E_PLACE,
+    "E_UNDO": E_UNDO, "E_BACKTRACK": E_BACKTRACK, "E_DRAW": E_DRAW, "E_DECOY": E_DECOY,
+    "EVENT_WIDTH": EW,
+}
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long x) nogil
     int __builtin_ctzll(unsigned long long x) nogil
-
-cdef enum:
-    ITEMS = 4        # tiles per group
-    TIERS = 4
-    NCOUNTERS = 15   # moves, backtracks, skips[5], entries[4], exhaustions[4]
-    EW = 8           # ints per trace event
-
-cdef enum:
-    R_TAG_ON_BOARD = 0
-    R_TOO_FEW_AVAILABLE = 1
-    R_TOO_FEW_PICKABLE = 2
-    R_TOO_FEW_EXCLUSIVE = 3
-    R_CROWDS_PLACED = 4
-
-cdef enum:
-    C_MOVES = 0
-    C_BACKTRACKS = 1
-    C_SKIPS = 2
-    C_ENTRIES = 7
-    C_EXHAUSTED = 11
-
-cdef enum:
-    E_ENTER = 0
-    E_TRY = 1
-    E_SKIP = 2
-    E_PLACE = 3
-    E_UNDO = 4
-    E_BACKTRACK = 5
-    E_DRAW = 6
-    E_DECOY = 7
-
-cdef uint32_t DECOY_BELOW = 1073741824  # 2**30: rng() < 0.25 exactly when the draw is below it
-
 
 cdef class Prepared:
     """The C tables of one (library, mode); built once, shared read-only by every search."""
     cdef Tab tab
     cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat  # keep the arrays the pointers refer to
     cdef readonly object tables   # the generator's Tables (codes, categories, mode) for building Boards
+    cdef readonly object kit      # the generator's BoardKit: the Board and Group types to build
     cdef tuple codes, labels, ids
+    cdef object mode, board_type, group_type
 
-    def __init__(self, tables):
+    def __init__(self, tables, kit):
         cdef Py_ssize_t n_codes = int(tables.n_codes)
         cdef Py_ssize_t W = max(1, (n_codes + 63) // 64)
         cdef Py_ssize_t n_cat = len(tables.pool_off) - 1
@@ -86,6 +77,10 @@ cdef class Prepared:
         self._pools, self._fits, self._synthetic, self._tag_index, self._tier_flat = (
             pools, fits, synthetic, tag_index, tier_flat)
         self.tables = tables
+        self.kit = kit
+        self.board_type = kit.board
+        self.group_type = kit.group
+        self.mode = tables.mode
         self.codes = tuple(tables.codes)
         self.labels = tuple([c.label for c in tables.categories])
         self.ids = tuple([c.id for c in tables.categories])
@@ -122,8 +117,10 @@ def _bitsets(flat_codes, offsets, Py_ssize_t W):
     return bits
 
 
-def prepare(tables):
-    return Prepared(tables)
+def prepare(tables, kit):
+    """The search's C tables for ``tables``; ``kit`` (the generator's BoardKit) names the Board and
+    Group types search_board builds, so this module imports nothing above it."""
+    return Prepared(tables, kit)
 
 
 cdef int work_init(Work *w, const Tab *t, bint legacy, bint trace) noexcept nogil:
@@ -329,7 +326,7 @@ cdef inline bint has_bit(const uint64_t *bits, int x) noexcept nogil:
 cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cats,
                  int32_t *gt, int32_t *tiles, int32_t *dec, int32_t *counters,
                  int8_t *ambiguous, int8_t *arguable) noexcept nogil:
-    """One board into the output rows; returns the status (0 board, 1 no board)."""
+    """One board into the output rows; returns its SearchStatus."""
     cdef int W = t.W, k, g, h, j, n, na, x
     cdef bint in_pool, in_arg
     cdef int32_t order[4]
@@ -356,7 +353,7 @@ cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cat
         for k in range(16):
             gt[k] = -1
             tiles[k] = -1
-        return 1
+        return STATUS_NO_BOARD
     for g in range(TIERS):
         cats[g] = w.cats[g]
     if w.legacy:
@@ -425,7 +422,7 @@ cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cat
     ambiguous[0] = <int8_t>n
     arguable[0] = <int8_t>na
     memcpy(counters, w.counters, sizeof(w.counters))
-    return 0
+    return STATUS_OK
 
 
 def search_one(Prepared prep not None, uint32_t state, bint legacy, bint decoy, bint trace):
@@ -456,24 +453,26 @@ def search_one(Prepared prep not None, uint32_t state, bint legacy, bint decoy, 
         work_free(&w)
 
 
-cdef object _generator = None   # flagcore.connections.generator, imported on first use (it imports us)
-cdef object _set_attr = object.__setattr__
+cdef extern from "Python.h":
+    int PyObject_GenericSetDict(object o, object value, void *context) except -1
+
+cdef object _new = object.__new__
 
 
-cdef object _frozen(type cls, dict fields):
-    """A frozen dataclass instance from all of its fields (as generator._frozen, without __init__)."""
-    obj = cls.__new__(cls)
-    _set_attr(obj, "__dict__", fields)
+cdef inline object _frozen(object cls, dict fields):
+    """A frozen dataclass instance from all of its fields, its dict set in one C call instead of
+    one object.__setattr__ per field (as generator._frozen does in Python)."""
+    obj = _new(cls)
+    PyObject_GenericSetDict(obj, fields, NULL)
     return obj
 
 
 def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint decoy, bint trace):
     """The Board of one search, built here from the C arrays (the twin: reference search_board).
 
-    Building the Board costs more than the search; doing it here without intermediate lists is what
-    keeps generate() far ahead of the reference. A failed search raises the generator's NoBoardError.
+    Building the Board costs about what the search costs; building it here in one step, without
+    intermediate lists, keeps generate() a few microseconds. A failed search raises NoBoardError.
     """
-    global _generator
     cdef Work w
     cdef int32_t cats[4]
     cdef int32_t gt[16]
@@ -481,12 +480,9 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
     cdef int32_t dec[3]
     cdef int32_t counters[NCOUNTERS]
     cdef int8_t amb, arg
-    cdef int status = 1, rc, g, c
+    cdef int status = STATUS_NO_BOARD, rc, g, c, r
     cdef Py_ssize_t i
     cdef tuple codes = prep.codes
-    if _generator is None:
-        from flagcore.connections import generator as gen
-        _generator = gen
     with nogil:
         rc = work_init(&w, &prep.tab, legacy, trace)
         if rc == 0:
@@ -494,35 +490,48 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
     try:
         if rc != 0 or w.oom:
             raise MemoryError("connections: out of memory")
-        counter_list = [counters[i] for i in range(NCOUNTERS)]
-        if status != 0:
-            raise _generator._no_board(prep.tables, seed, legacy, counter_list)
-        group_cls = _generator.Group
-        groups = []
-        for g in range(TIERS):
-            c = cats[g]
-            groups.append(_frozen(group_cls, {
-                "tier": g, "label": prep.labels[c],
-                "codes": (codes[gt[4 * g]], codes[gt[4 * g + 1]], codes[gt[4 * g + 2]], codes[gt[4 * g + 3]]),
-                "category_id": prep.ids[c]}))
+        if status != STATUS_OK:
+            raise NoBoardError(no_board_message(prep.mode, seed, legacy, counters[C_MOVES]))
+        group_type = prep.group_type
+        groups = (
+            _frozen(group_type, {"tier": 0, "label": prep.labels[cats[0]],
+                                 "codes": (codes[gt[0]], codes[gt[1]], codes[gt[2]], codes[gt[3]]),
+                                 "category_id": prep.ids[cats[0]]}),
+            _frozen(group_type, {"tier": 1, "label": prep.labels[cats[1]],
+                                 "codes": (codes[gt[4]], codes[gt[5]], codes[gt[6]], codes[gt[7]]),
+                                 "category_id": prep.ids[cats[1]]}),
+            _frozen(group_type, {"tier": 2, "label": prep.labels[cats[2]],
+                                 "codes": (codes[gt[8]], codes[gt[9]], codes[gt[10]], codes[gt[11]]),
+                                 "category_id": prep.ids[cats[2]]}),
+            _frozen(group_type, {"tier": 3, "label": prep.labels[cats[3]],
+                                 "codes": (codes[gt[12]], codes[gt[13]], codes[gt[14]], codes[gt[15]]),
+                                 "category_id": prep.ids[cats[3]]}))
+        skips = {}
+        for r in range(N_REASONS):
+            skips[_REASONS[r]] = counters[C_SKIPS + r]
         stats = {
             "moves_tried": counters[C_MOVES],
             "backtracks": counters[C_BACKTRACKS],
             "decoy_applied": dec[0] >= 0,
             "decoy": None if dec[0] < 0 else {"tier": dec[0], "removed": codes[dec[1]], "added": codes[dec[2]]},
-            "skips": dict(zip(_generator.REASONS, counter_list[C_SKIPS:C_ENTRIES])),
-            "tier_entries": counter_list[C_ENTRIES:C_EXHAUSTED],
-            "tier_exhaustions": counter_list[C_EXHAUSTED:NCOUNTERS],
+            "skips": skips,
+            "tier_entries": [counters[C_ENTRIES], counters[C_ENTRIES + 1], counters[C_ENTRIES + 2],
+                             counters[C_ENTRIES + 3]],
+            "tier_exhaustions": [counters[C_EXHAUSTED], counters[C_EXHAUSTED + 1], counters[C_EXHAUSTED + 2],
+                                 counters[C_EXHAUSTED + 3]],
             "ambiguous_tiles": amb,
             "arguable_tiles": arg,
         }
         events = None
         if trace:
-            events = _generator._events(prep.tables, [tuple([w.events[i * EW + k] for k in range(EW)])
-                                                      for i in range(w.n_events)])
-        return _frozen(_generator.Board, {
-            "tiles": tuple([codes[tiles[i]] for i in range(16)]), "groups": tuple(groups), "seed": seed,
-            "mode": prep.tables.mode, "legacy": legacy, "stats": stats, "events": events})
+            events = event_dicts(codes, prep.tables.categories,
+                                 [tuple([w.events[i * EW + k] for k in range(EW)]) for i in range(w.n_events)])
+        return _frozen(prep.board_type, {
+            "tiles": (codes[tiles[0]], codes[tiles[1]], codes[tiles[2]], codes[tiles[3]], codes[tiles[4]],
+                      codes[tiles[5]], codes[tiles[6]], codes[tiles[7]], codes[tiles[8]], codes[tiles[9]],
+                      codes[tiles[10]], codes[tiles[11]], codes[tiles[12]], codes[tiles[13]], codes[tiles[14]],
+                      codes[tiles[15]]),
+            "groups": groups, "seed": seed, "mode": prep.mode, "legacy": legacy, "stats": stats, "events": events})
     finally:
         work_free(&w)
 

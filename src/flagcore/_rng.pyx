@@ -3,21 +3,17 @@
 from libc.stdint cimport uint32_t
 from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_fnv1a32
 
-from flagcore._rng_args import check_bound
+from flagcore._args import as_bound, as_seed, check_rng
 
 
 def seed_to_state(seed):
     """Validate a seed and return its uint32 state: int in [0, 2**32) or str (FNV-1a 32 of UTF-8)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        if hasattr(seed, "__index__") and not isinstance(seed, bool):
-            seed = int(seed.__index__())
-        else:
-            raise TypeError(f"seed must be an int in [0, 2**32) or a str, not {type(seed).__name__}")
+    if type(seed) is int and 0 <= seed < 4294967296:
+        return <uint32_t>seed
+    seed = as_seed(seed)
     if isinstance(seed, str):
         data = seed.encode("utf-8", "surrogatepass")
         return fc_fnv1a32(<const unsigned char *>(<bytes>data), len(data))
-    if not 0 <= seed < 2 ** 32:
-        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
     return <uint32_t>seed
 
 
@@ -37,18 +33,20 @@ cdef class Rng:
 
     def below(self, bound):
         """Math.floor(rng() * bound) for 1 <= bound < 2**32."""
-        cdef uint32_t checked = check_bound(bound)
+        cdef uint32_t checked = as_bound(bound)
         return fc_mulberry32_below(&self.state, checked)
 
     def __repr__(self):
         return f"Rng(state={self.state:#010x})"
 
 
-def shuffle(seq, Rng rng not None):
+def shuffle(seq, rng):
     """The spec's shuffleArray: Fisher-Yates on a copy, rng in place of Math.random."""
+    check_rng(rng, Rng)
     cdef list out = list(seq)
+    cdef Rng r = <Rng>rng
     cdef Py_ssize_t i, j
     for i in range(len(out) - 1, 0, -1):
-        j = fc_mulberry32_below(&rng.state, <uint32_t>(i + 1))
+        j = fc_mulberry32_below(&r.state, <uint32_t>(i + 1))
         out[i], out[j] = out[j], out[i]
     return out

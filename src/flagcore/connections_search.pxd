@@ -1,6 +1,50 @@
-# C-level tables and workspace of the compiled Connections search (flagcore._connections).
+# C-level layout, tables and workspace of the compiled Connections search (flagcore._connections).
 # Declarations only: cimported by _connections.pyx and by any module that wants to run the search in C.
+# The layout constants below have one Python mirror, python/flagcore/_connections_layout.py (used by
+# the reference twin and the generator); tests/test_connections_layout.py checks the two agree.
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t
+
+cdef enum:
+    ITEMS = 4                   # tiles per group
+    TIERS = 4
+    EW = 8                      # ints per trace event
+    DECOY_BELOW = 1073741824    # 2**30: rng() < 0.25 exactly when the draw is below it
+
+# what one search returns
+cdef enum SearchStatus:
+    STATUS_OK = 0
+    STATUS_NO_BOARD = 1
+
+# why a candidate category was skipped
+cdef enum SkipReason:
+    R_TAG_ON_BOARD = 0
+    R_TOO_FEW_AVAILABLE = 1
+    R_TOO_FEW_PICKABLE = 2
+    R_TOO_FEW_EXCLUSIVE = 3
+    R_CROWDS_PLACED = 4
+    N_REASONS = 5
+
+# the counters row: moves_tried, backtracks, skips[N_REASONS], tier entries[4], tier exhaustions[4]
+# (anonymous: its values index arrays)
+cdef enum:
+    C_MOVES = 0
+    C_BACKTRACKS = 1
+    C_SKIPS = 2
+    C_ENTRIES = 7
+    C_EXHAUSTED = 11
+    NCOUNTERS = 15
+
+# trace events: EW ints (kind, depth, category, a, b, c, d, e)
+cdef enum EventKind:
+    E_ENTER = 0
+    E_TRY = 1
+    E_SKIP = 2
+    E_PLACE = 3
+    E_UNDO = 4
+    E_BACKTRACK = 5
+    E_DRAW = 6
+    E_DECOY = 7
+    N_EVENT_KINDS = 8
 
 # One (library, mode) as flat C arrays. Countries are indices into library.codes (sorted);
 # a set of countries is W uint64 words (bit x of word x >> 6), W = ceil(n_codes / 64).

@@ -1,4 +1,5 @@
-/* mulberry32 and FNV-1a 32, shared by every compiled module (see DESIGN.md, "Determinism").
+/* mulberry32 and FNV-1a 32, shared by every compiled module (docs/architecture.md:
+ * both twins consume the same draws in the same order).
  * Static inline so each extension gets its own copy and no module has to import another. */
 #ifndef FLAGCORE_MULBERRY32_H
 #define FLAGCORE_MULBERRY32_H

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..connections.generator import REASONS, default_library, generate_many, load_library
 from ..library import MODES, Library
-from ..reference import connections as _ref
+from .. import _connections_layout as _ref
 
 CHUNK = 5000
 

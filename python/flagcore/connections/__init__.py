@@ -1,13 +1,14 @@
 """The Connections engine: board generation, grading and the game.
 
-Public names (DESIGN.md): generate, generate_many, check_guess, ConnectionsGame, find_ambiguities,
+Public names: generate, generate_many, check_guess, ConnectionsGame, find_ambiguities,
 Board, Group.
 """
 from __future__ import annotations
 
 from .board import TIER_NAMES, Board, Group
 from .game import MAX_MISTAKES, ConnectionsGame, GuessOutcome
-from .generator import Ambiguity, BoardBatch, NoBoardError, find_ambiguities, generate, generate_many
+from ..errors import NoBoardError
+from .generator import Ambiguity, BoardBatch, find_ambiguities, generate, generate_many
 from .grading import GuessResult, check_guess
 from .ids import board_id, daily_seed, encode_board_id, from_board_id, parse_board_id
 

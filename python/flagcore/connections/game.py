@@ -1,6 +1,6 @@
 """One player's Connections game on a Board: guesses, mistakes, the end, sharing.
 
-Rules (the spec, section 2): MAX_MISTAKES is 4; a "one_away" counts as a mistake; resubmitting a
+Rules (as the original game): MAX_MISTAKES is 4; a "one_away" counts as a mistake; resubmitting a
 set that already failed is refused as "already_tried" without costing anything (the set is
 compared as a set, so the order of the codes does not matter); the player wins with all four
 groups solved and fewer than four mistakes. Guesses after the end are refused. Every check runs
@@ -17,7 +17,7 @@ import flagcore
 from flagcore.reference import rng as _ref_rng
 
 from .board import Board, Group
-from .grading import ITEMS_PER_CATEGORY, check_guess, validate_selection
+from .grading import ITEMS_PER_CATEGORY, grade, validate_selection
 from .ids import board_id
 
 MAX_MISTAKES = 4
@@ -78,7 +78,10 @@ class ConnectionsGame:
     def __init__(self, board: Board) -> None:
         self.board = _validate_board(board)
         self._order: list[str] = list(board.tiles)
+        self._on_board = frozenset(board.tiles)
+        self._code_sets = tuple(frozenset(g.codes) for g in board.groups)  # graded against every guess
         self._solved: list[Group] = []
+        self._solved_tiles: set[str] = set()
         self._mistakes = 0
         self._failed: set[frozenset[str]] = set()
         self._history: list[tuple[str, ...]] = []
@@ -123,24 +126,22 @@ class ConnectionsGame:
             raise ValueError("guess: the game is over "
                              f"({'won' if self.won else 'lost'}), no more guesses")
         selected = validate_selection(codes, "codes")
-        on_board = set(self.board.tiles)
-        unknown = [c for c in selected if c not in on_board]
+        unknown = [c for c in selected if c not in self._on_board]
         if unknown:
             raise ValueError(f"codes: not on this board: {unknown}")
-        solved_tiles = {c for g in self._solved for c in g.codes}
-        repeated = [c for c in selected if c in solved_tiles]
+        repeated = [c for c in selected if c in self._solved_tiles]
         if repeated:
             raise ValueError(f"codes: already in a solved group: {repeated}")
         key = frozenset(selected)
         if key in self._failed:
             return self._outcome("already_tried", None)
-        graded = check_guess(self.board.groups, selected)
+        graded = grade(self.board.groups, self._code_sets, selected)
         self._history.append(selected)
         if graded.result == "correct":
             assert graded.matched is not None
             self._solved.append(graded.matched)
-            done = set(graded.matched.codes)
-            self._order = [c for c in self._order if c not in done]
+            self._solved_tiles.update(graded.matched.codes)
+            self._order = [c for c in self._order if c not in self._solved_tiles]
         else:
             self._mistakes += 1
             self._failed.add(key)

@@ -32,22 +32,19 @@ import numpy as np
 
 from .. import library as _library_module
 from .._impl import pick
+from ..errors import NoBoardError
 from ..library import KINDS, MODES, Category, Library, LibraryError
-from ..reference import connections as _ref
+from .. import _connections_layout as _layout
 from .board import TIER_NAMES, Board, Group
 
 _impl = pick("_connections", "connections")
 _seed_to_state = pick("_rng", "rng").seed_to_state
 
-ITEMS = _ref.ITEMS
-REASONS = _ref.REASONS
-EVENT_KINDS = _ref.EVENT_KINDS
+ITEMS = _layout.ITEMS
+REASONS = _layout.REASONS
+EVENT_KINDS = _layout.EVENT_KINDS
 DECOY_CHANCE = 0.25
 MIN_CHUNK = 512  # seeds per thread below which generate_many stays on the calling thread
-
-
-class NoBoardError(RuntimeError):
-    """No board could be generated. In the fixed search this means none exists for the library and mode."""
 
 
 class Ambiguity(NamedTuple):
@@ -208,7 +205,7 @@ def _tables_for(impl: ModuleType, library: Library | None, mode: str) -> tuple[T
             tables = next((t for (m, _), (t, _p) in per_lib.items() if m == mode), None)
             if tables is None:
                 tables = compile_tables(library, mode)
-            hit = per_lib[key] = (tables, impl.prepare(tables))
+            hit = per_lib[key] = (tables, impl.prepare(tables, _KIT))
     return hit  # type: ignore[no-any-return]
 
 
@@ -266,45 +263,17 @@ def _stats(tables: Tables, counters: list[int], decoy: list[int], ambiguous: int
     }
 
 
-if (_ref.C_MOVES, _ref.C_BACKTRACKS, _ref.C_SKIPS, _ref.C_ENTRIES, _ref.C_EXHAUSTED, _ref.COUNTERS) != (0, 1, 2, 7, 11, 15):
+if (_layout.C_MOVES, _layout.C_BACKTRACKS, _layout.C_SKIPS, _layout.C_ENTRIES, _layout.C_EXHAUSTED, _layout.COUNTERS) != (0, 1, 2, 7, 11, 15):
     raise ImportError("flagcore.connections.generator: counters layout changed; update _stats")
 
 
 def _events(tables: Tables, raw: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
     """The trace as the simulator shows it: one dict per step, in order."""
-    out: list[dict[str, Any]] = []
-    codes, cats = tables.codes, tables.categories
-    for kind, d, c, a, b, x, y, z in raw:
-        name = EVENT_KINDS[kind]
-        ev: dict[str, Any] = {"event": name, "depth": d}
-        if c >= 0:
-            ev["category_id"] = cats[c].id
-            ev["label"] = cats[c].label
-            ev["kind"] = cats[c].kind
-        if kind == _ref.E_ENTER:
-            ev["tier"] = TIER_NAMES[d]
-            ev["candidates"] = a
-        elif kind == _ref.E_SKIP:
-            ev["reason"] = REASONS[a]
-        elif kind == _ref.E_PLACE:
-            if a >= 0:  # legacy places tiles; the fixed search places the category, tiles come in "draw"
-                ev["codes"] = [codes[v] for v in (a, b, x, y)]
-            else:
-                ev["exclusive"] = z
-        elif kind == _ref.E_DRAW:
-            ev["codes"] = [codes[v] for v in (a, b, x, y)]
-        elif kind == _ref.E_DECOY:
-            ev["removed"] = codes[a]
-            ev["added"] = codes[b]
-        out.append(ev)
-    return out
+    return _layout.event_dicts(tables.codes, tables.categories, raw)
 
 
 def _no_board(tables: Tables, seed: int | str, legacy: bool, counters: Sequence[int]) -> NoBoardError:
-    why = ("the spec's incomplete search found none for this seed" if legacy
-           else "no four categories of this library can form a board without an ambiguous tile")
-    return NoBoardError(f"connections: no valid category combination found (mode {tables.mode!r}, "
-                        f"seed {seed!r}, {counters[_ref.C_MOVES]} moves tried): {why}")
+    return NoBoardError(_layout.no_board_message(tables.mode, seed, legacy, counters[_layout.C_MOVES]))
 
 
 _set_attr = object.__setattr__
@@ -328,7 +297,7 @@ if ({f.name for f in dataclass_fields(Group)} != {"tier", "label", "codes", "cat
 
 def _board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) -> Board:
     status, cats, gt, tiles, decoy, counters, ambiguous, arguable, events = raw
-    if status != _ref.STATUS_OK:
+    if status != _layout.STATUS_OK:
         raise _no_board(tables, seed, legacy, counters)
     codes = tables.codes
     gcodes = itemgetter(*gt)(codes)
@@ -341,6 +310,19 @@ def _board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) ->
         "tiles": itemgetter(*tiles)(codes), "groups": tuple(groups), "seed": seed, "mode": tables.mode,
         "legacy": legacy, "stats": _stats(tables, counters, decoy, int(ambiguous), int(arguable)),
         "events": None if events is None else _events(tables, events)})
+
+
+class BoardKit(NamedTuple):
+    """What a search module needs to build Boards, handed to its ``prepare`` so that the twins
+    import nothing above them: the compiled core builds Board and Group itself (one step, in C),
+    the reference twin hands its raw result to ``assemble``."""
+
+    board: type
+    group: type
+    assemble: Any  # (tables, seed, legacy, raw result) -> Board
+
+
+_KIT = BoardKit(Board, Group, _board)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -374,7 +356,19 @@ def generate(seed: int | str, mode: str = "flags", *, library: Library | None = 
     TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
     beyond the per-Library table cache.
     """
+    if (type(seed) is int and 0 <= seed < 4294967296 and library is None and decoy is True and legacy is False
+            and trace is False and type(mode) is str):
+        # the request a server sends most (an int seed, the bundled library, default options): the
+        # same checks passed by construction, and the prepared tables read from one dict
+        prepared = _default_prepared.get((_impl, mode))
+        if prepared is not None:
+            return _impl.search_board(prepared, seed, seed, False, True, False)  # type: ignore[no-any-return]
+        if mode in MODES:
+            _default_prepared[(_impl, mode)] = _tables_for(_impl, None, mode)[1]
     return generate_with(_impl, seed, mode, library=library, decoy=decoy, legacy=legacy, trace=trace)
+
+
+_default_prepared: dict[tuple[ModuleType, str], Any] = {}  # (impl, mode) -> the bundled library's tables
 
 
 def _seed_states(seeds: Any) -> tuple[np.ndarray, Sequence[int | str]]:
@@ -467,15 +461,15 @@ class BoardBatch(Sequence[Board]):
     @property
     def ok(self) -> np.ndarray:
         """True where a board was found."""
-        return np.asarray(self.status == _ref.STATUS_OK)
+        return np.asarray(self.status == _layout.STATUS_OK)
 
     @property
     def moves_tried(self) -> np.ndarray:
-        return np.asarray(self.counters[:, _ref.C_MOVES])
+        return np.asarray(self.counters[:, _layout.C_MOVES])
 
     @property
     def backtracks(self) -> np.ndarray:
-        return np.asarray(self.counters[:, _ref.C_BACKTRACKS])
+        return np.asarray(self.counters[:, _layout.C_BACKTRACKS])
 
     @property
     def decoy_applied(self) -> np.ndarray:
@@ -488,7 +482,7 @@ class BoardBatch(Sequence[Board]):
 def _alloc(n: int) -> dict[str, np.ndarray]:
     return {"status": np.zeros(n, dtype=np.int8), "categories": np.zeros((n, 4), dtype=np.int32),
             "group_tiles": np.zeros((n, 16), dtype=np.int32), "tiles": np.zeros((n, 16), dtype=np.int32),
-            "decoys": np.zeros((n, 3), dtype=np.int32), "counters": np.zeros((n, _ref.COUNTERS), dtype=np.int32),
+            "decoys": np.zeros((n, 3), dtype=np.int32), "counters": np.zeros((n, _layout.COUNTERS), dtype=np.int32),
             "ambiguous": np.zeros(n, dtype=np.int8), "arguable": np.zeros(n, dtype=np.int8)}
 
 

@@ -28,12 +28,15 @@ def validate_selection(selected: object, name: str = "selected") -> tuple[str, .
 
     Shared by check_guess and ConnectionsGame.guess so both reject the same inputs the same way.
     """
-    if selected is None or isinstance(selected, (str, bytes, bytearray)) or not isinstance(selected, Iterable):
-        raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, "
-                        f"not {type(selected).__name__}")
-    if isinstance(selected, dict):
-        raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not dict")
-    codes = tuple(selected)
+    if type(selected) is list or type(selected) is tuple:  # what clients send: skip the type probes
+        codes = tuple(selected)
+    else:
+        if selected is None or isinstance(selected, (str, bytes, bytearray)) or not isinstance(selected, Iterable):
+            raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, "
+                            f"not {type(selected).__name__}")
+        if isinstance(selected, dict):
+            raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not dict")
+        codes = tuple(selected)
     for code in codes:
         if not isinstance(code, str):
             raise TypeError(f"{name} must hold country codes (str), found {type(code).__name__} {code!r}")
@@ -62,11 +65,20 @@ def check_guess(groups: Sequence[Group], selected: Iterable[str]) -> GuessResult
     """Grade four selected codes against the board's groups, exactly as the spec's checkGuess."""
     checked_groups = _validate_groups(groups)
     codes = validate_selection(selected)
-    for group in checked_groups:
-        category_set = set(group.codes)
-        intersection = [code for code in codes if code in category_set]
-        if len(intersection) == ITEMS_PER_CATEGORY:
+    return grade(checked_groups, [frozenset(g.codes) for g in checked_groups], codes)
+
+
+_ONE_AWAY = GuessResult("one_away", None)
+_WRONG = GuessResult("wrong", None)
+
+
+def grade(groups: Sequence[Group], code_sets: Sequence[frozenset[str]], codes: Sequence[str]) -> GuessResult:
+    """The checkGuess loop on checked input: ``code_sets[i]`` is the set of ``groups[i].codes``
+    (a game builds them once per board), ``codes`` four distinct codes."""
+    for group, category_set in zip(groups, code_sets):
+        hits = len([code for code in codes if code in category_set])
+        if hits == ITEMS_PER_CATEGORY:
             return GuessResult("correct", group)
-        if len(intersection) == ITEMS_PER_CATEGORY - 1:
-            return GuessResult("one_away", None)
-    return GuessResult("wrong", None)
+        if hits == ITEMS_PER_CATEGORY - 1:
+            return _ONE_AWAY  # results are frozen: one shared instance per outcome
+    return _WRONG

@@ -1,11 +1,11 @@
 """Maximum cycle decomposition of a balanced colour multigraph: the heart of the exact par.
 
-The pure-Python twin of the search in src/flagcore/_puzzle.pyx (same reductions, same branching,
+The pure-Python twin of the search in src/flagcore/puzzle_exact.pxi (same reductions, same branching,
 same bounds), kept in its own module because it is the one non-obvious algorithm of the engine.
 
 Problem. Colour a slot with the class of the piece that belongs there. Every misplaced slot of
 colour a holding a tile of colour b != a is an edge a -> b. Each colour has in-degree == out-degree,
-so the edges split into cycles, and (spec section 4) par = m - C, where m is the number of edges
+so the edges split into cycles, and par = m - C, where m is the number of edges
 (misplaced slots; fixed points are already cycles of length one) and C is the maximum number of
 edge-disjoint cycles. Maximum cycle decomposition is NP-hard in general (it is the "interchange
 distance between strings", Amir et al. 2007), so the solver is an exact branch and bound whose

@@ -44,39 +44,27 @@ source is the whole pool in legacy (so the decoy can fit another group, flaw 3) 
 set in the fixed search. Last, the 16 tiles (groups in tier order) are shuffled.
 
 Raw result (shared with the core): ``(status, cats, group_tiles, tiles, decoy, counters,
-ambiguous, arguable, events)`` - see :data:`COUNTERS` and :data:`EVENT_KINDS`; ``ambiguous``
-counts the tiles in the pool of a group they are not in, ``arguable`` those in its arguable set.
+ambiguous, arguable, events)``, laid out as flagcore._connections_layout says (the mirror of the
+core's connections_search.pxd); ``ambiguous`` counts the tiles in the pool of a group they are not
+in, ``arguable`` those in its arguable set.
+
+Like the core, this module is a leaf: it imports nothing above it. The generator hands it the
+tables to search and, in ``prepare``, the kit that turns a raw result into a Board.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
+from .._connections_layout import (C_BACKTRACKS, C_ENTRIES, C_EXHAUSTED, C_MOVES, C_SKIPS, COUNTERS, DECOY_BELOW,
+                                   E_BACKTRACK, E_DECOY, E_DRAW, E_ENTER, E_PLACE, E_SKIP, E_TRY, E_UNDO,
+                                   EVENT_KINDS, EVENT_WIDTH, ITEMS, R_CROWDS_PLACED, R_TAG_ON_BOARD,
+                                   R_TOO_FEW_AVAILABLE, R_TOO_FEW_EXCLUSIVE, R_TOO_FEW_PICKABLE, REASONS,
+                                   STATUS_NO_BOARD, STATUS_OK, TIERS)
 from .rng import Rng, shuffle
 
-if TYPE_CHECKING:  # annotations only: the generator imports this module at import time
-    from ..connections.board import Board
-    from ..connections.generator import BoardBatch
-    from ..library import Library
-
-ITEMS = 4
-TIERS = 4
-DECOY_BELOW = 1 << 30  # rng() < 0.25 <=> u / 2**32 < 0.25 <=> u < 2**30, exact
-
-REASONS = ("tag_on_board", "too_few_available", "too_few_pickable", "too_few_exclusive", "crowds_placed")
-R_TAG_ON_BOARD, R_TOO_FEW_AVAILABLE, R_TOO_FEW_PICKABLE, R_TOO_FEW_EXCLUSIVE, R_CROWDS_PLACED = range(5)
-
-# counters row: moves_tried, backtracks, skips[5], tier entries[4], tier exhaustions[4]
-COUNTERS = 2 + len(REASONS) + TIERS + TIERS
-C_MOVES, C_BACKTRACKS, C_SKIPS, C_ENTRIES, C_EXHAUSTED = 0, 1, 2, 2 + len(REASONS), 2 + len(REASONS) + TIERS
-
-# events: 8 ints (kind, depth, category, a, b, c, d, e); unused slots are -1
-EVENT_KINDS = ("enter", "try", "skip", "place", "undo", "backtrack", "draw", "decoy")
-E_ENTER, E_TRY, E_SKIP, E_PLACE, E_UNDO, E_BACKTRACK, E_DRAW, E_DECOY = range(8)
-EVENT_WIDTH = 8
-
-STATUS_OK, STATUS_NO_BOARD = 0, 1
+__all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_many", "search_one"]  # + the layout names
 
 RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int,
                   "list[tuple[int, ...]] | None"]
@@ -85,11 +73,12 @@ RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], in
 class Prepared:
     """The tables of one (library, mode) in the shape this module searches fastest."""
 
-    __slots__ = ("tables", "n_codes", "pools", "pool_sets", "fits", "fit_sets", "synthetic", "tag_index", "n_tags",
+    __slots__ = ("tables", "kit", "n_codes", "pools", "pool_sets", "fits", "fit_sets", "synthetic", "tag_index", "n_tags",
                  "tier_lists")
 
-    def __init__(self, tables: Any) -> None:
+    def __init__(self, tables: Any, kit: Any) -> None:
         self.tables = tables
+        self.kit = kit
         self.n_codes = int(tables.n_codes)
         off = tables.pool_off.tolist()
         flat = tables.pool_flat.tolist()
@@ -107,8 +96,9 @@ class Prepared:
         self.tier_lists = [tflat[toff[t]:toff[t + 1]] for t in range(TIERS)]
 
 
-def prepare(tables: Any) -> Prepared:
-    return Prepared(tables)
+def prepare(tables: Any, kit: Any) -> Prepared:
+    """This module's form of ``tables``; ``kit`` (the generator's BoardKit) assembles Boards."""
+    return Prepared(tables, kit)
 
 
 class _Search:
@@ -260,9 +250,7 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
 
 def search_board(prep: Prepared, state: int, seed: int | str, legacy: bool, decoy: bool, trace: bool) -> Any:
     """The Board of one search (twin of the core's search_board): NoBoardError when none is found."""
-    from ..connections import generator  # late: generator picks this module at import time
-
-    return generator._board(prep.tables, seed, legacy, search_one(prep, state, legacy, decoy, trace))
+    return prep.kit.assemble(prep.tables, seed, legacy, search_one(prep, state, legacy, decoy, trace))
 
 
 def count_ambiguous(prep: Prepared, cats: Sequence[int], group_tiles: Sequence[int]) -> tuple[int, int]:
@@ -290,27 +278,3 @@ def search_many(prep: Prepared, states: np.ndarray, legacy: bool, decoy: bool, s
         counters[i] = cnt
         ambiguous[i] = amb
         arguable[i] = arg
-
-
-def generate(seed: int | str, mode: str = "flags", *, library: Library | None = None, decoy: bool = True,
-             legacy: bool = False, trace: bool = False) -> Board:
-    """flagcore.connections.generate computed by this pure-Python search (same Board)."""
-    from ..connections import generator  # late: generator picks this module at import time
-
-    return generator.generate_with(_this_module(), seed, mode, library=library, decoy=decoy,
-                                   legacy=legacy, trace=trace)
-
-
-def generate_many(seeds: Any, mode: str = "flags", *, threads: int | None = None, library: Library | None = None,
-                  decoy: bool = True, legacy: bool = False) -> BoardBatch:
-    """flagcore.connections.generate_many computed by this pure-Python search (same BoardBatch)."""
-    from ..connections import generator
-
-    return generator.generate_many_with(_this_module(), seeds, mode, threads=threads, library=library,
-                                        decoy=decoy, legacy=legacy)
-
-
-def _this_module() -> Any:
-    import sys
-
-    return sys.modules[__name__]

@@ -1,8 +1,13 @@
 """Pure-Python twin of flagcore._puzzle: the Puzzle engine's hot paths, the spec's code transcribed.
 
-Every function takes inputs already validated by flagcore.puzzle (a permutation as a 1-D int32
-array or a sequence of ints, dense class ids 0..k-1 per piece) and returns exactly what the
-compiled module returns.
+Like the compiled module it has two kinds of entry points, returning exactly what the compiled
+ones return:
+
+* kernels (count_cycles, min_swaps_exact, the *_batch functions, ...) take trusted input: a
+  permutation as a 1-D int32 array or a sequence of ints, dense class ids 0..k-1 per piece;
+* ``checked_*``, ``deal`` and ``checked_verify`` take the public arguments as the user passed
+  them and run the checks of flagcore._args first, in the same order as the compiled module, so
+  both twins raise the same exception with the same message for every bad input.
 """
 from __future__ import annotations
 
@@ -11,10 +16,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate_puzzle import ParSearchLimit
+from .._args import as_classes, as_max_nodes, as_method, as_permutation, as_swap_log
+from ..errors import ParSearchLimit
 from ._cycle_packing import SearchLimit, max_cycles_nodes
+from .rng import Rng, shuffle
 
 ENUMERATION_CAP = 750_000
+MAX_VISUAL_RESHUFFLE_ATTEMPTS = 24
 
 Ints = Sequence[int]
 
@@ -63,7 +71,7 @@ def mismatch_matrix(tiles_by_slot: Ints, classes: Ints, k: int) -> tuple[list[li
 
 
 def _closed_form(tiles_by_slot: Ints, classes: Ints, k: int) -> int:
-    """K <= 3: misplaced - 2-cycles - residual directed triangles (spec section 4)."""
+    """K <= 3: misplaced - 2-cycles - residual directed triangles."""
     mismatch, misplaced = mismatch_matrix(tiles_by_slot, classes, k)
     cycles = 0
     for a in range(k):
@@ -172,3 +180,108 @@ def min_swaps_batch(boards: Any, classes: Any, ks: Any, method: str, max_nodes: 
         except ParSearchLimit as e:
             raise ParSearchLimit(e.n, e.k, e.max_nodes, i) from None
     return np.array(out, dtype=np.int64)
+
+
+# ------------------------------------------------------------------ checked entry points (public arguments)
+
+
+def checked_count_cycles(tiles_by_slot: Any) -> int:
+    return count_cycles(as_permutation(tiles_by_slot).tolist())
+
+
+def checked_min_swaps_to_identity(tiles_by_slot: Any) -> int:
+    return min_swaps_to_identity(as_permutation(tiles_by_slot).tolist())
+
+
+def checked_is_strictly_solved(tiles_by_slot: Any) -> bool:
+    return is_strictly_solved(as_permutation(tiles_by_slot).tolist())
+
+
+def checked_is_visually_solved(tiles_by_slot: Any, signatures: Any) -> bool:
+    tiles = as_permutation(tiles_by_slot).tolist()
+    if signatures is None:
+        return is_strictly_solved(tiles)
+    classes, _ = as_classes(signatures, len(tiles))
+    return is_visually_solved(tiles, classes.tolist())
+
+
+def checked_min_swaps(tiles_by_slot: Any, signatures: Any, method: Any, max_nodes: Any) -> int:
+    """min_swaps_to_visual_solve: checks in the public function's order, then the par."""
+    exact = as_method(method) == "exact"
+    budget = as_max_nodes(max_nodes)
+    tiles = as_permutation(tiles_by_slot).tolist()
+    if signatures is None:
+        return min_swaps_to_identity(tiles)
+    classes, k = as_classes(signatures, len(tiles))
+    if exact:
+        return min_swaps_exact(tiles, classes.tolist(), k, budget)
+    return min_swaps_enumerate(tiles, classes.tolist(), k)
+
+
+def _create_shuffled_board(n: int, rng: Rng) -> list[int]:
+    """The spec's createShuffledBoard: Fisher-Yates until the board is not the identity."""
+    solved = list(range(n))
+    board = shuffle(solved, rng)
+    while board == solved:
+        board = shuffle(solved, rng)
+    return board
+
+
+def _break_solved_layout(board: list[int], classes: list[int]) -> list[int]:
+    """Try every pair swap in order (i < j) until one leaves the board not visually solved."""
+    n = len(board)
+    for i in range(n):
+        for j in range(i + 1, n):
+            trial = list(board)
+            trial[i], trial[j] = trial[j], trial[i]
+            if not is_visually_solved(trial, classes):
+                return trial
+    raise AssertionError("unreachable: boards with two tile classes always have a breaking swap")
+
+
+def deal(n: int, classes: Any, k: int, state: int, max_nodes: int) -> tuple[tuple[int, ...], int]:
+    """A new game's start board and its par (trusted input, as the compiled deal)."""
+    rng = Rng(state)
+    board = _create_shuffled_board(n, rng)
+    if classes is None or k == 1:
+        return tuple(board), min_swaps_to_identity(board)
+    cls = [int(c) for c in classes]
+    attempts = 0
+    while is_visually_solved(board, cls) and attempts < MAX_VISUAL_RESHUFFLE_ATTEMPTS:
+        board = _create_shuffled_board(n, rng)
+        attempts += 1
+    if is_visually_solved(board, cls):
+        board = _break_solved_layout(board, cls)
+    return tuple(board), min_swaps_exact(board, cls, k, max_nodes)
+
+
+def checked_verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any, max_nodes: Any) -> tuple[int, int]:
+    """puzzle.verify's replay: (moves, par), or the error for a malformed or impossible log."""
+    budget = as_max_nodes(max_nodes)
+    tiles = as_permutation(start_tiles_by_slot, "start_tiles_by_slot").tolist()
+    n = len(tiles)
+    cls: list[int] | None = None
+    k = n
+    if signatures is not None:
+        classes, k = as_classes(signatures, n)
+        cls = classes.tolist() if k != 1 else None  # one class: the game's identity mode
+
+    def solved(board: list[int]) -> bool:
+        return is_strictly_solved(board) if cls is None else is_visually_solved(board, cls)
+
+    if n < 2:
+        raise ValueError("start_tiles_by_slot must have at least 2 tiles")
+    if solved(tiles):
+        raise ValueError("start_tiles_by_slot is already solved: no game starts from it")
+    pairs = as_swap_log(swaps, n)
+    board = list(tiles)
+    for i, (a, b) in enumerate(pairs):
+        board[a], board[b] = board[b], board[a]
+        if i != len(pairs) - 1 and solved(board):
+            raise ValueError(f"swaps[{i + 1}:] come after the board was already solved")
+    if not solved(board):
+        raise ValueError("swaps do not solve the board")
+    par = min_swaps_to_identity(tiles) if cls is None else min_swaps_exact(tiles, cls, k, budget)
+    if len(pairs) < par:
+        raise ValueError(f"swaps has {len(pairs)} moves, fewer than par {par}: the log is impossible")
+    return len(pairs), par

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, TypeVar
 
-from .._rng_args import check_bound
+from .._args import as_bound, as_seed, check_rng
 
 T = TypeVar("T")
 _MASK = 0xFFFFFFFF
@@ -18,16 +18,10 @@ def fnv1a32(data: bytes) -> int:
 
 def seed_to_state(seed: Any) -> int:
     """Validate a seed and return its uint32 state: int in [0, 2**32) or str (FNV-1a 32 of UTF-8)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        if hasattr(seed, "__index__") and not isinstance(seed, bool):
-            seed = int(seed.__index__())
-        else:
-            raise TypeError(f"seed must be an int in [0, 2**32) or a str, not {type(seed).__name__}")
-    if isinstance(seed, str):
-        return fnv1a32(seed.encode("utf-8", "surrogatepass"))
-    if not 0 <= seed < 2**32:
-        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
-    return int(seed)
+    checked = as_seed(seed)
+    if isinstance(checked, str):
+        return fnv1a32(checked.encode("utf-8", "surrogatepass"))
+    return checked
 
 
 class Rng:
@@ -50,7 +44,7 @@ class Rng:
 
     def below(self, bound: int) -> int:
         """Math.floor(rng() * bound) for 1 <= bound < 2**32."""
-        checked = check_bound(bound)  # before drawing: a rejected call leaves the state alone
+        checked = as_bound(bound)  # before drawing: a rejected call leaves the state alone
         return (self.next_uint32() * checked) >> 32
 
     def __repr__(self) -> str:
@@ -59,6 +53,7 @@ class Rng:
 
 def shuffle(seq: Iterable[T], rng: Rng) -> list[T]:
     """The spec's shuffleArray: Fisher-Yates on a copy, rng in place of Math.random."""
+    check_rng(rng, Rng)
     out = list(seq)
     for i in range(len(out) - 1, 0, -1):
         j = rng.below(i + 1)

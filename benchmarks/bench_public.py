@@ -1,0 +1,183 @@
+"""What a user gets: each public call beside the compiled kernel alone and the reference's public call.
+
+    pytest benchmarks/bench_public.py --benchmark-enable --benchmark-only \
+        --benchmark-columns=median,iqr,rounds --benchmark-sort=name --benchmark-group-by=group
+
+In each group, ``public`` is the call through flagcore.puzzle (or flagcore.connections) on the
+compiled core, ``kernel`` the compiled work alone on inputs already in its layout, and ``reference``
+the same public call with the reference twin behind it (what FLAGCORE_IMPL=python gives).
+The ``threads`` groups time a fixed number of calls on 1 thread and split over 2 threads: the ratio
+of their medians is the speed-up request threads get.
+"""
+from __future__ import annotations
+
+import random
+import threading
+
+import numpy as np
+import pytest
+
+from flagcore import _puzzle, _rng, puzzle
+from flagcore._args import as_classes
+from flagcore.reference import puzzle as ref_puzzle
+from flagcore.reference import rng as ref_rng
+
+SIZES = (5, 4, 3, 3)  # tile classes of the 5x3 exact-par board
+# A 13-swap log that solves new_game("FR", "hard", 0) (every piece put home in slot order).
+FR_START = [4, 7, 12, 13, 11, 6, 14, 8, 9, 10, 5, 1, 2, 0, 3]
+FR_LOG = [(0, 13), (1, 11), (2, 12), (3, 14), (4, 13), (5, 10), (6, 10), (7, 11), (8, 11), (9, 11), (10, 11),
+          (11, 13), (13, 14)]
+CALLS_PER_ROUND = 2000
+
+
+@pytest.fixture(params=["public", "reference"])
+def side(request, monkeypatch):
+    """``reference``: the public module with the reference twin behind it."""
+    if request.param == "reference":
+        monkeypatch.setattr(puzzle, "_core", ref_puzzle)
+        monkeypatch.setattr(puzzle, "_rng", ref_rng)
+    return request.param
+
+
+def _board():
+    rng = random.Random(42)
+    sigs = [c for c, size in enumerate(SIZES) for _ in range(size)]
+    rng.shuffle(sigs)
+    tiles = list(range(len(sigs)))
+    random.Random(43).shuffle(tiles)
+    return tiles, sigs
+
+
+def _rounds(side, fast, slow):
+    return fast if side != "reference" else slow
+
+
+def test_exact_par_5x3_lists(benchmark, side):
+    benchmark.group = "exact par 5x3, classes 5,4,3,3, lists in"
+    tiles, sigs = _board()
+    benchmark.pedantic(puzzle.min_swaps_to_visual_solve, args=(tiles, sigs), rounds=_rounds(side, 20000, 2000),
+                       warmup_rounds=10)
+
+
+def test_exact_par_5x3_kernel(benchmark):
+    benchmark.group = "exact par 5x3, classes 5,4,3,3, lists in"
+    tiles, sigs = _board()
+    arr = np.array(tiles, dtype=np.int32)
+    classes, k = as_classes(sigs, len(sigs))
+    benchmark.pedantic(_puzzle.min_swaps_exact, args=(arr, classes, k, puzzle.DEFAULT_MAX_NODES), rounds=20000,
+                       warmup_rounds=10)
+
+
+def test_count_cycles_5x3_list(benchmark, side):
+    benchmark.group = "count_cycles 5x3 list"
+    tiles, _ = _board()
+    benchmark.pedantic(puzzle.count_cycles, args=(tiles,), rounds=_rounds(side, 20000, 5000), warmup_rounds=10)
+
+
+def test_count_cycles_5x3_kernel(benchmark):
+    benchmark.group = "count_cycles 5x3 list"
+    arr = np.array(_board()[0], dtype=np.int32)
+    benchmark.pedantic(_puzzle.count_cycles, args=(arr,), rounds=20000, warmup_rounds=10)
+
+
+def _big():
+    return np.random.default_rng(1).permutation(100_000).astype(np.int32)
+
+
+def test_count_cycles_100k_array(benchmark, side):
+    benchmark.group = "count_cycles n=100,000 int32 array"
+    benchmark.pedantic(puzzle.count_cycles, args=(_big(),), rounds=_rounds(side, 200, 5), warmup_rounds=1)
+
+
+def test_count_cycles_100k_kernel(benchmark):
+    benchmark.group = "count_cycles n=100,000 int32 array"
+    benchmark.pedantic(_puzzle.count_cycles, args=(_big(),), rounds=200, warmup_rounds=1)
+
+
+def test_new_game_fr_hard(benchmark, side):
+    benchmark.group = "new_game FR hard"
+    seeds = iter(range(10**9))
+    benchmark.pedantic(lambda: puzzle.new_game("FR", "hard", next(seeds)), rounds=_rounds(side, 20000, 2000),
+                       warmup_rounds=10)
+
+
+def test_verify_13_swaps(benchmark, side):
+    benchmark.group = "verify FR 5x3, 13-swap log"
+    sigs = puzzle.new_game("FR", "hard", 0).signatures
+    assert puzzle.verify(FR_START, FR_LOG, sigs).swaps == 13
+    benchmark.pedantic(puzzle.verify, args=(FR_START, FR_LOG, sigs), rounds=_rounds(side, 20000, 2000),
+                       warmup_rounds=10)
+
+
+def _on_threads(threads, call):
+    """CALLS_PER_ROUND calls of call(i), split evenly over ``threads`` threads."""
+    per = CALLS_PER_ROUND // threads
+
+    def work(t):
+        for i in range(t * per, (t + 1) * per):
+            call(i)
+
+    if threads == 1:
+        work(0)
+        return
+    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    for th in pool:
+        th.start()
+    for th in pool:
+        th.join()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_new_game_threads(benchmark, threads):
+    benchmark.group = f"new_game FR hard x{CALLS_PER_ROUND} on 1 vs 2 threads"
+    benchmark.pedantic(_on_threads, args=(threads, lambda i: puzzle.new_game("FR", "hard", i)), rounds=30,
+                       warmup_rounds=2)
+
+
+# ---------------------------------------------------------------- Connections
+
+
+@pytest.fixture(params=["public", "reference"])
+def connections_side(request, monkeypatch):
+    """``reference``: connections.generate with the reference twin behind it."""
+    from flagcore.connections import generator
+    from flagcore.reference import connections as ref_connections
+
+    if request.param == "reference":
+        monkeypatch.setattr(generator, "_impl", ref_connections)
+    return request.param
+
+
+def test_generate_per_board(benchmark, connections_side):
+    from flagcore import connections
+
+    benchmark.group = "connections.generate, flags mode, one board"
+    seeds = iter(range(10**9))
+    connections.generate(0)  # the library's tables are built once per process
+    benchmark.pedantic(lambda: connections.generate(next(seeds)), rounds=_rounds(connections_side, 20000, 500),
+                       warmup_rounds=10)
+
+
+def test_game_four_guesses(benchmark):
+    from flagcore import connections
+
+    benchmark.group = "ConnectionsGame: a new game and 4 correct guesses"
+    board = connections.generate(12)
+    answers = [list(g.codes) for g in board.groups]
+
+    def play():
+        game = connections.ConnectionsGame(board)
+        for codes in answers:
+            game.guess(codes)
+        assert game.won
+
+    benchmark.pedantic(play, rounds=20000, warmup_rounds=10)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_generate_threads(benchmark, threads):
+    from flagcore import connections
+
+    benchmark.group = f"connections.generate x{CALLS_PER_ROUND} on 1 vs 2 threads"
+    connections.generate(0)
+    benchmark.pedantic(_on_threads, args=(threads, connections.generate), rounds=30, warmup_rounds=2)

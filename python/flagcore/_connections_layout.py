@@ -1,0 +1,87 @@
+"""Layout of the Connections search's results: the Python mirror of src/flagcore/connections_search.pxd.
+
+The compiled search (flagcore._connections) and its twin (flagcore.reference.connections) write
+the same integers: a status per board, a row of counters, skip reasons and trace events as small
+codes. The .pxd declares them for C; this module is their one Python owner, imported by the twin
+and by flagcore.connections.generator. tests/test_connections_layout.py checks this module against
+the values the compiled module was built with (``flagcore._connections.LAYOUT``).
+
+It also holds the two pieces of Board assembly both twins share: the NoBoardError message and the
+trace's event dicts. Nothing here imports anything from flagcore.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+ITEMS = 4  # tiles per group
+TIERS = 4
+DECOY_BELOW = 1 << 30  # rng() < 0.25 <=> u / 2**32 < 0.25 <=> u < 2**30, exact
+
+# status of one search
+STATUS_OK, STATUS_NO_BOARD = 0, 1
+
+# why a candidate category was skipped (counters and "skip" events)
+REASONS = ("tag_on_board", "too_few_available", "too_few_pickable", "too_few_exclusive", "crowds_placed")
+R_TAG_ON_BOARD, R_TOO_FEW_AVAILABLE, R_TOO_FEW_PICKABLE, R_TOO_FEW_EXCLUSIVE, R_CROWDS_PLACED = range(5)
+
+# counters row: moves_tried, backtracks, skips[5], tier entries[4], tier exhaustions[4]
+COUNTERS = 2 + len(REASONS) + TIERS + TIERS
+C_MOVES, C_BACKTRACKS, C_SKIPS, C_ENTRIES, C_EXHAUSTED = 0, 1, 2, 2 + len(REASONS), 2 + len(REASONS) + TIERS
+
+# trace events: EVENT_WIDTH ints (kind, depth, category, a, b, c, d, e); unused slots are -1
+EVENT_KINDS = ("enter", "try", "skip", "place", "undo", "backtrack", "draw", "decoy")
+E_ENTER, E_TRY, E_SKIP, E_PLACE, E_UNDO, E_BACKTRACK, E_DRAW, E_DECOY = range(8)
+EVENT_WIDTH = 8
+
+TIER_NAMES = ("yellow", "green", "blue", "purple")
+
+# Every value above as the compiled module reports its own (flagcore._connections.LAYOUT).
+LAYOUT = {
+    "ITEMS": ITEMS, "TIERS": TIERS, "DECOY_BELOW": DECOY_BELOW,
+    "STATUS_OK": STATUS_OK, "STATUS_NO_BOARD": STATUS_NO_BOARD,
+    "REASONS": len(REASONS), "R_TAG_ON_BOARD": R_TAG_ON_BOARD, "R_TOO_FEW_AVAILABLE": R_TOO_FEW_AVAILABLE,
+    "R_TOO_FEW_PICKABLE": R_TOO_FEW_PICKABLE, "R_TOO_FEW_EXCLUSIVE": R_TOO_FEW_EXCLUSIVE,
+    "R_CROWDS_PLACED": R_CROWDS_PLACED,
+    "COUNTERS": COUNTERS, "C_MOVES": C_MOVES, "C_BACKTRACKS": C_BACKTRACKS, "C_SKIPS": C_SKIPS,
+    "C_ENTRIES": C_ENTRIES, "C_EXHAUSTED": C_EXHAUSTED,
+    "EVENT_KINDS": len(EVENT_KINDS), "E_ENTER": E_ENTER, "E_TRY": E_TRY, "E_SKIP": E_SKIP, "E_PLACE": E_PLACE,
+    "E_UNDO": E_UNDO, "E_BACKTRACK": E_BACKTRACK, "E_DRAW": E_DRAW, "E_DECOY": E_DECOY,
+    "EVENT_WIDTH": EVENT_WIDTH,
+}
+
+
+def no_board_message(mode: str, seed: int | str, legacy: bool, moves_tried: int) -> str:
+    """The NoBoardError message of a failed search (both twins raise it with this text)."""
+    why = ("the spec's incomplete search found none for this seed" if legacy
+           else "no four categories of this library can form a board without an ambiguous tile")
+    return (f"connections: no valid category combination found (mode {mode!r}, seed {seed!r}, "
+            f"{moves_tried} moves tried): {why}")
+
+
+def event_dicts(codes: Sequence[str], categories: Sequence[Any], raw: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
+    """The trace as the simulator shows it: one dict per step, in order (``categories[c]`` has
+    .id, .label and .kind; ``codes[x]`` is country x)."""
+    out: list[dict[str, Any]] = []
+    for kind, d, c, a, b, x, y, z in raw:
+        ev: dict[str, Any] = {"event": EVENT_KINDS[kind], "depth": d}
+        if c >= 0:
+            ev["category_id"] = categories[c].id
+            ev["label"] = categories[c].label
+            ev["kind"] = categories[c].kind
+        if kind == E_ENTER:
+            ev["tier"] = TIER_NAMES[d]
+            ev["candidates"] = a
+        elif kind == E_SKIP:
+            ev["reason"] = REASONS[a]
+        elif kind == E_PLACE:
+            if a >= 0:  # legacy places tiles; the fixed search places the category, tiles come in "draw"
+                ev["codes"] = [codes[v] for v in (a, b, x, y)]
+            else:
+                ev["exclusive"] = z
+        elif kind == E_DRAW:
+            ev["codes"] = [codes[v] for v in (a, b, x, y)]
+        elif kind == E_DECOY:
+            ev["removed"] = codes[a]
+            ev["added"] = codes[b]
+        out.append(ev)
+    return out

@@ -1,0 +1,56 @@
+"""Every exception flagcore defines, under one base: ``except flagcore.errors.FlagcoreError``.
+
+Each one also subclasses the builtin a caller would naturally catch (ValueError for bad data,
+RuntimeError for a search that found nothing), so ``except ValueError`` keeps working. Wrong
+argument types and values raise plain TypeError/ValueError naming the argument; these classes
+are for the failures that carry more meaning than "bad argument".
+
+The modules that raise them re-export them under their old names (``flagcore.puzzle.ParSearchLimit``,
+``flagcore.connections.NoBoardError``, ``flagcore.library.LibraryError``,
+``flagcore.signatures.SvgRenderError``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["FlagcoreError", "LibraryError", "NoBoardError", "ParSearchLimit", "SvgRenderError"]
+
+
+class FlagcoreError(Exception):
+    """Base of every exception flagcore defines."""
+
+
+class NoBoardError(FlagcoreError, RuntimeError):
+    """No board could be generated. In the fixed search this means none exists for the library and mode."""
+
+
+class LibraryError(FlagcoreError, ValueError):
+    """A library file or category is broken; the message names the file, the category and the problem."""
+
+
+class SvgRenderError(FlagcoreError, ValueError):
+    """The SVG could not be rendered safely (malformed, hostile, external references...)."""
+
+
+class ParSearchLimit(FlagcoreError, ValueError):
+    """The exact par search used up its node budget (max_nodes) before proving the minimum.
+
+    Raised instead of returning anything: a bound in place of par would let a client "beat" par.
+    Real flag boards stay far inside the default budget; a board that hits it is adversarial or
+    far outside the shipped grids. Pass a larger max_nodes (or None: no limit) to solve it anyway.
+    """
+
+    def __init__(self, n: int, k: int, max_nodes: int, row: int | None = None) -> None:
+        where = "" if row is None else f"boards[{row}]: "
+        super().__init__(
+            f"{where}the exact par of this board ({n} tiles, {k} tile classes) needs more than "
+            f"max_nodes={max_nodes} search nodes; pass a larger max_nodes, or max_nodes=None for no "
+            f"limit, to solve it anyway (hard boards can take minutes)")
+        self.n = n
+        self.k = k
+        self.max_nodes = max_nodes
+        self.row = row
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keeps the exception picklable (process pools hand it back to the parent)
+        return (type(self), (self.n, self.k, self.max_nodes, self.row))
