@@ -23,8 +23,9 @@ def random_library(seed: int, n_codes: int = 60, per_tier: Sequence[int] = (6, 6
                    arguable_range: tuple[int, int] | None = None) -> Library:
     """Library categories per tier (some trivia-only) and synthetic tag categories, all random.
 
-    ``arguable_range``: give every category that many random arguable codes outside its pool
-    (None: none, and the same libraries as before arguable sets existed)."""
+    ``arguable_range``: give every category that many random arguable codes outside its pool and
+    0-2 doubtful codes of its pool (None: none, and the same libraries as before arguable sets
+    existed)."""
     r = random.Random(seed)
     ar = random.Random(seed + 1)
 
@@ -32,7 +33,9 @@ def random_library(seed: int, n_codes: int = 60, per_tier: Sequence[int] = (6, 6
         if arguable_range is None:
             return {}
         picks = ar.sample(sorted(set(codes) - pool), ar.randint(*arguable_range))
-        return {"arguable": frozenset(picks), "arguable_reasons": {c: (f"reason {c}",) for c in picks}}
+        doubts = ar.sample(sorted(pool), ar.randint(0, 2))
+        return {"arguable": frozenset(picks), "arguable_reasons": {c: (f"reason {c}",) for c in picks},
+                "doubtful": frozenset(doubts), "doubtful_reasons": {c: (f"doubt {c}",) for c in doubts}}
 
     codes = _codes(n_codes)
     names = {c: f"Country {c}" for c in codes}
@@ -56,17 +59,19 @@ def random_library(seed: int, n_codes: int = 60, per_tier: Sequence[int] = (6, 6
 
 
 def tiny_library(pools_by_tier: Iterable[Iterable[tuple[str, ...]]], n_codes: int | None = None) -> Library:
-    """A library from explicit pools: pools_by_tier[t] = [(kind, codes) or (kind, codes, arguable codes), ...];
-    kind "library"/"synthetic"; arguable codes already in the pool are dropped."""
+    """A library from explicit pools: pools_by_tier[t] = [(kind, codes[, arguable codes[, doubtful codes]]), ...];
+    kind "library"/"synthetic"; arguable codes already in the pool are dropped, doubtful ones outside it too."""
     cats = []
     all_codes: set[str] = set()
     for tier, entries in enumerate(pools_by_tier):
         for k, (kind, pool, *rest) in enumerate(entries):
             pool = frozenset(pool)
             arg = frozenset(rest[0]) - pool if rest else frozenset()
+            doubt = frozenset(rest[1]) & pool if len(rest) > 1 else frozenset()
             all_codes |= pool | arg
             tag = f"t{tier}{k}" if kind == "synthetic" else None
-            cats.append(Category(f"c{tier}{k}", f"Category {tier}.{k}", tier, kind, pool, tag=tag, arguable=arg))
+            cats.append(Category(f"c{tier}{k}", f"Category {tier}.{k}", tier, kind, pool, tag=tag, arguable=arg,
+                                 doubtful=doubt))
     codes = sorted(all_codes | set(_codes(n_codes or 0)))
     tags = {c: {cat.tag for cat in cats if cat.tag and c in cat.pool} for c in codes}
     return Library({c: c for c in codes}, tags, cats, source="<tiny>")
@@ -74,8 +79,8 @@ def tiny_library(pools_by_tier: Iterable[Iterable[tuple[str, ...]]], n_codes: in
 
 def brute_force_has_board(library: Library, mode: str) -> bool:
     """Whether any valid board exists, by the definition alone: four categories (one per tier, distinct
-    tags) and four disjoint tiles from each pool such that no tile lies in another group's pool or
-    arguable set.
+    tags) and four disjoint tiles from each pool's certain codes (not doubtful) such that no tile
+    lies in another group's pool or arguable set.
 
     Enumerates every category choice and every 4-subset of every pool, without the exclusive-set
     shortcut the generator uses, so it is an independent oracle (keep pools small).
@@ -94,7 +99,7 @@ def brute_force_has_board(library: Library, mode: str) -> bool:
 def _subsets_exist(choice: Sequence[Category], g: int, taken: set[str]) -> bool:
     if g == 4:
         return True
-    for four in itertools.combinations(sorted(choice[g].pool), 4):
+    for four in itertools.combinations(sorted(choice[g].pool - choice[g].doubtful), 4):
         if taken.intersection(four):
             continue
         if any(x in choice[h].pool or x in choice[h].arguable for x in four for h in range(4) if h != g):

@@ -102,7 +102,7 @@ def check_board(board, lib, mode):
     for g in board.groups:
         cat = cats[g.category_id]
         assert cat.tier == g.tier and cat.label == g.label
-        assert set(g.codes) <= cat.pool
+        assert set(g.codes) <= cat.certain
     assert "pool" not in str(board.to_dict(reveal=True))
     view = board.to_dict()  # the client's view: nothing that gives the groups away
     assert view == {"mode": mode, "tiles": list(board.tiles)}
@@ -143,7 +143,8 @@ def test_find_ambiguities_records():
 
 def test_find_ambiguities_reports_both_kinds():
     """A legacy board on a library with arguable sets: every (tile, other group) pair is reported once,
-    as "rule" when the tile is in that group's pool, else "arguable" with the category's reasons."""
+    as "rule" when the tile certainly fits that group, "arguable" (with the category's reasons) when
+    it is in its arguable set or a doubtful code of its pool."""
     lib = random_library(5, n_codes=100, arguable_range=(5, 15))
     cats = {c.id: c for c in lib.categories("flags")}
     kinds = set()
@@ -156,7 +157,9 @@ def test_find_ambiguities_reports_both_kinds():
                     cat = cats[h.category_id]
                     if h is g:
                         continue
-                    if t in cat.pool:
+                    if t in cat.doubtful:
+                        expected.append((t, h, "arguable", (f"doubt {t}",)))
+                    elif t in cat.pool:
                         expected.append((t, h, "rule", ()))
                     elif t in cat.arguable:
                         expected.append((t, h, "arguable", (f"reason {t}",)))

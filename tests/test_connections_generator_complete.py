@@ -20,13 +20,14 @@ CODES = [chr(ord("A") + i) for i in range(14)]
 
 @st.composite
 def tiny_libraries(draw, arguable=False):
-    """1-3 categories per tier over 14 codes, pools of 4-6 codes (and 0-3 arguable codes each when
-    ``arguable``): brute force stays small."""
+    """1-3 categories per tier over 14 codes, pools of 4-6 codes (and, when ``arguable``, 0-3 arguable
+    codes and some doubtful pool codes each): brute force stays small."""
     tiers = []
     for _ in range(4):
         n = draw(st.integers(1, 3))
         tiers.append([(draw(st.sampled_from(["library", "synthetic"])),
                        draw(st.lists(st.sampled_from(CODES), min_size=4, max_size=6, unique=True)),
+                       draw(st.lists(st.sampled_from(CODES), max_size=3 if arguable else 0, unique=True)),
                        draw(st.lists(st.sampled_from(CODES), max_size=3 if arguable else 0, unique=True)))
                       for _ in range(n)])
     return tiny_library(tiers)
@@ -66,7 +67,7 @@ def test_no_board_iff_none_exists_with_arguable_sets(lib, seed):
         if board is not None:
             assert connections.find_ambiguities(board, lib) == []
             for g in board.groups:
-                assert set(g.codes) <= cats[g.category_id].pool
+                assert set(g.codes) <= cats[g.category_id].pool - cats[g.category_id].doubtful
                 others = set().union(*(cats[h.category_id].pool | cats[h.category_id].arguable
                                        for h in board.groups if h is not g))
                 assert not set(g.codes) & others
@@ -86,6 +87,23 @@ def test_an_arguable_code_is_never_another_groups_tile():
             board = outcome(impl, lib, seed)
             assert board is not None and board.groups[1].category_id == "c11"
             assert set(board.groups[1].codes) == set("FGHI")
+
+
+def test_a_doubtful_code_is_never_drawn_but_still_keeps_others_out():
+    """Yellow ABCDE with E doubtful (it arguably does not fit): yellow's tiles are ABCD; green EFGH and
+    EFGHI may not use E either, since E arguably fits yellow."""
+    lib = tiny_library([
+        [("library", "ABCDE", "", "E")],
+        [("library", "EFGH"), ("library", "EFGHI")],
+        [("library", "MNOP")],
+        [("library", "QRST")],
+    ])
+    for seed in range(100):
+        for impl in (core, ref):
+            board = outcome(impl, lib, seed)
+            assert board is not None and set(board.groups[0].codes) == set("ABCD")
+            assert board.groups[1].category_id == "c11" and set(board.groups[1].codes) == set("FGHI")
+            assert "E" not in board.tiles
 
 
 def test_one_subset_per_move_makes_legacy_fail_where_a_board_exists():

@@ -43,3 +43,21 @@ def test_nearest_rank():
     v = np.arange(1, 101)
     assert [S.nearest_rank(v, p) for p in (50, 90, 99, 100)] == [50, 90, 99, 100]
     assert S.nearest_rank(np.array([7]), 99) == 7
+
+
+def test_rule_and_arguable_ambiguity_apart():
+    """Legacy on a library with arguable sets: the two kinds are counted apart, as find_ambiguities sees
+    them, and the fixed search has neither."""
+    lib = random_library(9, n_codes=120, per_tier=(8, 8, 10, 4), tags_per_tier=(3, 3, 4, 4), pool_range=(5, 14),
+                         arguable_range=(2, 8))
+    r = S.measure(400, "flags", True, lib, 1, lambda n: None)
+    boards = [connections.generate(s, library=lib, legacy=True) for s in range(400)]
+    kinds = [{a.kind for a in connections.find_ambiguities(b, lib)} for b in boards]
+    assert r["ambiguous_boards"] == sum("rule" in k for k in kinds)
+    assert r["arguable_boards"] == sum("arguable" in k for k in kinds) > 0
+    assert r["either_boards"] == sum(bool(k) for k in kinds)
+    assert sum(p["arguable"] for p in r["paths"].values()) == r["arguable_boards"]
+    fixed = S.measure(400, "flags", False, lib, 1, lambda n: None)
+    assert fixed["ambiguous_boards"] == fixed["arguable_boards"] == fixed["either_boards"] == 0
+    text = S.render([r, fixed])
+    assert "Arguable tiles" in text and "Either kind" in text

@@ -14,11 +14,16 @@ from flagcore.library import bundled_path, load_library
 
 FLAGS = json.loads((bundled_path() / "flag_tags.json").read_text(encoding="utf-8"))["flags"]
 ORANGE = np.array([230, 120, 20])
+RED = np.array([200, 30, 60])
+
+
+def coloured_pixels(path: Path, colour: np.ndarray) -> int:
+    rgb = np.asarray(Image.open(path).convert("RGB")).astype(int)
+    return int((np.abs(rgb - colour).sum(axis=2) < 10).sum())
 
 
 def orange_pixels(path: Path) -> int:
-    rgb = np.asarray(Image.open(path).convert("RGB")).astype(int)
-    return int((np.abs(rgb - ORANGE).sum(axis=2) < 10).sum())
+    return coloured_pixels(path, ORANGE)
 
 
 def test_every_category_is_on_exactly_one_sheet() -> None:
@@ -60,6 +65,9 @@ def test_sheet_command_draws_pool_and_marked_arguable_codes(tmp_path: Path, caps
     assert main(["data", "sheet", "--out", str(plain), "--library", str(lib_file), "--mode", "flags",
                  "--group", "stripes", "--tile-width", "48", "--columns", "10"]) == 0
     assert orange_pixels(sheet) > orange_pixels(plain / "stripes.png") + 100
+    # the same flag is doubtful in "Three horizontal stripes": a red frame
+    assert any(striped in c.doubtful for c in stripes)
+    assert coloured_pixels(sheet, RED) > coloured_pixels(plain / "stripes.png", RED) + 100
 
 
 def test_sheet_command_refuses_bad_options(tmp_path: Path, capsys) -> None:

@@ -53,6 +53,7 @@ def test_bundled_categories_keep_arguable_apart_from_pools() -> None:
         for cat in lib.categories(mode):
             assert not cat.arguable & cat.pool
             assert set(cat.arguable_reasons) == set(cat.arguable)
+            assert cat.doubtful <= cat.pool and set(cat.doubtful_reasons) == set(cat.doubtful)
             assert all(r and all(isinstance(x, str) and x for x in r) for r in cat.arguable_reasons.values())
 
 
@@ -70,9 +71,11 @@ def test_flag_colour_toggle_reaches_rules_and_derived_tags(tmp_path: Path) -> No
         cat = category(lib, cid)
         assert code in cat.arguable and code not in cat.pool
         assert cat.arguable_reasons[code] == (line,)
-    # its main reading keeps it in "Three colours": arguable never overlaps the pool
+    # its main reading keeps it in the pool of "Three colours", but it arguably does not fit: doubtful,
+    # so never one of that group's tiles
     three = category(lib, "tag:colour_count:3")
-    assert code in three.pool and code not in three.arguable
+    assert code in three.pool and code not in three.arguable and code not in three.certain
+    assert three.doubtful_reasons[code] == (line,)
     # the main facts are untouched
     assert "yellow" not in lib.facts(code)["colours"] and "colour:yellow" not in lib.tags(code)
 
@@ -96,7 +99,8 @@ def test_toggle_removes_a_present_value_and_scalars_take_typed_alternatives(tmp_
                                {"stripes": "horizontal", "stripe_count": 5}, {"stars": {"min": 1}}]}},
         ],
         "synthetic": [{"tag": "stripes:horizontal:5", "label": "Five horizontal", "tier": 0},
-                      {"tag": "stripes:vertical", "label": "Vertical stripes", "tier": 0}],
+                      {"tag": "stripes:vertical", "label": "Vertical stripes", "tier": 0},
+                      {"tag": "stripes:horizontal", "label": "Horizontal stripes", "tier": 0}],
     }
     lib = load_library(write(tmp_path, doc))
     assert category(lib, "mine:not-french").arguable_reasons[french] == (
@@ -105,6 +109,8 @@ def test_toggle_removes_a_present_value_and_scalars_take_typed_alternatives(tmp_
     assert category(lib, "tag:stripes:horizontal:5").arguable_reasons[striped] == (
         "stripe_count 5: thin lines read as stripes",)
     assert category(lib, "tag:stripes:vertical").arguable_reasons[striped] == ("stripes vertical: reads sideways",)
+    assert category(lib, "tag:stripes:horizontal").doubtful_reasons[striped] == ("stripes vertical: reads sideways",)
+    assert category(lib, "mine:landlocked").doubtful == frozenset()
 
 
 def test_a_rule_met_only_by_a_combination_gives_every_change_as_reason(tmp_path: Path) -> None:
@@ -210,3 +216,7 @@ def test_library_in_memory_rejects_overlapping_or_unknown_arguable_codes() -> No
         Library(names, {}, [Category("x", "X", 0, "library", frozenset("ABCD"), arguable=frozenset("AE"))])
     with pytest.raises(LibraryError, match="arguable has unknown codes"):
         Library(names, {}, [Category("x", "X", 0, "library", frozenset("ABCD"), arguable=frozenset({"Z"}))])
+    with pytest.raises(LibraryError, match="doubtful must be a frozenset of pool codes"):
+        Library(names, {}, [Category("x", "X", 0, "library", frozenset("ABCD"), doubtful=frozenset("E"))])
+    cat = Category("x", "X", 0, "library", frozenset("ABCDE"), doubtful=frozenset("E"))
+    assert cat.certain == frozenset("ABCD")

@@ -1,8 +1,10 @@
 """Contact sheets: every category with its pool and its arguable codes, flags drawn at tile size.
 
 A person reviews a category at a glance the way a player meets it: the label, then the flags.
-Pool codes come first; arguable codes follow, outlined in orange with a "?" and their reasons
-written under the grid. One PNG per sheet group (colours, stripes, symbols, geography, ...);
+The pool's certain codes come first; then its doubtful codes (in the pool, but a player could
+argue they do not fit), outlined in red and marked "-?"; then the arguable codes (outside the
+pool, but a player could argue they fit), outlined in orange and marked "+?"; the reasons of
+both are written under the grid. One PNG per sheet group (colours, stripes, symbols, geography, ...);
 ``flagcore data sheet`` writes them.
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ _PREFIX_GROUP = {"geo": "geography", "lang": "languages-money-names", "money": "
 _STRIPES = ("stripes", "stripe_count")
 _SYMBOLS = ("features", "stars", "tags")
 _ARGUABLE_RGB = (230, 120, 20)
+_DOUBTFUL_RGB = (200, 30, 60)
 _MISSING_RGB = (215, 215, 215)
 
 
@@ -108,11 +111,11 @@ def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str
     blocks = []
     height = pad + 40
     for cat in cats:
-        codes = sorted(cat.pool) + sorted(cat.arguable)
+        codes = sorted(cat.certain) + sorted(cat.doubtful) + sorted(cat.arguable)
         rows = -(-len(codes) // columns)
-        reasons = [line for code in sorted(cat.arguable)
-                   for line in textwrap.wrap(f"? {code} {names.get(code, code)}: "
-                                             + "; ".join(cat.arguable_reasons.get(code, ("(no reason given)",))),
+        reasons = [line for mark, why in (("-?", cat.doubtful_reasons), ("+?", cat.arguable_reasons))
+                   for code in sorted(why)
+                   for line in textwrap.wrap(f"{mark} {code} {names.get(code, code)}: " + "; ".join(why[code]),
                                              wrap, subsequent_indent="    ")]
         blocks.append((cat, codes, reasons))
         height += head_h + rows * cell_h + len(reasons) * line_h + pad
@@ -125,6 +128,7 @@ def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str
         draw.rectangle((pad, y + 4, pad + 16, y + 20), fill=TIER_RGB[cat.tier])
         modes = "both modes" if cat.modes == frozenset(MODES) else f"{'/'.join(sorted(cat.modes))} only"
         head = (f"{cat.label}   [{cat.id}, {modes}; pool {len(cat.pool)}"
+                + (f" ({len(cat.doubtful)} doubtful)" if cat.doubtful else "")
                 + (f", arguable {len(cat.arguable)}]" if cat.arguable else "]"))
         draw.text((pad + 24, y + 3), head, fill=_INK, font=head_font)
         y += head_h
@@ -134,11 +138,11 @@ def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str
             flag = tiles.get(code)
             fx, fy = x0 + (tile_width - flag.width) // 2, y0 + (tile_h - flag.height) // 2
             canvas.alpha_composite(flag, (fx, fy))
-            arguable = code in cat.arguable
+            mark, colour = (("+? ", _ARGUABLE_RGB) if code in cat.arguable else
+                            ("-? ", _DOUBTFUL_RGB) if code in cat.doubtful else ("", _INK))
             draw.rectangle((fx - 1, fy - 1, fx + flag.width, fy + flag.height),
-                           outline=_ARGUABLE_RGB if arguable else (200, 200, 200), width=3 if arguable else 1)
-            draw.text((x0 + tile_width // 2, y0 + tile_h + code_h // 2),
-                      f"? {code}" if arguable else code, fill=_ARGUABLE_RGB if arguable else _INK,
+                           outline=colour if mark else (200, 200, 200), width=3 if mark else 1)
+            draw.text((x0 + tile_width // 2, y0 + tile_h + code_h // 2), mark + code, fill=colour,
                       font=small, anchor="mm")
         y += -(-len(codes) // columns) * cell_h
         for line in reasons:
@@ -175,8 +179,9 @@ def write_sheets(library: Library, out_dir: str | os.PathLike[str], *, modes: It
         if not cats:
             continue
         n_arg = sum(len(c.arguable) for c in cats)
-        title = (f"{group}: {len(cats)} categories ({', '.join(modes)} mode{'s' if len(modes) > 1 else ''}), "
-                 f"{n_arg} arguable memberships (orange, '?')")
+        n_doubt = sum(len(c.doubtful) for c in cats)
+        title = (f"{group}: {len(cats)} categories ({', '.join(modes)} mode{'s' if len(modes) > 1 else ''}); "
+                 f"arguably in: {n_arg} (orange, '+?'), arguably out: {n_doubt} (red, '-?')")
         path = out / f"{group}.png"
         draw_sheet(title, cats, path, names=names, tile_width=tile_width, columns=columns, tiles=tiles)
         written.append(path)

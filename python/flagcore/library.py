@@ -26,9 +26,11 @@ class Category:
 
     ``arguable`` holds the countries (never in the pool) that a reasonable player could argue fit
     the label too: the rule holds under one of their alternative readings (an emblem colour, thin
-    lines read as stripes, ...) or the data lists them by hand. A group's tiles come from its pool
-    only, and no tile may sit on a board where it fits (pool or arguable) another group.
-    ``arguable_reasons`` gives each arguable code's one-line reasons.
+    lines read as stripes, ...) or the data lists them by hand. ``doubtful`` holds the pool codes a
+    player could argue do *not* fit: the rule fails under one of their alternative readings. A
+    group's tiles come from its pool minus its doubtful codes (the codes that certainly fit), and
+    no tile may sit on a board where it fits (pool or arguable) another group.
+    ``arguable_reasons`` and ``doubtful_reasons`` give each code's one-line reasons.
     """
 
     id: str
@@ -41,6 +43,13 @@ class Category:
     extra: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
     arguable: frozenset[str] = frozenset()
     arguable_reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    doubtful: frozenset[str] = frozenset()
+    doubtful_reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def certain(self) -> frozenset[str]:
+        """The pool codes that fit the label under every reading: where a group's tiles come from."""
+        return self.pool - self.doubtful if self.doubtful else self.pool
 
 
 class Library:
@@ -92,6 +101,8 @@ class Library:
             both = sorted(cat.arguable & cat.pool)
             if both:
                 raise LibraryError(f"{where}: codes {both} are both in the pool and arguable")
+            if not isinstance(cat.doubtful, (frozenset, set)) or not cat.doubtful <= cat.pool:
+                raise LibraryError(f"{where}: doubtful must be a frozenset of pool codes")
             if len(cat.pool) < 4:
                 raise LibraryError(f"{where}: pool has {len(cat.pool)} codes, needs at least 4")
             if not cat.modes or not cat.modes <= set(MODES):
@@ -455,23 +466,30 @@ def _readings(fields: Mapping[str, Any], dims: list[list[Change]], palette: Iter
 Readings = Mapping[str, list[tuple[dict[str, Any], tuple[str, ...]]]]
 
 
+def _fewest(hits: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The reason lines of the readings with the fewest changes."""
+    least = min(len(h) for h in hits)
+    return tuple(dict.fromkeys(line for h in hits if len(h) == least for line in h))
+
+
 def _arguable_set(file: Path, what: str, fits: Callable[[Mapping[str, Any]], bool] | None,
                   pool: frozenset[str], readings: Readings, hand: Any,
-                  known: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """A category's arguable codes with their reasons: codes outside the pool that ``fits`` under
-    some alternative reading (the reasons of its readings with the fewest changes), then the
-    category's hand-listed ``arguable`` codes."""
+                  known: Iterable[str]) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """A category's (arguable codes, doubtful codes) with their reasons.
+
+    Arguable: codes outside the pool that ``fits`` under some alternative reading, then the
+    category's hand-listed ``arguable`` codes. Doubtful: pool codes that do not fit under some
+    alternative reading. Reasons are those of the readings with the fewest changes."""
     out: dict[str, tuple[str, ...]] = {}
+    doubtful: dict[str, tuple[str, ...]] = {}
     if fits is not None:
         for code, alts in readings.items():
-            if code in pool:
-                continue
-            hits = [lines for f, lines in alts if fits(f)]
+            fit = code in pool
+            hits = [lines for f, lines in alts if fits(f) != fit]
             if hits:
-                least = min(len(h) for h in hits)
-                out[code] = tuple(dict.fromkeys(line for h in hits if len(h) == least for line in h))
+                (doubtful if fit else out)[code] = _fewest(hits)
     if hand is None:
-        return out
+        return out, doubtful
     if not isinstance(hand, dict):
         raise _fail(file, f"{what}: arguable", "must be an object mapping country codes to one-line reasons")
     strangers = sorted(set(hand) - set(known))
@@ -483,7 +501,7 @@ def _arguable_set(file: Path, what: str, fits: Callable[[Mapping[str, Any]], boo
     for code, reason in hand.items():
         why = _reason(file, f"{what}: arguable: {code}", reason)
         out[code] = out.get(code, ()) + (why,)
-    return out
+    return out, doubtful
 
 
 def _modes(file: Path, what: str, value: Any) -> frozenset[str]:
@@ -553,9 +571,9 @@ def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]],
             extra = {"codes": list(codes)}
         if len(pool) < 4:
             raise _fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
-        arguable = _arguable_set(file, what, fits, pool, readings, row.get("arguable"), facts)
+        arguable, doubtful = _arguable_set(file, what, fits, pool, readings, row.get("arguable"), facts)
         out.append(Category(cid, label, tier, "library", pool, modes, None, extra,
-                            frozenset(arguable), arguable))
+                            frozenset(arguable), arguable, frozenset(doubtful), doubtful))
     return out
 
 
@@ -585,9 +603,9 @@ def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]], readin
         pool = frozenset(code for code, t in tags.items() if tag in t)
         if len(pool) < 4:
             raise _fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
-        arguable = _arguable_set(file, what, _has_tag(tag), pool, readings, row.get("arguable"), tags)
+        arguable, doubtful = _arguable_set(file, what, _has_tag(tag), pool, readings, row.get("arguable"), tags)
         out.append(Category(f"tag:{tag}", label, tier, "synthetic", pool, modes, tag, {},
-                            frozenset(arguable), arguable))
+                            frozenset(arguable), arguable, frozenset(doubtful), doubtful))
     return out
 
 

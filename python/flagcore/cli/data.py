@@ -20,8 +20,9 @@ def register(groups: dict[str, Any]) -> None:
     p.set_defaults(func=run_check)
     s = groups["data"].add_parser(
         "sheet", help="contact sheets: every category's pool and arguable codes as flags, one PNG per group",
-        description="Draw every category with its pool and its arguable codes (outlined in orange, with "
-                    "reasons) as flags at tile size, one PNG per category group, into OUT.")
+        description="Draw every category with its pool (doubtful codes outlined in red) and its arguable "
+                    "codes (outlined in orange), with reasons, as flags at tile size, one PNG per category "
+                    "group, into OUT.")
     s.add_argument("--out", metavar="DIR", required=True, help="folder for the PNGs (created if needed)")
     s.add_argument("--library", metavar="PATH", default=None,
                    help="a library directory or JSON file (default: the bundled flags/ data)")

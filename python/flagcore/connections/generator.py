@@ -50,8 +50,9 @@ MIN_CHUNK = 512  # seeds per thread below which generate_many stays on the calli
 class Ambiguity(NamedTuple):
     """A tile that also fits a group it is not in: ``group`` is that other group.
 
-    ``kind`` is "rule" when the tile is in that group's pool, "arguable" when it is in its arguable
-    set; ``reasons`` are then the category's reasons for that code (empty for "rule").
+    ``kind`` is "rule" when the tile certainly fits that group (its pool, not doubtful), "arguable"
+    when it arguably does (its arguable set or a doubtful pool code); ``reasons`` are then the
+    category's reasons for that code (empty for "rule").
     """
 
     tile: str
@@ -68,9 +69,11 @@ class Ambiguity(NamedTuple):
 class Tables:
     """One (library, mode) as flat arrays, the input both search implementations prepare from.
 
-    Category c is ``categories[c]`` (the order of ``library.categories(mode)``); its pool is
-    ``pool_flat[pool_off[c]:pool_off[c+1]]`` (ascending code indices) and its fit set (pool and
-    arguable codes) ``fit_flat[fit_off[c]:fit_off[c+1]]``. Tier t's candidates in base
+    Category c is ``categories[c]`` (the order of ``library.categories(mode)``); the searches'
+    pool is ``pool_flat[pool_off[c]:pool_off[c+1]]`` (ascending code indices): the category's
+    certain codes (``Category.certain``: its pool without the doubtful codes), where tiles come
+    from; its fit set (pool and arguable codes: every code a player could argue fits)
+    is ``fit_flat[fit_off[c]:fit_off[c+1]]``. Tier t's candidates in base
     order (library categories, then synthetic ones) are ``tier_flat[tier_off[t]:tier_off[t+1]]``.
     Synthetic categories have ``tag_index`` >= 0 (one index per distinct tag), library ones -1.
     """
@@ -120,6 +123,10 @@ def _check_category(cat: Any, known: dict[str, int], where: str) -> None:
         raise LibraryError(f"{name}: arguable has unknown codes {unknown}")
     if not isinstance(cat.arguable_reasons, Mapping):
         raise LibraryError(f"{name}: arguable_reasons must be a mapping of codes to reasons")
+    if not isinstance(cat.doubtful, (frozenset, set)) or not cat.doubtful <= cat.pool:
+        raise LibraryError(f"{name}: doubtful must be a frozenset of pool codes")
+    if not isinstance(cat.doubtful_reasons, Mapping):
+        raise LibraryError(f"{name}: doubtful_reasons must be a mapping of codes to reasons")
     if cat.arguable & cat.pool:
         raise LibraryError(f"{name}: codes {sorted(cat.arguable & cat.pool)} are both in the pool and arguable")
     if cat.kind == "synthetic" and (not isinstance(cat.tag, str) or not cat.tag):
@@ -139,7 +146,7 @@ def compile_tables(library: Library, mode: str) -> Tables:
         if cat.id in index:
             raise LibraryError(f"{library.source}: category {cat.id!r}: duplicate id")
         index[cat.id] = len(index)
-    pool_flat, pool_off = _flat([cat.pool for cat in cats], known)
+    pool_flat, pool_off = _flat([cat.certain for cat in cats], known)
     fit_flat, fit_off = _flat([cat.pool | cat.arguable for cat in cats], known)
     tags: dict[str, int] = {}
     tag_index = np.array([tags.setdefault(c.tag, len(tags)) if c.kind == "synthetic" and c.tag else -1
@@ -153,8 +160,8 @@ def compile_tables(library: Library, mode: str) -> Tables:
     tier_off[1:] = np.cumsum([len(t) for t in tier_lists])
     tier_flat = np.array([i for t in tier_lists for i in t], dtype=np.int32)
     return Tables(mode, codes, cats, index, len(codes), pool_flat, pool_off, synthetic, tag_index,
-                  len(tags), tier_flat, tier_off, tuple(frozenset(c.pool) for c in cats),
-                  fit_flat, fit_off, tuple(frozenset(c.arguable) for c in cats))
+                  len(tags), tier_flat, tier_off, tuple(frozenset(c.certain) for c in cats),
+                  fit_flat, fit_off, tuple(frozenset(c.arguable | c.doubtful) for c in cats))
 
 
 def _flat(sets: Sequence[frozenset[str]], known: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -535,8 +542,9 @@ def generate_many(seeds: Any, mode: str = "flags", *, threads: int | None = None
 def find_ambiguities(board: Board, library: Library | None = None) -> list[Ambiguity]:
     """Every (tile, group) where the tile fits that group but belongs to another one.
 
-    Both kinds: "rule" when the tile lies in the group's pool, "arguable" when it lies in the
-    group's arguable set (with the category's reasons). The sets are those of ``library`` (None:
+    Both kinds: "rule" when the tile certainly fits the group (in its pool, not doubtful),
+    "arguable" when a player could argue it does (in its arguable set or a doubtful pool code, with
+    the category's reasons). The sets are those of ``library`` (None:
     the bundled one) for ``board.mode``, looked up by each group's category_id. An empty list means
     every tile fits (certainly or arguably) only the group it is in.
     """
@@ -554,8 +562,11 @@ def find_ambiguities(board: Board, library: Library | None = None) -> list[Ambig
             for hi, h in enumerate(board.groups):
                 if hi == gi:
                     continue
-                if tile in cats[hi].pool:
+                cat = cats[hi]
+                if tile in cat.doubtful:
+                    out.append(Ambiguity(tile, h, "arguable", tuple(cat.doubtful_reasons.get(tile, ()))))
+                elif tile in cat.pool:
                     out.append(Ambiguity(tile, h, "rule"))
-                elif tile in cats[hi].arguable:
-                    out.append(Ambiguity(tile, h, "arguable", tuple(cats[hi].arguable_reasons.get(tile, ()))))
+                elif tile in cat.arguable:
+                    out.append(Ambiguity(tile, h, "arguable", tuple(cat.arguable_reasons.get(tile, ()))))
     return out

@@ -34,7 +34,10 @@ complete. The four tiles of each group are drawn after the search, ``shuffle(exc
 tier order, so no subset choice can break a solvable assignment. Without arguable codes the fit set
 is the pool and the search is the one over pools alone, draw for draw.
 
-Legacy knows pools only (the spec's generator never heard of arguable codes).
+The pools both variants draw from are the categories' *certain* codes: pool codes that no
+alternative reading takes out of the label (``Category.certain``; the others are doubtful, and
+count with the arguable codes). Legacy knows these pools only (the spec's generator never heard
+of arguable codes).
 
 After a board: one draw decides the decoy (u < 2**30, i.e. ``rng() < 0.25``); the draw is made even
 with ``decoy=False`` so that option changes nothing but the decoy itself. When applied: the four
