@@ -76,6 +76,23 @@ def test_grading_is_order_independent_for_disjoint_groups(case):
     assert a.result == oracle(groups, selected)
 
 
+@settings(max_examples=300, deadline=None)
+@given(boards_and_selections())
+def test_game_grades_as_the_spec_loop(case):
+    """The game grades with packed integers; its verdict must be check_guess's on every board."""
+    groups, _, selected = case
+    tiles = tuple(sorted(c for g in groups for c in g.codes))
+    game = ConnectionsGame(Board(tiles=tiles, groups=tuple(groups), seed=1, mode="flags"))
+    if any(c not in tiles for c in selected):
+        with pytest.raises(ValueError, match="not on this board"):
+            game.guess(selected)
+        return
+    expected = check_guess(groups, selected)
+    out = game.guess(selected)
+    assert (out.result, out.matched) == (expected.result, expected.matched)
+    assert out.mistakes == (expected.result != "correct")
+
+
 BAD_SELECTIONS = [
     (None, TypeError, "selected"),
     ("ARBRCADE", TypeError, "selected"),

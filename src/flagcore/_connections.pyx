@@ -461,7 +461,7 @@ cdef object _new = object.__new__
 
 cdef inline object _frozen(object cls, dict fields):
     """A frozen dataclass instance from all of its fields, its dict set in one C call instead of
-    one object.__setattr__ per field (as generator._frozen does in Python)."""
+    one object.__setattr__ per field (as board.frozen_from_fields does in Python)."""
     obj = _new(cls)
     PyObject_GenericSetDict(obj, fields, NULL)
     return obj

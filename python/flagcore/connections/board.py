@@ -12,6 +12,18 @@ from typing import Any
 
 TIER_NAMES = ("yellow", "green", "blue", "purple")
 
+_set_attr = object.__setattr__
+
+
+def frozen_from_fields(cls: type, fields: dict[str, Any]) -> Any:
+    """A frozen dataclass instance from all of its fields, without the per-field object.__setattr__
+    calls of its generated __init__ (a few hundred ns each: a large share of generate() and of a
+    guess). Only for values the caller built itself: every field must be set, since equality, hash
+    and repr read the same attributes."""
+    obj: Any = object.__new__(cls)
+    _set_attr(obj, "__dict__", fields)
+    return obj
+
 
 @dataclass(frozen=True)
 class Group:

@@ -9,6 +9,7 @@ before any state changes, so a rejected guess leaves the game exactly as it was.
 from __future__ import annotations
 
 import importlib
+import itertools
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Iterable
@@ -16,8 +17,8 @@ from typing import Iterable
 import flagcore
 from flagcore.reference import rng as _ref_rng
 
-from .board import Board, Group
-from .grading import ITEMS_PER_CATEGORY, grade, validate_selection
+from .board import Board, Group, frozen_from_fields
+from .grading import ITEMS_PER_CATEGORY, RESULTS, validate_selection
 from .ids import board_id
 
 MAX_MISTAKES = 4
@@ -54,11 +55,34 @@ def _rng_modules() -> list[ModuleType]:
     return modules
 
 
-def _validate_board(board: object) -> Board:
+# Grading in a few integer operations. Code i of the board's groups (tier order, four per group)
+# gets the value 1 << (32 + i) | 1 << (8 * group): the values of four codes add up to their places
+# above bit 32 (four bits set iff the codes are distinct: a repeated place carries) and, below, how
+# many of the four fall in each group, one byte per group. The spec's checkGuess loop (grading.grade)
+# on disjoint groups depends only on those counts, so every possible sum has its verdict in a table.
+_VALUES = tuple(1 << (32 + i) | 1 << (8 * (i // ITEMS_PER_CATEGORY)) for i in range(4 * ITEMS_PER_CATEGORY))
+_COUNTS = (1 << 32) - 1
+
+
+def _verdicts() -> dict[int, tuple[str, int]]:
+    table = {}
+    for picked in itertools.combinations_with_replacement(range(4), ITEMS_PER_CATEGORY):
+        best = max(picked.count(g) for g in range(4))
+        result = RESULTS[0] if best == ITEMS_PER_CATEGORY else RESULTS[1] if best == ITEMS_PER_CATEGORY - 1 else RESULTS[2]
+        table[sum(1 << (8 * g) for g in picked)] = (result, picked[0] if best == ITEMS_PER_CATEGORY else -1)
+    return table
+
+
+_VERDICTS = _verdicts()  # packed group counts -> (result, index of the matched group or -1)
+
+
+def _board_values(board: object) -> dict[str, int]:
+    """Check a board and return each code's grading value (see _VALUES)."""
     if not isinstance(board, Board):
         raise TypeError(f"board must be a flagcore.connections.Board, not {type(board).__name__}")
     tiles = board.tiles
-    if len(tiles) != 4 * ITEMS_PER_CATEGORY or len(set(tiles)) != len(tiles):
+    tile_set = set(tiles)
+    if len(tiles) != 4 * ITEMS_PER_CATEGORY or len(tile_set) != len(tiles):
         raise ValueError(f"board: needs {4 * ITEMS_PER_CATEGORY} distinct tiles, got {list(tiles)}")
     if len(board.groups) != 4:
         raise ValueError(f"board: needs 4 groups, got {len(board.groups)}")
@@ -67,24 +91,26 @@ def _validate_board(board: object) -> Board:
         if not isinstance(group, Group) or len(group.codes) != ITEMS_PER_CATEGORY:
             raise ValueError(f"board: every group needs {ITEMS_PER_CATEGORY} codes")
         grouped.extend(group.codes)
+    values = dict(zip(grouped, _VALUES))
     # Disjoint groups covering the tiles are what makes grading order-independent.
-    if len(set(grouped)) != len(grouped) or set(grouped) != set(tiles):
+    if len(values) != len(grouped) or values.keys() != tile_set:
         raise ValueError("board: the groups must be disjoint and cover exactly the 16 tiles")
-    return board
+    return values
 
 
 class ConnectionsGame:
     """A game in progress. ``guess(codes)`` grades four tiles and updates the state."""
 
     def __init__(self, board: Board) -> None:
-        self.board = _validate_board(board)
-        self._order: list[str] = list(board.tiles)
-        self._on_board = frozenset(board.tiles)
-        self._code_sets = tuple(frozenset(g.codes) for g in board.groups)  # graded against every guess
+        self._values = _board_values(board)  # code -> its grading value
+        self.board = board
+        self._groups = board.groups
+        self._order: list[str] = list(board.tiles)  # display order; solved tiles leave it lazily
         self._solved: list[Group] = []
-        self._solved_tiles: set[str] = set()
+        self._solved_places = 0  # the places (as in _VALUES, above bit 32) of the solved tiles
         self._mistakes = 0
-        self._failed: set[frozenset[str]] = set()
+        self._over = False
+        self._failed: set[int] = set()  # the places of every failed guess: order never matters
         self._history: list[tuple[str, ...]] = []
 
     @property
@@ -100,7 +126,7 @@ class ConnectionsGame:
     @property
     def won(self) -> bool:
         """True when all four groups are found with fewer than MAX_MISTAKES mistakes."""
-        return len(self._solved) == len(self.board.groups) and self._mistakes < MAX_MISTAKES
+        return len(self._solved) == len(self._groups) and self._mistakes < MAX_MISTAKES
 
     @property
     def lost(self) -> bool:
@@ -110,7 +136,7 @@ class ConnectionsGame:
     @property
     def over(self) -> bool:
         """True once the game has ended, won or lost: ``guess`` then raises."""
-        return self.won or self.lost
+        return self._over
 
     @property
     def solved_groups(self) -> tuple[Group, ...]:
@@ -120,12 +146,18 @@ class ConnectionsGame:
     @property
     def remaining_tiles(self) -> tuple[str, ...]:
         """The unsolved tiles in their current display order."""
-        return tuple(self._order)
+        return tuple(self._remaining())
 
     @property
     def guesses(self) -> tuple[tuple[str, ...], ...]:
         """Every graded guess in order (already_tried and rejected guesses are not graded)."""
         return tuple(self._history)
+
+    def _remaining(self) -> list[str]:
+        if self._solved_places:
+            values, solved = self._values, self._solved_places << 32
+            self._order = [c for c in self._order if not values[c] & solved]
+        return self._order
 
     def guess(self, codes: Iterable[str]) -> GuessOutcome:
         """Grade four tile codes (any order) and update the game; return what happened.
@@ -133,33 +165,61 @@ class ConnectionsGame:
         Anything but four distinct codes of unsolved tiles on this board, or a guess after the
         end, raises ValueError/TypeError and leaves the game unchanged.
         """
-        if self.over:
+        if self._over:
             raise ValueError("guess: the game is over "
                              f"({'won' if self.won else 'lost'}), no more guesses")
+        values = self._values
+        try:
+            # what clients send: a list or tuple of four codes on the board
+            if type(codes) is list:
+                selected = tuple(codes)
+            elif type(codes) is tuple:
+                selected = codes
+            else:
+                raise KeyError
+            a, b, c, d = selected
+            total = values[a] + values[b] + values[c] + values[d]
+            places = total >> 32
+            if places.bit_count() != ITEMS_PER_CATEGORY or places & self._solved_places:
+                raise KeyError  # a repeated or solved code: the checks below name it
+        except (KeyError, TypeError, ValueError):
+            selected, total = self._checked(codes)
+            places = total >> 32
+        if places in self._failed:
+            return self._outcome("already_tried", None)
+        result, g = _VERDICTS[total & _COUNTS]
+        self._history.append(selected)
+        if g < 0:
+            matched = None
+            self._mistakes += 1
+            self._failed.add(places)
+            self._over = self._mistakes >= MAX_MISTAKES
+        else:
+            matched = self._groups[g]
+            self._solved.append(matched)
+            self._solved_places |= places
+            self._over = len(self._solved) == len(self._groups)
+        return self._outcome(result, matched)
+
+    def _checked(self, codes: object) -> tuple[tuple[str, ...], int]:
+        """(the four codes, the sum of their values), or the error that names what is wrong."""
         selected = validate_selection(codes, "codes")
-        unknown = [c for c in selected if c not in self._on_board]
+        values = self._values
+        unknown = [c for c in selected if c not in values]
         if unknown:
             raise ValueError(f"codes: not on this board: {unknown}")
-        repeated = [c for c in selected if c in self._solved_tiles]
+        solved = self._solved_places << 32
+        repeated = [c for c in selected if values[c] & solved]
         if repeated:
             raise ValueError(f"codes: already in a solved group: {repeated}")
-        key = frozenset(selected)
-        if key in self._failed:
-            return self._outcome("already_tried", None)
-        graded = grade(self.board.groups, self._code_sets, selected)
-        self._history.append(selected)
-        if graded.result == "correct":
-            assert graded.matched is not None
-            self._solved.append(graded.matched)
-            self._solved_tiles.update(graded.matched.codes)
-            self._order = [c for c in self._order if c not in self._solved_tiles]
-        else:
-            self._mistakes += 1
-            self._failed.add(key)
-        return self._outcome(graded.result, graded.matched)
+        return selected, sum(values[c] for c in selected)
 
     def _outcome(self, result: str, matched: Group | None) -> GuessOutcome:
-        return GuessOutcome(result, matched, self._mistakes, self.mistakes_left, self.won, self.lost)
+        mistakes = self._mistakes
+        return frozen_from_fields(GuessOutcome, {  # type: ignore[no-any-return]
+            "result": result, "matched": matched, "mistakes": mistakes, "mistakes_left": MAX_MISTAKES - mistakes,
+            "won": len(self._solved) == len(self._groups) and mistakes < MAX_MISTAKES,
+            "lost": mistakes >= MAX_MISTAKES})
 
     def shuffle_remaining(self, rng: object) -> tuple[str, ...]:
         """Shuffle the unsolved tiles with ``rng`` (a flagcore.Rng, or a seed for a new one).
@@ -168,12 +228,12 @@ class ConnectionsGame:
         the same state sees the same order. Returns the new order.
         """
         if isinstance(rng, (int, str)) and not isinstance(rng, bool):
-            self._order = flagcore.shuffle(self._order, flagcore.Rng(rng))
+            self._order = flagcore.shuffle(self._remaining(), flagcore.Rng(rng))
             return tuple(self._order)
         # Each Rng class (compiled or reference twin) drives the shuffle of its own module.
         for module in _rng_modules():
             if isinstance(rng, module.Rng):
-                self._order = module.shuffle(self._order, rng)
+                self._order = module.shuffle(self._remaining(), rng)
                 return tuple(self._order)
         raise TypeError(f"rng must be a flagcore.Rng or a seed (int or str), not {type(rng).__name__}")
 

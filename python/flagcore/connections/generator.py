@@ -35,7 +35,7 @@ from .._impl import pick
 from ..errors import NoBoardError
 from ..library import KINDS, MODES, Category, Library, LibraryError
 from .. import _connections_layout as _layout
-from .board import TIER_NAMES, Board, Group
+from .board import TIER_NAMES, Board, Group, frozen_from_fields
 
 _impl = pick("_connections", "connections")
 _seed_to_state = pick("_rng", "rng").seed_to_state
@@ -283,18 +283,6 @@ def _no_board(tables: Tables, seed: int | str, legacy: bool, counters: Sequence[
     return NoBoardError(_layout.no_board_message(tables.mode, seed, legacy, counters[_layout.C_MOVES]))
 
 
-_set_attr = object.__setattr__
-
-
-def _frozen(cls: type, fields: dict[str, Any]) -> Any:
-    """A frozen dataclass instance from all of its fields, without the per-field object.__setattr__
-    calls of its generated __init__ (about a third of generate()'s time). Only for values this
-    module built itself: every field is set, and equality/hash read the same attributes."""
-    obj: Any = object.__new__(cls)
-    _set_attr(obj, "__dict__", fields)
-    return obj
-
-
 # _board sets these fields directly; if board.py gains a field, fail at import rather than build
 # incomplete objects.
 if ({f.name for f in dataclass_fields(Group)} != {"tier", "label", "codes", "category_id"}
@@ -311,9 +299,9 @@ def _board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) ->
     groups = []
     for g in range(4):
         cat = tables.categories[cats[g]]
-        groups.append(_frozen(Group, {"tier": g, "label": cat.label, "codes": gcodes[4 * g:4 * g + 4],
+        groups.append(frozen_from_fields(Group, {"tier": g, "label": cat.label, "codes": gcodes[4 * g:4 * g + 4],
                                       "category_id": cat.id}))
-    return _frozen(Board, {  # type: ignore[no-any-return]
+    return frozen_from_fields(Board, {  # type: ignore[no-any-return]
         "tiles": itemgetter(*tiles)(codes), "groups": tuple(groups), "seed": seed, "mode": tables.mode,
         "legacy": legacy, "stats": _stats(tables, counters, decoy, int(ambiguous), int(arguable)),
         "events": None if events is None else _events(tables, events)})
