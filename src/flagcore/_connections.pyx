@@ -33,6 +33,8 @@ import numpy as np
 from flagcore._connections_layout import REASONS as _REASONS, event_dicts, no_board_message
 from flagcore.errors import NoBoardError
 
+cdef tuple _REASON_NAMES = tuple(_REASONS)
+
 # The layout this module was built with, checked against its Python mirror by
 # tests/test_connections_layout.py.
 LAYOUT = {
@@ -123,16 +125,33 @@ def prepare(tables, kit):
     return Prepared(tables, kit)
 
 
-cdef int work_init(Work *w, const Tab *t, bint legacy, bint trace) noexcept nogil:
+# One board's workspace (about 2.4 KiB for the bundled library) fits a buffer on the caller's C
+# stack: generate() then makes no allocation at all. Larger libraries fall back to the heap.
+cdef enum:
+    WORK_STACK_WORDS = 512
+
+
+cdef int work_init(Work *w, const Tab *t, bint legacy, bint trace, uint64_t *buf, Py_ssize_t buf_words) noexcept nogil:
+    """Set up ``w`` for ``t``, its arrays zeroed, in ``buf`` when they fit (buf may be NULL)."""
     cdef Py_ssize_t W = t.W
+    cdef Py_ssize_t n_used = W * 16
+    cdef Py_ssize_t n_moves = TIERS * t.max_tier + t.n_codes + 16
+    cdef Py_ssize_t words = n_used + (n_moves * sizeof(int32_t) + t.n_tags + 1 + 7) // 8
     memset(w, 0, sizeof(Work))
     w.legacy = legacy
     w.trace = trace
-    w.used = <uint64_t *>calloc(W * 16, sizeof(uint64_t))
-    w.moves = <int32_t *>calloc(TIERS * t.max_tier + t.n_codes + 16, sizeof(int32_t))
-    w.used_tag = <uint8_t *>calloc(t.n_tags + 1, sizeof(uint8_t))
-    if w.used == NULL or w.moves == NULL or w.used_tag == NULL:
-        return -1
+    if buf != NULL and words <= buf_words:
+        memset(buf, 0, words * sizeof(uint64_t))
+        w.used = buf
+        w.moves = <int32_t *>(buf + n_used)
+        w.used_tag = <uint8_t *>(w.moves + n_moves)
+    else:
+        w.on_heap = True
+        w.used = <uint64_t *>calloc(n_used, sizeof(uint64_t))
+        w.moves = <int32_t *>calloc(n_moves, sizeof(int32_t))
+        w.used_tag = <uint8_t *>calloc(t.n_tags + 1, sizeof(uint8_t))
+        if w.used == NULL or w.moves == NULL or w.used_tag == NULL:
+            return -1
     w.forbidden = w.used + W
     w.spill = w.used + 2 * W          # 4 * W
     w.any_ = w.used + 6 * W           # 5 * W
@@ -142,9 +161,10 @@ cdef int work_init(Work *w, const Tab *t, bint legacy, bint trace) noexcept nogi
 
 
 cdef void work_free(Work *w) noexcept nogil:
-    free(w.used)
-    free(w.moves)
-    free(w.used_tag)
+    if w.on_heap:
+        free(w.used)
+        free(w.moves)
+        free(w.used_tag)
     free(w.events)
     w.used = NULL
     w.moves = NULL
@@ -436,8 +456,9 @@ def search_one(Prepared prep not None, uint32_t state, bint legacy, bint decoy, 
     cdef int8_t amb, arg
     cdef int status = 1, rc
     cdef Py_ssize_t i
+    cdef uint64_t buf[WORK_STACK_WORDS]
     with nogil:
-        rc = work_init(&w, &prep.tab, legacy, trace)
+        rc = work_init(&w, &prep.tab, legacy, trace, buf, WORK_STACK_WORDS)
         if rc == 0:
             status = run_one(&prep.tab, &w, state, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
     try:
@@ -454,16 +475,42 @@ def search_one(Prepared prep not None, uint32_t state, bint legacy, bint decoy, 
 
 
 cdef extern from "Python.h":
-    int PyObject_GenericSetDict(object o, object value, void *context) except -1
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
 
-cdef object _new = object.__new__
+cdef extern from *:
+    """
+    /* object.__new__(cls) without going through a Python call: what cls() does before __init__. */
+    static PyObject *fc_new_instance(PyObject *cls) {
+        static PyObject *no_args = NULL;
+        if (no_args == NULL && (no_args = PyTuple_New(0)) == NULL) return NULL;
+        return PyBaseObject_Type.tp_new((PyTypeObject *)cls, no_args, NULL);
+    }
+    """
+    object fc_new_instance(object cls)
 
 
-cdef inline object _frozen(object cls, dict fields):
-    """A frozen dataclass instance from all of its fields, its dict set in one C call instead of
-    one object.__setattr__ per field (as board.frozen_from_fields does in Python)."""
-    obj = _new(cls)
-    PyObject_GenericSetDict(obj, fields, NULL)
+# Board and Group are frozen dataclasses: their __setattr__ refuses, so their fields are set with
+# the generic setter, in field order, as their __init__ would (the instance keeps CPython's compact
+# attribute storage; building a dict and setting __dict__ costs several times more).
+cdef inline object _new_group(object cls, int tier, object label, tuple codes, object category_id):
+    obj = fc_new_instance(cls)
+    PyObject_GenericSetAttr(obj, "tier", tier)
+    PyObject_GenericSetAttr(obj, "label", label)
+    PyObject_GenericSetAttr(obj, "codes", codes)
+    PyObject_GenericSetAttr(obj, "category_id", category_id)
+    return obj
+
+
+cdef inline object _new_board(object cls, tuple tiles, tuple groups, object seed, object mode, bint legacy,
+                              dict stats, object events):
+    obj = fc_new_instance(cls)
+    PyObject_GenericSetAttr(obj, "tiles", tiles)
+    PyObject_GenericSetAttr(obj, "groups", groups)
+    PyObject_GenericSetAttr(obj, "seed", seed)
+    PyObject_GenericSetAttr(obj, "mode", mode)
+    PyObject_GenericSetAttr(obj, "legacy", legacy)
+    PyObject_GenericSetAttr(obj, "stats", stats)
+    PyObject_GenericSetAttr(obj, "events", events)
     return obj
 
 
@@ -483,8 +530,9 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
     cdef int status = STATUS_NO_BOARD, rc, g, c, r
     cdef Py_ssize_t i
     cdef tuple codes = prep.codes
+    cdef uint64_t buf[WORK_STACK_WORDS]
     with nogil:
-        rc = work_init(&w, &prep.tab, legacy, trace)
+        rc = work_init(&w, &prep.tab, legacy, trace, buf, WORK_STACK_WORDS)
         if rc == 0:
             status = run_one(&prep.tab, &w, state, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
     try:
@@ -494,21 +542,17 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
             raise NoBoardError(no_board_message(prep.mode, seed, legacy, counters[C_MOVES]))
         group_type = prep.group_type
         groups = (
-            _frozen(group_type, {"tier": 0, "label": prep.labels[cats[0]],
-                                 "codes": (codes[gt[0]], codes[gt[1]], codes[gt[2]], codes[gt[3]]),
-                                 "category_id": prep.ids[cats[0]]}),
-            _frozen(group_type, {"tier": 1, "label": prep.labels[cats[1]],
-                                 "codes": (codes[gt[4]], codes[gt[5]], codes[gt[6]], codes[gt[7]]),
-                                 "category_id": prep.ids[cats[1]]}),
-            _frozen(group_type, {"tier": 2, "label": prep.labels[cats[2]],
-                                 "codes": (codes[gt[8]], codes[gt[9]], codes[gt[10]], codes[gt[11]]),
-                                 "category_id": prep.ids[cats[2]]}),
-            _frozen(group_type, {"tier": 3, "label": prep.labels[cats[3]],
-                                 "codes": (codes[gt[12]], codes[gt[13]], codes[gt[14]], codes[gt[15]]),
-                                 "category_id": prep.ids[cats[3]]}))
+            _new_group(group_type, 0, prep.labels[cats[0]],
+                       (codes[gt[0]], codes[gt[1]], codes[gt[2]], codes[gt[3]]), prep.ids[cats[0]]),
+            _new_group(group_type, 1, prep.labels[cats[1]],
+                       (codes[gt[4]], codes[gt[5]], codes[gt[6]], codes[gt[7]]), prep.ids[cats[1]]),
+            _new_group(group_type, 2, prep.labels[cats[2]],
+                       (codes[gt[8]], codes[gt[9]], codes[gt[10]], codes[gt[11]]), prep.ids[cats[2]]),
+            _new_group(group_type, 3, prep.labels[cats[3]],
+                       (codes[gt[12]], codes[gt[13]], codes[gt[14]], codes[gt[15]]), prep.ids[cats[3]]))
         skips = {}
         for r in range(N_REASONS):
-            skips[_REASONS[r]] = counters[C_SKIPS + r]
+            skips[_REASON_NAMES[r]] = counters[C_SKIPS + r]
         stats = {
             "moves_tried": counters[C_MOVES],
             "backtracks": counters[C_BACKTRACKS],
@@ -526,12 +570,12 @@ def search_board(Prepared prep not None, uint32_t state, seed, bint legacy, bint
         if trace:
             events = event_dicts(codes, prep.tables.categories,
                                  [tuple([w.events[i * EW + k] for k in range(EW)]) for i in range(w.n_events)])
-        return _frozen(prep.board_type, {
-            "tiles": (codes[tiles[0]], codes[tiles[1]], codes[tiles[2]], codes[tiles[3]], codes[tiles[4]],
-                      codes[tiles[5]], codes[tiles[6]], codes[tiles[7]], codes[tiles[8]], codes[tiles[9]],
-                      codes[tiles[10]], codes[tiles[11]], codes[tiles[12]], codes[tiles[13]], codes[tiles[14]],
-                      codes[tiles[15]]),
-            "groups": groups, "seed": seed, "mode": prep.mode, "legacy": legacy, "stats": stats, "events": events})
+        return _new_board(prep.board_type,
+                          (codes[tiles[0]], codes[tiles[1]], codes[tiles[2]], codes[tiles[3]], codes[tiles[4]],
+                           codes[tiles[5]], codes[tiles[6]], codes[tiles[7]], codes[tiles[8]], codes[tiles[9]],
+                           codes[tiles[10]], codes[tiles[11]], codes[tiles[12]], codes[tiles[13]],
+                           codes[tiles[14]], codes[tiles[15]]),
+                          groups, seed, prep.mode, legacy, stats, events)
     finally:
         work_free(&w)
 
@@ -554,7 +598,7 @@ def search_many(Prepared prep not None, const uint32_t[::1] states, bint legacy,
     if n == 0:
         return
     with nogil:
-        rc = work_init(&w, &prep.tab, legacy, False)
+        rc = work_init(&w, &prep.tab, legacy, False, NULL, 0)
         if rc == 0:
             for i in range(n):
                 status[i] = <int8_t>run_one(&prep.tab, &w, states[i], decoy, &cats[i, 0],

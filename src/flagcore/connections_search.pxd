@@ -76,6 +76,7 @@ cdef struct Work:
     int32_t *moves               # 4 * max_tier: each depth's shuffled candidates
     int32_t *avail               # n_codes: scratch list of codes
     uint8_t *used_tag            # n_tags
+    bint on_heap                 # used, moves and used_tag were calloc'd (else they are the caller's buffer)
     int32_t counters[15]
     bint trace
     int32_t *events              # 8 ints per event, grown with realloc
