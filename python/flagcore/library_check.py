@@ -92,16 +92,14 @@ def check_library(library: Library, *, svg_dir: Path | None = None, colours: boo
         bad = 0
         for code in library.codes:
             declared = library.facts(code).get("colours")
-            if step is not None:
-                step(code)
-            if not declared:
-                continue
-            report = check_colours(artwork_path(code, svg_dir).read_bytes(), declared)
-            if not report.ok:
+            report = check_colours(artwork_path(code, svg_dir).read_bytes(), declared) if declared else None
+            if report is not None and not report.ok:
                 bad += 1
                 shares = ", ".join(f"{k} {v:.1%}" for k, v in report.shares.items() if v >= 0.001)
                 result.fail(f"flag {code}: declared colours {sorted(declared)}; missing {list(report.missing)}, "
                             f"undeclared {list(report.undeclared)} (rendered: {shares})")
+            if step is not None:
+                step(code)
         if not bad:
             lines.append(f"colours: every declared colour is visible and no large colour is undeclared "
                          f"({len(library.codes)} flags rendered)")
