@@ -75,8 +75,9 @@ def test_every_public_member_has_a_docstring():
             continue
         owner_path, _, member = path.rpartition(".")
         owner = members.get(owner_path)
-        if inspect.isgetsetdescriptor(obj) and inspect.isclass(owner) and f"``{member}``" in own_doc(owner):
-            continue  # a compiled class's data attribute, described by its class
+        slot = inspect.isgetsetdescriptor(obj) or inspect.ismemberdescriptor(obj)
+        if slot and inspect.isclass(owner) and f"``{member}``" in own_doc(owner):
+            continue  # a compiled class's data attribute (or its twin's __slots__ one), described by its class
         missing.append(path)
     assert missing == []
 

@@ -36,6 +36,7 @@ class Rng:
         self.state = seed_to_state(seed)
 
     def next_uint32(self) -> int:
+        """The next draw as the integer u (the float is u / 2**32)."""
         a = (self.state + 0x6D2B79F5) & _MASK
         self.state = a
         t = ((a ^ (a >> 15)) * (a | 1)) & _MASK
