@@ -3,6 +3,7 @@
 Core and reference agree on every seed 0..N-1 per mode, fixed and legacy, N = 10,000 by default
 (FLAGCORE_CONNECTIONS_PARITY_SEEDS=N to change it). The fixed search is checked over 100,000 seeds
 per mode: no tile in the pool or the arguable set of another group, and no "no board".
+Under FLAGCORE_IMPL=python (the public calls are the twin) the samples are 500 and 5,000 seeds.
 """
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ from flagcore.cli import main
 from flagcore.connections import generator as G
 from flagcore.reference import connections as ref
 
-PARITY_SEEDS = int(os.environ.get("FLAGCORE_CONNECTIONS_PARITY_SEEDS", "10000"))
+from twin_sizes import sized
+
+# Under FLAGCORE_IMPL=python the public calls run the twin itself (200x slower): smaller samples
+# there, the same assertions.
+PARITY_SEEDS = int(os.environ.get("FLAGCORE_CONNECTIONS_PARITY_SEEDS", str(sized(10000, 500))))
+FIXED_SEEDS = sized(100_000, 5000)
 LIB = G.default_library()
 MODES = ("flags", "trivia")
 
@@ -39,7 +45,7 @@ def test_core_equals_reference(mode, legacy):
 @pytest.mark.parametrize("legacy", [False, True], ids=["fixed", "legacy"])
 @pytest.mark.parametrize("mode", MODES)
 def test_boards_equal_with_trace(mode, legacy):
-    for s in range(0, 3000, 7):
+    for s in range(0, sized(3000, 700), 7):
         a = connections.generate(s, mode, library=LIB, legacy=legacy, trace=True)
         b = G.generate_with(ref, s, mode, library=LIB, legacy=legacy, trace=True)
         assert a == b and a.stats == b.stats and a.events == b.events
@@ -47,10 +53,10 @@ def test_boards_equal_with_trace(mode, legacy):
 
 @pytest.mark.parametrize("mode", MODES)
 def test_fixed_zero_ambiguity_zero_no_board_100k(mode):
-    batch = connections.generate_many(np.arange(100_000), mode, library=LIB)
+    batch = connections.generate_many(np.arange(FIXED_SEEDS), mode, library=LIB)
     assert batch.ok.all()
     assert not batch.ambiguous.any() and not batch.arguable.any()
-    for i in range(0, 100_000, 10):  # and by the independent Python check, on every 10th board
+    for i in range(0, FIXED_SEEDS, 10):  # and by the independent Python check, on every 10th board
         assert connections.find_ambiguities(batch[i], LIB) == []
 
 

@@ -14,6 +14,7 @@ from flagcore import puzzle
 from flagcore._args import as_classes
 from flagcore.reference import puzzle as ref
 from flagcore.signatures import bundled_codes, piece_signatures
+from twin_sizes import sized
 
 
 def _board(sizes, seed):
@@ -139,12 +140,18 @@ def test_new_game_and_verify_fail_cleanly(impl, monkeypatch):
 
 
 def test_adversarial_board_stops_under_the_default():
-    """128 classes of 2 on 256 tiles (a 16x16 grid): a long search unlimited; the default stops it."""
+    """128 classes of 2 on 256 tiles (a 16x16 grid): a long search unlimited; the default stops it.
+
+    Under FLAGCORE_IMPL=python each call runs the twin to its budget (about 25 s at the default):
+    the batch and verify calls then stop at an eighth of it, which the twins count alike
+    (test_both_twins_stop_at_the_same_node).
+    """
     tiles, sigs = _board((2,) * 128, 7)
     with pytest.raises(puzzle.ParSearchLimit, match="256 tiles, 128 tile classes"):
         puzzle.min_swaps_to_visual_solve(tiles, sigs)
+    budget = sized(puzzle.DEFAULT_MAX_NODES, puzzle.DEFAULT_MAX_NODES // 8)
     with pytest.raises(puzzle.ParSearchLimit, match="boards\\[0\\]"):
-        puzzle.min_swaps_batch(np.array([tiles]), sigs)
+        puzzle.min_swaps_batch(np.array([tiles]), sigs, max_nodes=budget)
     home = list(tiles)
     moves = []
     for slot in range(len(home)):  # a log that solves the board: put every piece home
@@ -155,7 +162,7 @@ def test_adversarial_board_stops_under_the_default():
             if puzzle.is_visually_solved(home, sigs):
                 break
     with pytest.raises(puzzle.ParSearchLimit):
-        puzzle.verify(tiles, moves, sigs)
+        puzzle.verify(tiles, moves, sigs, max_nodes=budget)
 
 
 @pytest.mark.parametrize("grid", sorted(puzzle.GRIDS))
