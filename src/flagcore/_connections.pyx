@@ -504,8 +504,9 @@ cdef extern from *:
 
 
 # Board and Group are frozen dataclasses: their __setattr__ refuses, so their fields are set with
-# the generic setter, in field order, as their __init__ would (the instance keeps CPython's compact
-# attribute storage; building a dict and setting __dict__ costs several times more).
+# the generic setter, in field order, as their __init__ would. This is the ordinary attribute path
+# on every CPython (3.13's inline values included, where a replaced instance dict is not seen), and
+# the instance keeps the compact attribute storage: cheaper than building a dict and setting it.
 cdef inline object _new_group(object cls, int tier, object label, tuple codes, object category_id):
     obj = fc_new_instance(cls)
     PyObject_GenericSetAttr(obj, "tier", tier)
