@@ -56,12 +56,14 @@ def _rng_modules() -> list[ModuleType]:
 
 
 # Grading in a few integer operations. Code i of the board's groups (tier order, four per group)
-# gets the value 1 << (32 + i) | 1 << (8 * group): the values of four codes add up to their places
-# above bit 32 (four bits set iff the codes are distinct: a repeated place carries) and, below, how
-# many of the four fall in each group, one byte per group. The spec's checkGuess loop (grading.grade)
+# gets the value 1 << (12 + i) | 1 << (3 * group): the values of four codes add up to their places
+# above bit 12 (four bits set iff the codes are distinct: a repeated place carries) and, below, how
+# many of the four fall in each group, 3 bits per group. The spec's checkGuess loop (grading.grade)
 # on disjoint groups depends only on those counts, so every possible sum has its verdict in a table.
-_VALUES = tuple(1 << (32 + i) | 1 << (8 * (i // ITEMS_PER_CATEGORY)) for i in range(4 * ITEMS_PER_CATEGORY))
-_COUNTS = (1 << 32) - 1
+# Every value stays below 2**30, CPython's one-digit ints, the cheap ones.
+_COUNT_BITS = 12
+_VALUES = tuple(1 << (_COUNT_BITS + i) | 1 << (3 * (i // ITEMS_PER_CATEGORY)) for i in range(4 * ITEMS_PER_CATEGORY))
+_COUNTS = (1 << _COUNT_BITS) - 1
 
 
 def _verdicts() -> dict[int, tuple[str, int]]:
@@ -69,7 +71,7 @@ def _verdicts() -> dict[int, tuple[str, int]]:
     for picked in itertools.combinations_with_replacement(range(4), ITEMS_PER_CATEGORY):
         best = max(picked.count(g) for g in range(4))
         result = RESULTS[0] if best == ITEMS_PER_CATEGORY else RESULTS[1] if best == ITEMS_PER_CATEGORY - 1 else RESULTS[2]
-        table[sum(1 << (8 * g) for g in picked)] = (result, picked[0] if best == ITEMS_PER_CATEGORY else -1)
+        table[sum(1 << (3 * g) for g in picked)] = (result, picked[0] if best == ITEMS_PER_CATEGORY else -1)
     return table
 
 
@@ -107,7 +109,7 @@ class ConnectionsGame:
         self._groups = board.groups
         self._order: list[str] = list(board.tiles)  # display order; solved tiles leave it lazily
         self._solved: list[Group] = []
-        self._solved_places = 0  # the places (as in _VALUES, above bit 32) of the solved tiles
+        self._solved_places = 0  # the places (as in _VALUES, shifted down) of the solved tiles
         self._mistakes = 0
         self._over = False
         self._failed: set[int] = set()  # the places of every failed guess: order never matters
@@ -155,7 +157,7 @@ class ConnectionsGame:
 
     def _remaining(self) -> list[str]:
         if self._solved_places:
-            values, solved = self._values, self._solved_places << 32
+            values, solved = self._values, self._solved_places << _COUNT_BITS
             self._order = [c for c in self._order if not values[c] & solved]
         return self._order
 
@@ -179,12 +181,12 @@ class ConnectionsGame:
                 raise KeyError
             a, b, c, d = selected
             total = values[a] + values[b] + values[c] + values[d]
-            places = total >> 32
+            places = total >> _COUNT_BITS
             if places.bit_count() != ITEMS_PER_CATEGORY or places & self._solved_places:
                 raise KeyError  # a repeated or solved code: the checks below name it
         except (KeyError, TypeError, ValueError):
             selected, total = self._checked(codes)
-            places = total >> 32
+            places = total >> _COUNT_BITS
         if places in self._failed:
             return self._outcome("already_tried", None)
         result, g = _VERDICTS[total & _COUNTS]
@@ -208,7 +210,7 @@ class ConnectionsGame:
         unknown = [c for c in selected if c not in values]
         if unknown:
             raise ValueError(f"codes: not on this board: {unknown}")
-        solved = self._solved_places << 32
+        solved = self._solved_places << _COUNT_BITS
         repeated = [c for c in selected if values[c] & solved]
         if repeated:
             raise ValueError(f"codes: already in a solved group: {repeated}")
