@@ -48,6 +48,8 @@ def shown_tiles(code: str, columns: int, rows: int) -> list[Tile]:
 
 
 def visibly_differ(a: Tile, b: Tile) -> bool:
+    """True when more than VISIBLE_PIXELS pixels, away from the edges, differ by more than
+    VISIBLE_LEVELS in some channel (the "visibly differ" criterion above)."""
     m = VISIBLE_MARGIN
     diff = np.abs(a - b)[m:-m, m:-m].max(axis=2)
     return int((diff > VISIBLE_LEVELS).sum()) > VISIBLE_PIXELS
@@ -65,6 +67,8 @@ def _blur(tile: Tile) -> npt.NDArray[np.float64]:
 
 
 def look_same(a: Tile, b: Tile) -> bool:
+    """True when the two tiles, box-blurred as the eye resolves them, differ by at most
+    SAME_LEVELS anywhere, edges included (the "look the same" criterion above)."""
     return float(np.abs(_blur(a) - _blur(b)).max()) <= SAME_LEVELS
 
 
@@ -117,6 +121,8 @@ def audit_flag(code: str, grid: str, seeds: int = 20) -> dict[str, Any]:
 
 
 def summarise(grid: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One grid's totals over audit_flag rows: per signature, the flags and pairs that merge what
+    visibly differs or split what looks the same, and how many flags' mean par moved."""
     out: dict[str, Any] = {"grid": grid, "flags": len(rows)}
     for name in ("spec", "visual"):
         out[name] = {
