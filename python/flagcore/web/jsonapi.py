@@ -153,7 +153,8 @@ async def _read_body(scope: Scope, receive: Receive) -> bytes | None:
         message = await receive()
         if message["type"] == "http.disconnect":
             return None
-        body += message.get("body", b"")
+        chunk: bytes = message.get("body", b"")
+        body += chunk
         if len(body) > MAX_BODY_BYTES:
             raise ApiError(413, "body_too_large", f"request body must be at most {MAX_BODY_BYTES} bytes")
         if not message.get("more_body", False):
