@@ -170,9 +170,10 @@ def test_forged_altered_and_expired_connections_tokens(client: TestClient) -> No
     tag = data["token"].split(".")[1]
     body["g"] = [groups[0], groups[1], groups[2]]  # claim three solved groups
     error(client.post("/api/connections/guess", json={"token": reencode(body, tag), "codes": groups[3]}), 403, "forged_token")
-    other = Signer(b"some-other-secret-123456").sign("connections", {"b": data["board_id"], "g": []}, 3600)
+    state = {"n": body["n"], "m": body["m"], "g": []}
+    other = Signer(b"some-other-secret-123456").sign("connections", state, 3600)
     error(client.post("/api/connections/guess", json={"token": other, "codes": groups[3]}), 403, "forged_token")
-    expired = Signer(SECRET.encode()).sign("connections", {"b": data["board_id"], "g": []}, 60, now=time.time() - 120)
+    expired = Signer(SECRET.encode()).sign("connections", state, 60, now=time.time() - 120)
     error(client.post("/api/connections/guess", json={"token": expired, "codes": groups[3]}), 410, "expired_token")
     deal = client.post("/api/puzzle/deal", json={"flag": "FR", "grid": "easy", "seed": 1}).json()
     error(client.post("/api/connections/guess", json={"token": deal["token"], "codes": groups[3]}), 400, "bad_token")

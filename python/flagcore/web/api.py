@@ -1,8 +1,8 @@
 """The JSON API: Connections boards and guesses, Puzzle deals and verified results, flag artwork.
 
 The server keeps no per-game state. A Connections game travels as a signed token holding the
-board id and the guesses graded so far; each guess replays them through ``ConnectionsGame``
-(at most seven, microseconds) and returns a new token. A Puzzle deal returns a token that binds
+board's game number and mode and the guesses graded so far; each guess replays them through
+``ConnectionsGame`` (at most seven, microseconds) and returns a new token. A Puzzle deal returns a token that binds
 the flag, grid, start board and par; ``verify`` replays the client's swap log against it.
 Every error is a JSON body ``{"error": {"code", "message"}}`` with a 4xx status.
 """
@@ -137,7 +137,7 @@ class Api:
             raise ApiError(400, "bad_board", str(exc)) from None
         board_id = self.boards.board_id(number, mode)
         board = self._board(number, mode)
-        token = self.signer.sign("connections", {"b": board_id, "g": []}, self.token_ttl)
+        token = self.signer.sign("connections", {"n": number, "m": mode, "g": []}, self.token_ttl)
         return {
             "board_id": board_id, "mode": mode, "daily": daily,
             "tiles": [self._tiles[c] for c in board.tiles],
@@ -156,7 +156,8 @@ class Api:
         codes = _field(body, "codes", list)
         if len(codes) != 4 or not all(isinstance(c, str) and 0 < len(c) <= MAX_CODE_CHARS for c in codes):
             raise ApiError(400, "bad_codes", "codes must be a list of 4 country codes (strings)")
-        number, mode = self.boards.parse_id(state["b"])
+        # the token names the board by game number and mode (signed, so no id tag to check)
+        number, mode = state["n"], state["m"]
         board = self._board(number, mode)
         game = ConnectionsGame(board)
         for past in state["g"]:  # signed by this server: every one was a legal guess
@@ -167,7 +168,7 @@ class Api:
             outcome = game.guess(codes)
         except (TypeError, ValueError) as exc:
             raise ApiError(400, "bad_guess", str(exc)) from None
-        token = self.signer.sign("connections", {"b": state["b"], "g": [list(g) for g in game.guesses]},
+        token = self.signer.sign("connections", {"n": number, "m": mode, "g": [list(g) for g in game.guesses]},
                                  self.token_ttl)
         reply: dict[str, Any] = {
             "result": outcome.result,
@@ -178,7 +179,7 @@ class Api:
         }
         if game.over:  # the answers are earned once the game ends, won or lost
             reply["groups"] = [_group(g) for g in board.groups]
-            reply["share"] = _share_text(game, state["b"])
+            reply["share"] = _share_text(game, self.boards.board_id(number, mode))
         return reply
 
     def trace(self, query: dict[str, str]) -> dict[str, Any]:

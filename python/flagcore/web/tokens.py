@@ -97,8 +97,9 @@ class Signer:
     def __init__(self, secret: bytes) -> None:
         if not isinstance(secret, bytes) or len(secret) < 16:
             raise ValueError("secret must be at least 16 bytes")
-        # Separate keys per use, so a MAC of one kind can never stand in for another.
-        self._token_mac = Mac(hmac.digest(secret, b"flagcore token v1", "sha256"))
+        # Separate keys per use, so a MAC of one kind can never stand in for another; the token
+        # key's version changes with the payload format, so an older token is refused, not misread.
+        self._token_mac = Mac(hmac.digest(secret, b"flagcore token v2", "sha256"))
         self._derive_mac = Mac(hmac.digest(secret, b"flagcore derive v1", "sha256"))
         # jti: unique per token, a random prefix per Signer and a counter (os.urandom per token
         # would cost a system call; the jti needs to be unique, not secret: the payload is readable)
