@@ -8,9 +8,11 @@ Beside each rate, the server's CPU time per request (user + system of the server
 its workers, from /proc): on a shared machine the rate moves with what else runs, the CPU cost
 much less.
 
-Every request is a real one: board builds a keyed board, guess replays a signed game token and
-grades a wrong guess, deal deals Japan 5x3 (signatures, exact par, signed token), verify replays
-a solving swap log. The server listens on 127.0.0.1 only. The no-op endpoint runs first and last
+Every request is a real one: board builds a new keyed board (a random game number per request,
+so the cache never answers), daily asks for one day's board (dealt once, then cached: what most
+board requests of a real server are), guess replays a signed game token and grades a wrong
+guess, deal deals Japan 5x3 with a random seed (signatures, exact par, signed token), verify
+replays a solving swap log. The server listens on 127.0.0.1 only. The no-op endpoint runs first and last
 in each block, so a drift of the machine shows as two different ceilings.
 """
 from __future__ import annotations
@@ -74,6 +76,7 @@ def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
     return {
         "no-op": ("/api/noop", None),
         "board": ("/api/connections/board?seed={seed}", None),
+        "daily": ("/api/connections/board?daily=2026-12-01", None),
         "guess": ("/api/connections/guess", {"token": board["token"], "codes": guess}),
         "deal": ("/api/puzzle/deal", {"flag": "JP", "grid": "hard", "seed": "{seed}"}),
         "verify": ("/api/puzzle/verify", verify),
@@ -147,7 +150,7 @@ def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> list[tup
             except OSError:
                 time.sleep(0.1)
         reqs = requests_for(base)
-        order = ["no-op", "board", "guess", "deal", "verify", "no-op"]
+        order = ["no-op", "board", "daily", "guess", "deal", "verify", "no-op"]
         results = []
         for name in order:
             path, body = reqs[name]

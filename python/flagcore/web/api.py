@@ -174,10 +174,10 @@ class Api:
             "result": outcome.result,
             "group": _group(outcome.matched) if outcome.matched else None,
             "solved": [_group(g) for g in game.solved_groups],
-            "mistakes": game.mistakes, "mistakes_left": game.mistakes_left,
-            "won": game.won, "lost": game.lost, "over": game.over, "token": token,
+            "mistakes": outcome.mistakes, "mistakes_left": outcome.mistakes_left,
+            "won": outcome.won, "lost": outcome.lost, "over": outcome.over, "token": token,
         }
-        if game.over:  # the answers are earned once the game ends, won or lost
+        if outcome.over:  # the answers are earned once the game ends, won or lost
             reply["groups"] = [_group(g) for g in board.groups]
             reply["share"] = _share_text(game, self.boards.board_id(number, mode))
         return reply
