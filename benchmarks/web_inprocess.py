@@ -1,14 +1,16 @@
 """In-process cost per request of the web app's endpoints: the Python glue, without network or wrk.
 
-    python benchmarks/web_inprocess.py                  # median microseconds per request
+    python benchmarks/web_inprocess.py                  # median CPU microseconds per request
     python benchmarks/web_inprocess.py --profile guess  # cProfile of one endpoint, top 25 by own time
 
 Each request is a direct ASGI call of ``create_app()`` (scope, receive, send) with the same
-requests as benchmarks/web_load.py: board and deal with a new random seed per request, guess
-grading a wrong guess on a fresh game token, verify replaying a solving swap log. The no-op
-endpoint is the app's floor; "minus no-op" is what an endpoint adds to it (handler, engine and
-reply). The HTTP server (uvicorn) and the kernel add their own cost to every request, about
-80-100 us of CPU here, which this leaves out.
+requests as benchmarks/web_load.py: board and deal with a new random seed per request, daily
+the same (cached) board, guess grading a wrong guess on a fresh game token, verify replaying a
+solving swap log. The no-op endpoint is the app's floor; "minus no-op" is what an endpoint adds
+to it (handler, engine and reply). The HTTP server (uvicorn) and the kernel add their own cost
+to every request (35-60 us of CPU in benchmarks/web_load.py's runs here), which this leaves
+out; and a request in a loaded server costs more than in this tight loop, which keeps the
+interpreter's and the engine's data in the CPU caches.
 """
 from __future__ import annotations
 
@@ -85,6 +87,7 @@ def requests_for(app: Any) -> dict[str, Callable[[], Request]]:
     return {
         "no-op": lambda: ("GET", "/api/noop", b"", b""),
         "board": lambda: ("GET", "/api/connections/board", b"seed=%d" % seeds.randrange(1 << 31), b""),
+        "daily": lambda: ("GET", "/api/connections/board", b"daily=2026-12-01", b""),
         "guess": lambda: ("POST", "/api/connections/guess", b"", guess),
         "deal": lambda: ("POST", "/api/puzzle/deal", b"",
                          b'{"flag": "JP", "grid": "hard", "seed": %d}' % seeds.randrange(1 << 31)),
