@@ -29,6 +29,8 @@ BIG_IMAGE = RNG.integers(0, 256, (1500, 2400, 4), dtype=np.uint8)
 
 def _rate(benchmark, nbytes):
     benchmark.extra_info["bytes"] = nbytes
+    if benchmark.stats is None:  # --benchmark-disable (the test run): ran once, nothing timed
+        return
     benchmark.extra_info["GB/s"] = round(nbytes / benchmark.stats.stats.median / 1e9, 3)
 
 

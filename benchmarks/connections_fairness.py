@@ -6,17 +6,25 @@ categories of the library and how many distinct ones the boards actually used (p
 tier). Also the arguable memberships of the library. Run:
 
     python benchmarks/connections_fairness.py [--seeds N] [--json]
+
+With ``--speed-against DIR`` (a library folder, e.g. the data before the fairness work:
+``mkdir old && for f in countries categories flag_tags; do git show 7781a38:flags/$f.json > old/$f.json; done``)
+it times instead what the data costs the search: ``generate()`` over the same seeds with the
+bundled library and with DIR's, rounds interleaved so both see the same machine load, and prints
+the median microseconds per board and their ratio per mode.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import time
 
 import numpy as np
 
 from flagcore import connections
 from flagcore.connections.generator import default_library
-from flagcore.library import MODES, TIERS
+from flagcore.library import MODES, TIERS, load_library
 
 
 def measure(seeds: int) -> list[dict[str, object]]:
@@ -43,11 +51,42 @@ def measure(seeds: int) -> list[dict[str, object]]:
     return out
 
 
+def speed(other_dir: str, seeds: int, rounds: int) -> list[dict[str, object]]:
+    """Median µs per generate() call, bundled library vs ``other_dir``'s, interleaved rounds."""
+    libraries = {"bundled": default_library(), "other": load_library(other_dir)}
+    out: list[dict[str, object]] = []
+    for mode in MODES:
+        times: dict[str, list[float]] = {name: [] for name in libraries}
+        for _ in range(rounds):
+            for name, lib in libraries.items():
+                start = time.perf_counter()
+                for s in range(seeds):
+                    connections.generate(s, mode, library=lib)
+                times[name].append((time.perf_counter() - start) / seeds * 1e6)
+        med = {name: statistics.median(t) for name, t in times.items()}
+        out.append({"mode": mode, "seeds": seeds, "rounds": rounds, "bundled_us": round(med["bundled"], 2),
+                    "other_us": round(med["other"], 2), "ratio": round(med["bundled"] / med["other"], 3)})
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seeds", type=int, default=100_000)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--speed-against", metavar="DIR", default=None,
+                   help="time generate() with the bundled library against DIR's library instead")
+    p.add_argument("--rounds", type=int, default=11, help="interleaved rounds for --speed-against")
     args = p.parse_args()
+    if args.speed_against:
+        rows = speed(args.speed_against, min(args.seeds, 2_000), args.rounds)
+        if args.json:
+            print(json.dumps(rows, indent=2))
+            return
+        for r in rows:
+            print(f"{r['mode']:6} generate() over {r['seeds']:,} seeds, median of {r['rounds']} rounds: "
+                  f"bundled {r['bundled_us']} µs/board, {args.speed_against} {r['other_us']} µs/board, "
+                  f"ratio {r['ratio']}")
+        return
     rows = measure(args.seeds)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -32,3 +32,41 @@ def test_plain_lines_off_a_terminal(monkeypatch):
 def test_redrawn_in_place_on_a_terminal(monkeypatch):
     out = run(monkeypatch, Terminal(), 95)
     assert out.count("\r") >= 2 and "95/95" in out
+
+
+def test_steps_reports_each_unit_and_stays_silent_without_work(monkeypatch):
+    stream = io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
+    with _progress.steps(3, "work") as step:
+        for label in ("a", "b", "c"):
+            step(label)
+    assert stream.getvalue().splitlines()[-1].startswith("work c: 100%")
+    stream.truncate(0)
+    with _progress.steps(0, "nothing") as step:
+        step("ignored")
+    assert stream.getvalue() == ""
+
+
+def test_data_check_steps_once_per_rendered_flag(monkeypatch):
+    from flagcore import colour_check
+    from flagcore.library import load_library
+    from flagcore.library_check import check_library
+
+    seen: list[str] = []
+    # the render is what is slow; the step contract does not depend on it
+    monkeypatch.setattr(colour_check, "check_colours",
+                        lambda svg, declared: colour_check.ColourReport({}, (), ()))
+    library = load_library()
+    result = check_library(library, step=seen.append)
+    assert seen == list(library.codes) and result.ok
+
+
+def test_data_commands_show_progress_on_stderr(tmp_path, capsys):
+    from flagcore.cli import main
+
+    assert main(["data", "sheet", "--out", str(tmp_path), "--group", "stripes", "--mode", "flags",
+                 "--tile-width", "24"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err and "1/1" in err.splitlines()[-1]
+    assert main(["data", "check", "--no-colours"]) == 0
+    assert capsys.readouterr().err == ""  # no rendering, no progress bar

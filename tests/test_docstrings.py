@@ -84,3 +84,21 @@ def test_nothing_points_outside_the_repository():
         text = pydoc.render_doc(obj, renderer=pydoc.plaintext) if inspect.ismodule(obj) else own_doc(obj)
         assert not OUTSIDE.search(text), (path, OUTSIDE.search(text).group(0))
     assert not OUTSIDE.search(README), OUTSIDE.search(README).group(0)
+
+
+def test_no_source_file_points_outside_the_repository():
+    """Comments too: code, docs, scripts and CI files never cite a document the repository lacks."""
+    root = Path(__file__).resolve().parents[1]
+    design = re.compile(r"\bDESIGN\b")  # the original design notes, by name (upper case only)
+    suffixes = {".py", ".pyx", ".pxd", ".pxi", ".pyi", ".md", ".h", ".js", ".html", ".css", ".toml",
+                ".txt", ".sh", ".yml", ".cfg"}
+    checked = 0
+    for folder in ("python", "src", "tests", "scripts", "benchmarks", "docs", "flags", ".ci", ".github"):
+        for path in sorted((root / folder).rglob("*")):
+            if (path.suffix not in suffixes and folder != ".ci") or not path.is_file() or path == Path(__file__).resolve():
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            hit = OUTSIDE.search(text) or design.search(text)
+            assert hit is None, (str(path.relative_to(root)), hit.group(0))
+            checked += 1
+    assert checked > 100

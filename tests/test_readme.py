@@ -36,7 +36,10 @@ NOT_RUN = {
     'pip install ".[test]"': "the test extras: .ci/run installs them",
     "pytest benchmarks --benchmark-enable --benchmark-only --benchmark-columns=median,iqr,rounds --benchmark-sort=name":
         "the benchmarks take minutes; pytest collects them with timing disabled, so each runs once in the suite",
-    "flagcore stats puzzle --seeds 100": "minutes; tests/test_signatures_puzzle.py runs it with --seeds 4",
+    "pytest benchmarks/bench_signatures.py --benchmark-enable --benchmark-only --benchmark-columns=median,iqr,rounds --benchmark-sort=name":
+        "timed runs take a minute; pytest collects benchmarks/ with timing disabled, so each runs once in the suite",
+    "flagcore stats puzzle --seeds 100 --audit":
+        "minutes; tests/test_signatures_puzzle.py runs it with --seeds 4 on a few flags",
     "python -m pytest -q tests/test_hardening_*.py": "part of the test suite itself",
     "python fuzz/run.py --inputs 1000000": "a long fuzz run, by hand",
     "bash scripts/sanitize.sh tests": "rebuilds under ASan + UBSan and reruns the suite: by hand",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import textwrap
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -154,8 +154,11 @@ def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str
 
 def write_sheets(library: Library, out_dir: str | os.PathLike[str], *, modes: Iterable[str] = MODES,
                  groups: Iterable[str] | None = None, tile_width: int = 96, columns: int = 12,
-                 svg_dir: Path | None = None) -> list[Path]:
-    """Draw one sheet per group into ``out_dir`` (created if needed) as ``<group>.png``; return the paths."""
+                 svg_dir: Path | None = None, step: Callable[[str], None] | None = None) -> list[Path]:
+    """Draw one sheet per group into ``out_dir`` (created if needed) as ``<group>.png``; return the paths.
+
+    ``step(group)`` is called after each group's sheet (progress over ``len(GROUPS)`` steps at most).
+    """
     if isinstance(tile_width, bool) or not isinstance(tile_width, int) or not 24 <= tile_width <= 400:
         raise ValueError(f"tile_width must be an int in 24..400, got {tile_width!r}")
     if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= 40:
@@ -185,4 +188,6 @@ def write_sheets(library: Library, out_dir: str | os.PathLike[str], *, modes: It
         path = out / f"{group}.png"
         draw_sheet(title, cats, path, names=names, tile_width=tile_width, columns=columns, tiles=tiles)
         written.append(path)
+        if step is not None:
+            step(group)
     return written

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .library import MODES, TIERS, Library, bundled_path
 
@@ -48,11 +49,14 @@ def tier_counts(library: Library, mode: str) -> tuple[int, int, int, int]:
 
 
 def check_library(library: Library, *, svg_dir: Path | None = None, colours: bool = True,
-                  minimums: dict[str, tuple[int, int, int, int]] | None = None) -> CheckResult:
+                  minimums: dict[str, tuple[int, int, int, int]] | None = None,
+                  step: Callable[[str], None] | None = None) -> CheckResult:
     """Check ``library`` beyond what loading enforces (see the module docstring).
 
     ``minimums`` maps each mode to the candidates per tier it must offer (default:
     MINIMUM_PER_TIER, the bundled library's); ``colours=False`` skips rendering the flags.
+    ``step(code)`` is called after each flag's colour check (the slow part: one render per
+    flag), so a caller can show progress over ``len(library.codes)`` steps.
     """
     result = CheckResult()
     lines = result.lines
@@ -88,14 +92,14 @@ def check_library(library: Library, *, svg_dir: Path | None = None, colours: boo
         bad = 0
         for code in library.codes:
             declared = library.facts(code).get("colours")
-            if not declared:
-                continue
-            report = check_colours(artwork_path(code, svg_dir).read_bytes(), declared)
-            if not report.ok:
+            report = check_colours(artwork_path(code, svg_dir).read_bytes(), declared) if declared else None
+            if report is not None and not report.ok:
                 bad += 1
                 shares = ", ".join(f"{k} {v:.1%}" for k, v in report.shares.items() if v >= 0.001)
                 result.fail(f"flag {code}: declared colours {sorted(declared)}; missing {list(report.missing)}, "
                             f"undeclared {list(report.undeclared)} (rendered: {shares})")
+            if step is not None:
+                step(code)
         if not bad:
             lines.append(f"colours: every declared colour is visible and no large colour is undeclared "
                          f"({len(library.codes)} flags rendered)")

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 TIER_RGB = ((249, 223, 109), (160, 195, 90), (176, 196, 239), (186, 129, 197))
 _BACKGROUND = (250, 250, 248)
 _INK = (30, 30, 30)
-_CELL_W, _CELL_H, _PAD, _LABEL_H = 200, 150, 14, 34
+_CELL_W, _CELL_H, _PAD, _LABEL_H = 200, 150, 14, 44
+_FRAME = 6  # the tier outline of a revealed cell, drawn inside it: a name on two lines stays above it
 FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"
 # File extension -> Pillow format name; anything else is refused before any drawing.
 FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".gif": "GIF",
@@ -123,10 +124,10 @@ def connections_png(board: "Board", path: str | os.PathLike[str], *, reveal: boo
         draw.rectangle((fx - 1, fy - 1, fx + flag.width, fy + flag.height), outline=(200, 200, 200))
         if reveal:
             draw.rounded_rectangle((x, y, x + _CELL_W, y + _CELL_H + _LABEL_H), radius=10,
-                                   outline=TIER_RGB[tier_of[code]], width=6)
+                                   outline=TIER_RGB[tier_of[code]], width=_FRAME)
         text = f"{names.get(code, code)} ({code})" if code in names else code
         text, font = fit_text(draw, text, 15, _CELL_W - 8, lines=2)
-        draw.multiline_text((x + _CELL_W // 2, y + _CELL_H + _LABEL_H // 2), text, fill=_INK,
+        draw.multiline_text((x + _CELL_W // 2, y + _CELL_H + (_LABEL_H - _FRAME) // 2), text, fill=_INK,
                             font=font, anchor="mm", align="center", spacing=1)
     if reveal:
         y = 4 * (_CELL_H + _LABEL_H + _PAD) + _PAD

@@ -7,7 +7,8 @@ instead: one at each tenth of the work and one at the end.
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TextIO
 
 from tqdm import tqdm
 
@@ -36,3 +37,17 @@ def progress(total: int, desc: str) -> "tqdm[Any]":
         return tqdm(total=total, desc=desc, file=stream, dynamic_ncols=True)
     return tqdm(total=total, desc=desc, file=_Lines(stream), ascii=True, ncols=80,
                 mininterval=0, miniters=max(1, -(-total // 10)), maxinterval=float("inf"))
+
+
+@contextmanager
+def steps(total: int, desc: str) -> Iterator[Callable[[str], None]]:
+    """progress() for library code that calls ``step(label)`` after each unit of its work
+    (nothing is drawn when ``total`` is 0: there is no work to show)."""
+    if total <= 0:
+        yield lambda label: None
+        return
+    with progress(total, desc) as bar:
+        def step(label: str) -> None:
+            bar.set_description(f"{desc} {label}", refresh=False)
+            bar.update(1)
+        yield step

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ._progress import steps
+
 
 def register(groups: dict[str, Any]) -> None:
     p = groups["data"].add_parser("check", help="validate the library: schema, artwork, pools, tiers, colours")
@@ -56,21 +58,24 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         minimums = MINIMUM_PER_TIER
     library = load_library(args.library)  # a broken file raises LibraryError (a ValueError): exit 2
-    result = check_library(library, svg_dir=Path(args.svg_dir) if args.svg_dir else None,
-                           colours=not args.no_colours, minimums=minimums)
+    with steps(0 if args.no_colours else len(library.codes), "data check colours") as step:
+        result = check_library(library, svg_dir=Path(args.svg_dir) if args.svg_dir else None,
+                               colours=not args.no_colours, minimums=minimums, step=step)
     for line in result.lines:
         print(line)
     return 0 if result.ok else 1
 
 
 def run_sheet(args: argparse.Namespace) -> int:
-    from ..contact_sheets import write_sheets
+    from ..contact_sheets import GROUPS, write_sheets
     from ..library import MODES, load_library
 
     library = load_library(args.library)
     modes = MODES if args.mode == "both" else (args.mode,)
-    paths = write_sheets(library, args.out, modes=modes, groups=args.group, tile_width=args.tile_width,
-                         columns=args.columns, svg_dir=Path(args.svg_dir) if args.svg_dir else None)
+    with steps(len(args.group or GROUPS), "data sheet") as step:
+        paths = write_sheets(library, args.out, modes=modes, groups=args.group, tile_width=args.tile_width,
+                             columns=args.columns, svg_dir=Path(args.svg_dir) if args.svg_dir else None,
+                             step=step)
     for path in paths:
         print(path)
     return 0

@@ -1,7 +1,7 @@
 """``flagcore puzzle``: deal a Puzzle board (a flag cut into a grid and scrambled) and show it.
 
 Readable by default (the grid of piece numbers, look-alike groups, par); ``--json`` prints the
-DESIGN's object {"flag","grid","seed","tiles_by_slot","signatures","par"} and nothing else.
+game as one JSON object {"flag","grid","seed","tiles_by_slot","signatures","par"} and nothing else.
 """
 from __future__ import annotations
 

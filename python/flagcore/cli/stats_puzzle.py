@@ -23,7 +23,7 @@ from collections import Counter
 from typing import Any, Sequence
 
 from .. import puzzle, signature_audit, signatures
-from ._progress import progress
+from ._progress import progress, steps
 
 SPEC_CAP = 750_000
 
@@ -177,10 +177,7 @@ def run(args: argparse.Namespace) -> int:
             summaries.append(summarise(grid, rows))
     audit = None
     if args.audit:
-        with progress(len(grids) * len(codes), "signature audit") as bar:
-            def step(label: str) -> None:
-                bar.set_description(label, refresh=False)
-                bar.update(1)
+        with steps(len(grids) * len(codes), "signature audit") as step:
             audit = signature_audit.audit(codes, grids, args.seeds, step)
     if args.json:  # the shape both stats commands share: {"command", "seeds", then the figures}
         print(json.dumps({"command": "stats puzzle", "seeds": args.seeds, "signature": args.signature,
