@@ -459,11 +459,30 @@ cdef extern from "Python.h":
 cdef object _new = object.__new__
 
 
+class _Probe:
+    pass
+
+
+cdef bint _probe_set_dict():
+    """Whether an instance's dict can be replaced in one C call. CPython 3.13 keeps attributes in
+    inline values, and there (3.13.0 at least) the replaced dict is not seen by attribute lookup:
+    such an interpreter takes the portable path below."""
+    obj = _new(_Probe)
+    PyObject_GenericSetDict(obj, {"probe": 1}, NULL)
+    return getattr(obj, "probe", None) == 1
+
+
+cdef bint _SET_DICT = _probe_set_dict()
+
+
 cdef inline object _frozen(object cls, dict fields):
     """A frozen dataclass instance from all of its fields, its dict set in one C call instead of
     one object.__setattr__ per field (as generator._frozen does in Python)."""
     obj = _new(cls)
-    PyObject_GenericSetDict(obj, fields, NULL)
+    if _SET_DICT:
+        PyObject_GenericSetDict(obj, fields, NULL)
+    else:
+        obj.__dict__.update(fields)
     return obj
 
 
