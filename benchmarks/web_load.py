@@ -4,9 +4,15 @@ guess, deal and verify beside the no-op endpoint of the same server, with 1 and 
     apt-get install -y wrk            # the load tool
     python benchmarks/web_load.py     # defaults: 10 s per endpoint, 64 connections, 1 wrk thread
 
-Every request is a real one: board builds a keyed board, guess replays a signed game token and
-grades a wrong guess, deal deals Japan 5x3 (signatures, exact par, signed token), verify replays
-a solving swap log. The server listens on 127.0.0.1 only. The no-op endpoint runs first and last
+Beside each rate, the server's CPU time per request (user + system of the server process and
+its workers, from /proc): on a shared machine the rate moves with what else runs, the CPU cost
+much less.
+
+Every request is a real one: board builds a new keyed board (a random game number per request,
+so the cache never answers), daily asks for one day's board (dealt once, then cached: what most
+board requests of a real server are), guess replays a signed game token and grades a wrong
+guess, deal deals Japan 5x3 with a random seed (signatures, exact par, signed token), verify
+replays a solving swap log. The server listens on 127.0.0.1 only. The no-op endpoint runs first and last
 in each block, so a drift of the machine shows as two different ceilings.
 """
 from __future__ import annotations
@@ -70,6 +76,7 @@ def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
     return {
         "no-op": ("/api/noop", None),
         "board": ("/api/connections/board?seed={seed}", None),
+        "daily": ("/api/connections/board?daily=2026-12-01", None),
         "guess": ("/api/connections/guess", {"token": board["token"], "codes": guess}),
         "deal": ("/api/puzzle/deal", {"flag": "JP", "grid": "hard", "seed": "{seed}"}),
         "verify": ("/api/puzzle/verify", verify),
@@ -87,12 +94,33 @@ def lua(path: str, body: object | None) -> str:
             f'request = function() return wrk.format("{method}", {quoted(path)}, nil, {quoted(text) if body is not None else "nil"}) end\n')
 
 
-def wrk(base: str, path: str, body: object | None, args: argparse.Namespace, scratch: Path) -> dict[str, float]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and all its descendants so far (Linux /proc)."""
+    stats = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone meanwhile
+            stats[int(entry.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime + stime
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        total += stats.get(current, (0, 0))[1]
+        todo.extend(child for child, (parent, _) in stats.items() if parent == current)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(base: str, path: str, body: object | None, args: argparse.Namespace, scratch: Path,
+        server_pid: int) -> dict[str, float]:
     script = scratch / "request.lua"
     script.write_text(lua(path, body))
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script)]
     url = base + path.split("?")[0]
+    cpu_before = cpu_seconds(server_pid)
     out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(server_pid) - cpu_before
     if re.search(r"Non-2xx or 3xx responses: (\d+)", out):
         raise SystemExit(f"wrk saw error responses for {url}:\n{out}")
 
@@ -102,8 +130,10 @@ def wrk(base: str, path: str, body: object | None, args: argparse.Namespace, scr
         return float(m.group(1)) * _UNITS[m.group(2)]
 
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    assert rps, out
-    return {"rps": float(rps.group(1)), "p50": latency("50"), "p99": latency("99")}
+    count = re.search(r"(\d+) requests in", out)
+    assert rps and count, out
+    return {"rps": float(rps.group(1)), "p50": latency("50"), "p99": latency("99"),
+            "cpu_us": cpu / int(count.group(1)) * 1e6}
 
 
 def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> list[tuple[str, dict[str, float]]]:
@@ -120,11 +150,11 @@ def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> list[tup
             except OSError:
                 time.sleep(0.1)
         reqs = requests_for(base)
-        order = ["no-op", "board", "guess", "deal", "verify", "no-op"]
+        order = ["no-op", "board", "daily", "guess", "deal", "verify", "no-op"]
         results = []
         for name in order:
             path, body = reqs[name]
-            results.append((name, wrk(base, path, body, args, scratch)))
+            results.append((name, wrk(base, path, body, args, scratch, proc.pid)))
             print(f"  {workers} worker(s) {name:7s} {results[-1][1]}", file=sys.stderr)
         return results
     finally:
@@ -141,19 +171,22 @@ def main() -> None:
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk not found: apt-get install -y wrk")
-    print("| workers | endpoint | requests/s | p50 ms | p99 ms | vs no-op |")
-    print("|---|---|---|---|---|---|")
+    print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s; load average before: "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("| workers | endpoint | requests/s | p50 ms | p99 ms | vs no-op | server CPU us/request |")
+    print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for workers in (int(w) for w in args.workers.split(",")):
             results = run_block(workers, args, Path(tmp))
             ceiling = sum(r["rps"] for name, r in results if name == "no-op") / 2
             noop = [r for name, r in results if name == "no-op"]
             print(f"| {workers} | no-op (first / last) | {noop[0]['rps']:,.0f} / {noop[1]['rps']:,.0f} | "
-                  f"{noop[0]['p50']:.2f} / {noop[1]['p50']:.2f} | {noop[0]['p99']:.2f} / {noop[1]['p99']:.2f} | 100% |")
+                  f"{noop[0]['p50']:.2f} / {noop[1]['p50']:.2f} | {noop[0]['p99']:.2f} / {noop[1]['p99']:.2f} | 100% | "
+                  f"{noop[0]['cpu_us']:.0f} / {noop[1]['cpu_us']:.0f} |")
             for name, r in results:
                 if name != "no-op":
                     print(f"| {workers} | {name} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | "
-                          f"{100 * r['rps'] / ceiling:.0f}% |")
+                          f"{100 * r['rps'] / ceiling:.0f}% | {r['cpu_us']:.0f} |")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Every public member of the installed package explains itself, without pointing outside the repo.
 
-Public: the modules whose names have no leading underscore (the command-line modules, the
-reference twins and, for now, the web server aside), the names each exports (``__all__``, else what it defines), and the
+Public: the modules whose names have no leading underscore (the command-line modules and the
+reference twins aside), the names each exports (``__all__``, else what it defines), and the
 methods and properties of its classes. A dataclass's generated "Name(field, ...)" text does not
 count as a docstring. A data attribute of a compiled class (``Rng.state``) cannot carry one and
 must be named in its class's docstring instead.
@@ -25,9 +25,7 @@ def public_modules() -> list[str]:
     names = ["flagcore"]
     for info in pkgutil.walk_packages(flagcore.__path__, "flagcore."):
         parts = info.name.split(".")[1:]
-        # flagcore.web (the web server, landed last) is not held to this yet: its handlers and
-        # helpers still need docstrings.
-        if not any(p.startswith("_") for p in parts) and parts[0] not in ("cli", "reference", "web"):
+        if not any(p.startswith("_") for p in parts) and parts[0] not in ("cli", "reference"):
             names.append(info.name)
     return names
 

@@ -9,6 +9,8 @@ import time
 import warnings
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from flagcore import puzzle
@@ -168,15 +170,32 @@ def test_forged_altered_and_expired_connections_tokens(client: TestClient) -> No
     tag = data["token"].split(".")[1]
     body["g"] = [groups[0], groups[1], groups[2]]  # claim three solved groups
     error(client.post("/api/connections/guess", json={"token": reencode(body, tag), "codes": groups[3]}), 403, "forged_token")
-    other = Signer(b"some-other-secret-123456").sign("connections", {"b": data["board_id"], "g": []}, 3600)
+    state = {"n": body["n"], "m": body["m"], "g": []}
+    other = Signer(b"some-other-secret-123456").sign("connections", state, 3600)
     error(client.post("/api/connections/guess", json={"token": other, "codes": groups[3]}), 403, "forged_token")
-    expired = Signer(SECRET.encode()).sign("connections", {"b": data["board_id"], "g": []}, 60, now=time.time() - 120)
+    expired = Signer(SECRET.encode()).sign("connections", state, 60, now=time.time() - 120)
     error(client.post("/api/connections/guess", json={"token": expired, "codes": groups[3]}), 410, "expired_token")
     deal = client.post("/api/puzzle/deal", json={"flag": "FR", "grid": "easy", "seed": 1}).json()
     error(client.post("/api/connections/guess", json={"token": deal["token"], "codes": groups[3]}), 400, "bad_token")
     for junk in ["", "abc", "a.b", "!!!.???", "x" * 9000, 12]:
         r = client.post("/api/connections/guess", json={"token": junk, "codes": groups[3]})
         assert r.status_code in (400, 403), (junk, r.text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200), st.binary(max_size=300))
+def test_mac_is_hmac_sha256(key: bytes, message: bytes) -> None:
+    import hmac
+
+    from flagcore.web.tokens import Mac
+
+    assert Mac(key).digest(message) == hmac.digest(key, message, "sha256")
+
+
+def test_token_ids_are_unique_across_signers() -> None:
+    a, b = Signer(SECRET.encode()), Signer(SECRET.encode())  # two workers
+    ids = [payload(s.sign("puzzle", {}, 60))["jti"] for s in (a, b) for _ in range(500)]
+    assert len(set(ids)) == len(ids)
 
 
 # ------------------------------------------------------------------ Puzzle
@@ -310,6 +329,44 @@ def test_bodies_that_are_not_small_json_objects(client: TestClient) -> None:
     error(client.get("/api/nothing"), 404, "not_found")
 
 
+def test_methods_head_and_allow(client: TestClient) -> None:
+    got = client.get("/api/flags")
+    head = client.head("/api/flags")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == str(len(got.content))
+    assert error(client.post("/api/noop"), 405, "method_not_allowed") and \
+        client.post("/api/noop").headers["allow"] == "GET, HEAD"
+    assert client.get("/api/connections/guess").headers["allow"] == "POST"
+    error(client.post("/flags/FR.svg"), 405, "method_not_allowed")
+
+
+def test_mounted_inside_another_app() -> None:
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    outer = TestClient(Starlette(routes=[Mount("/game", app=create_app(SECRET))]))
+    board = outer.get("/game/api/connections/board", params={"seed": "12"}).json()
+    assert outer.post("/game/api/connections/guess", json={"token": board["token"],
+                                                          "codes": [t["code"] for t in board["tiles"][:4]]}).status_code == 200
+    assert outer.get("/game/flags/FR.svg").status_code == 200
+    assert outer.get("/game/connections").status_code == 200
+    error(outer.get("/game/api/nothing"), 404, "not_found")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["seed", "id", "mode", "a b", "", "x%"]),
+                          st.text("ab1=&%+ 2é", max_size=6)), max_size=4), st.booleans())
+def test_query_strings_read_as_starlette_reads_them(pairs: list, raw: bool) -> None:
+    from urllib.parse import urlencode
+
+    from starlette.datastructures import QueryParams
+
+    from flagcore.web.jsonapi import _query
+
+    text = "&".join(f"{k}={v}" for k, v in pairs) if raw else urlencode(pairs)
+    assert _query(text) == dict(QueryParams(text))
+
+
 def test_flag_artwork(client: TestClient) -> None:
     r = client.get("/flags/FR.svg")
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
@@ -337,7 +394,8 @@ def test_pages_are_offline_and_self_contained(client: TestClient) -> None:
 def test_openapi_lists_every_api_route(client: TestClient) -> None:
     spec = client.get("/api/openapi.json").json()
     assert spec["openapi"].startswith("3.")
-    routes = {r.path for r in client.app.routes if getattr(r, "path", "").startswith(("/api/", "/flags/"))}
+    app = client.app
+    routes = set(app.endpoints) | {f"{prefix}{{code}}{suffix}" for prefix, suffix, _ in app.patterns}
     assert routes - {"/api/openapi.json"} == set(spec["paths"])
 
 

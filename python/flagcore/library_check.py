@@ -96,7 +96,7 @@ def check_library(library: Library, *, svg_dir: Path | None = None, colours: boo
             if declared and report is not None and not report.ok:
                 bad += 1
                 shares = ", ".join(f"{k} {v:.1%}" for k, v in report.shares.items() if v >= 0.001)
-                result.fail(f"flag {code}: declared colours {sorted(declared)}; missing {list(report.missing)}, "
+                result.fail(f"flag {code}: declared colours {sorted(declared or ())}; missing {list(report.missing)}, "
                             f"undeclared {list(report.undeclared)} (rendered: {shares})")
             if step is not None:
                 step(code)

@@ -1,4 +1,5 @@
-"""``create_app``: the ASGI application (JSON API, browser game, flag artwork) on Starlette."""
+"""``create_app``: the ASGI application: the JSON API and flag artwork (flagcore.web.jsonapi), and
+the browser game's pages and static files (Starlette)."""
 from __future__ import annotations
 
 import warnings
@@ -8,14 +9,14 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..library import load_library
-from .api import Api, ApiError, JSONResponse, error_response
-from .openapi import SPEC
-from .tokens import SECRET_ENV, Signer, SpendHook, TokenError, secret_from_env
+from .api import Api
+from .jsonapi import JsonApi
+from .tokens import SECRET_ENV, Signer, SpendHook, secret_from_env
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("connections", "puzzle", "simulator", "bench")
@@ -26,7 +27,7 @@ _PAGE_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' 
 
 
 def create_app(secret: str | bytes | None = None, *, token_ttl: int = 7 * 24 * 3600, puzzle_ttl: int = 24 * 3600,
-               on_spend: SpendHook | None = None) -> Starlette:
+               on_spend: SpendHook | None = None) -> JsonApi:
     """The flagcore web app, an ASGI application you can serve or mount in your own server.
 
     secret: signs game tokens and keys board ids; None reads FLAGCORE_SECRET and, when that is
@@ -58,42 +59,14 @@ def create_app(secret: str | bytes | None = None, *, token_ttl: int = 7 * 24 * 3
             return FileResponse(STATIC / f"{name}.html", headers=_PAGE_HEADERS)
         return endpoint
 
-    async def openapi(request: Request) -> Response:
-        return JSONResponse(SPEC)
-
-    routes = [
-        Route("/api/noop", api.noop),
-        Route("/api/connections/board", api.board),
-        Route("/api/connections/guess", api.guess, methods=["POST"]),
-        Route("/api/connections/trace", api.trace),
-        Route("/api/puzzle/deal", api.deal, methods=["POST"]),
-        Route("/api/puzzle/verify", api.verify, methods=["POST"]),
-        Route("/api/puzzle/cycles", api.cycles, methods=["POST"]),
-        Route("/api/flags", api.flags),
-        Route("/api/openapi.json", openapi),
-        Route("/flags/{code}.svg", api.flag_svg),
-        Route("/", page("index")),
-        *(Route(f"/{name}", page(name)) for name in PAGES),
-        Mount("/static", StaticFiles(directory=STATIC)),
-    ]
-    # async handlers: Starlette runs plain functions in a thread pool, far slower per error
-    async def api_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ApiError)
-        return error_response(exc.status, exc.code, exc.message)
-
-    async def token_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, TokenError)
-        return error_response(exc.status, exc.code, str(exc))
-
-    async def internal_error(request: Request, exc: Exception) -> Response:
-        return error_response(500, "internal", "internal error")
-
-    handlers: dict[Any, Any] = {ApiError: api_error, TokenError: token_error, HTTPException: _http_error,
-                                Exception: internal_error}
-    return Starlette(routes=routes, exception_handlers=handlers)
+    pages = Starlette(routes=[Route("/", page("index")), *(Route(f"/{name}", page(name)) for name in PAGES),
+                              Mount("/static", StaticFiles(directory=STATIC))],
+                      exception_handlers={HTTPException: _http_error})
+    return JsonApi(api.endpoints(), api.patterns(), pages)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's 404 and 405 (pages, static files, unknown paths) as the API's JSON errors."""
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code,

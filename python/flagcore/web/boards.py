@@ -33,6 +33,9 @@ from .tokens import Signer
 _rng = pick("_rng", "rng")
 
 ID_LENGTH = 13
+# An id's characters as the digits int(..., 32) reads (0-9a-v), so the C parser decodes it
+_TO_DIGITS = str.maketrans({ch: "0123456789abcdefghijklmnopqrstuv"[digit] for ch, digit in _DECODE.items()})
+_ID_TEXT = re.compile(f"[{''.join(sorted(_DECODE))}]{{{ID_LENGTH}}}")
 _DIGITS = re.compile(r"[0-9]+")
 MAX_SEED_CHARS = 64
 BOARD_CACHE = 4096  # boards kept per process (about 2 kB each)
@@ -60,6 +63,7 @@ def game_number(seed: int | str) -> int:
 
 
 def daily_number(date: str) -> int:
+    """The public game number of the daily board of ``date`` (YYYY-MM-DD, as the CLI reads it)."""
     try:
         return game_number(daily_seed(date))
     except (TypeError, ValueError) as exc:
@@ -67,6 +71,7 @@ def daily_number(date: str) -> int:
 
 
 def check_mode(mode: Any) -> str:
+    """``mode`` when it names a Connections mode ("flags" or "trivia"); BoardRequestError otherwise."""
     if mode not in MODES:
         raise BoardRequestError(f"mode must be one of {list(MODES)}, got {mode!r}")
     return str(mode)
@@ -85,6 +90,7 @@ class KeyedBoards:
         return self._signer.derive(b"connections board id|" + body, 3)
 
     def board_id(self, number: int, mode: str) -> str:
+        """The id a client sees for game number ``number`` in ``mode`` (13 Crockford base32 characters)."""
         body = number.to_bytes(4, "big") + bytes([MODES.index(mode)])
         value = int.from_bytes(body + self._tag(body), "big") << 1  # 64 bits and a zero pad bit: 13 x 5
         return "".join([_ALPHABET[(value >> shift) & 31] for shift in range(60, -5, -5)])
@@ -96,12 +102,10 @@ class KeyedBoards:
         text = board_id.strip().lower()
         if len(text) != ID_LENGTH:
             raise BoardRequestError(f"board id {board_id[:40]!r}: must be {ID_LENGTH} characters")
-        value = 0
-        for ch in text:
-            digit = _DECODE.get(ch)
-            if digit is None:
-                raise BoardRequestError(f"board id {board_id!r}: invalid character {ch!r}")
-            value = value << 5 | digit
+        if not _ID_TEXT.fullmatch(text):
+            bad = next(ch for ch in text if ch not in _DECODE)
+            raise BoardRequestError(f"board id {board_id!r}: invalid character {bad!r}")
+        value = int(text.translate(_TO_DIGITS), 32)
         raw = (value >> 1).to_bytes(8, "big")
         body, tag = raw[:5], raw[5:]
         # value & 1 is the pad bit of the last character: set, it would be a second spelling of an id
@@ -115,6 +119,7 @@ class KeyedBoards:
         return int.from_bytes(self._signer.derive(label, 4), "big")
 
     def board(self, number: int, mode: str) -> Board:
+        """The board dealt for game number ``number`` in ``mode`` (generated once, then cached)."""
         return self._board(number, mode)
 
     def _generate(self, number: int, mode: str) -> Board:

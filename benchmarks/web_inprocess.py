@@ -1,0 +1,145 @@
+"""In-process cost per request of the web app's endpoints: the Python glue, without network or wrk.
+
+    python benchmarks/web_inprocess.py                  # median CPU microseconds per request
+    python benchmarks/web_inprocess.py --profile guess  # cProfile of one endpoint, top 25 by own time
+
+Each request is a direct ASGI call of ``create_app()`` (scope, receive, send) with the same
+requests as benchmarks/web_load.py: board and deal with a new random seed per request, daily
+the same (cached) board, guess grading a wrong guess on a fresh game token, verify replaying a
+solving swap log. The no-op endpoint is the app's floor; "minus no-op" is what an endpoint adds
+to it (handler, engine and reply). The HTTP server (uvicorn) and the kernel add their own cost
+to every request (35-60 us of CPU in benchmarks/web_load.py's runs here), which this leaves
+out; and a request in a loaded server costs more than in this tight loop, which keeps the
+interpreter's and the engine's data in the CPU caches.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import pstats
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from web_load import SECRET, solving_log  # noqa: E402
+
+from flagcore.web import create_app  # noqa: E402
+
+Request = tuple[str, str, bytes, bytes]  # method, path, query string, body
+
+
+async def call(app: Any, request: Request) -> tuple[int, bytes]:
+    method, path, query, body = request
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query,
+             "root_path": "", "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
+                                          (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000)}
+    sent = False
+    status, chunks = 0, []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        else:
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return status, b"".join(chunks)
+
+
+def requests_for(app: Any) -> dict[str, Callable[[], Request]]:
+    """A maker of the next request per endpoint (the same requests as the load run)."""
+    def run(request: Request) -> Any:
+        status, data = asyncio.run(call(app, request))
+        assert status == 200, (request, status, data)
+        return orjson.loads(data)
+
+    board = run(("GET", "/api/connections/board", b"seed=12", b""))
+    codes = [t["code"] for t in board["tiles"]]
+    guess = None
+    for k in range(13):  # a guess that is wrong, so every request grades the same fresh state
+        body = orjson.dumps({"token": board["token"], "codes": codes[k:k + 4]})
+        if run(("POST", "/api/connections/guess", b"", body))["result"] == "wrong":
+            guess = body
+            break
+    assert guess is not None
+    deal = run(("POST", "/api/puzzle/deal", b"", orjson.dumps({"flag": "JP", "grid": "hard", "seed": 3})))
+    verify = orjson.dumps({"token": deal["token"], "swaps": solving_log(deal["tiles_by_slot"], deal["classes"])})
+    assert run(("POST", "/api/puzzle/verify", b"", verify))["solved"]
+    seeds = random.Random(1)
+    return {
+        "no-op": lambda: ("GET", "/api/noop", b"", b""),
+        "board": lambda: ("GET", "/api/connections/board", b"seed=%d" % seeds.randrange(1 << 31), b""),
+        "daily": lambda: ("GET", "/api/connections/board", b"daily=2026-12-01", b""),
+        "guess": lambda: ("POST", "/api/connections/guess", b"", guess),
+        "deal": lambda: ("POST", "/api/puzzle/deal", b"",
+                         b'{"flag": "JP", "grid": "hard", "seed": %d}' % seeds.randrange(1 << 31)),
+        "verify": lambda: ("POST", "/api/puzzle/verify", b"", verify),
+    }
+
+
+async def time_endpoint(app: Any, make: Callable[[], Request], n: int) -> float:
+    """CPU microseconds per request over n requests (the requests are built before the clock
+    starts; CPU time rather than wall time, so other processes on the machine count less)."""
+    batch = [make() for _ in range(n)]
+    start = time.process_time()
+    for request in batch:
+        await call(app, request)
+    return (time.process_time() - start) / n * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=2000, help="requests per repeat (default 2000)")
+    parser.add_argument("--repeat", type=int, default=5, help="repeats per endpoint (default 5)")
+    parser.add_argument("--profile", metavar="ENDPOINT", help="cProfile one endpoint instead of timing all")
+    args = parser.parse_args()
+    app = create_app(SECRET)
+    makers = requests_for(app)
+    if args.profile:
+        batch = [makers[args.profile]() for _ in range(args.requests)]
+
+        async def run_all() -> None:
+            for request in batch:
+                await call(app, request)
+        profiler = cProfile.Profile()
+        profiler.runcall(asyncio.run, run_all())
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        return
+
+    async def measure() -> dict[str, list[float]]:
+        times: dict[str, list[float]] = {name: [] for name in makers}
+        for _ in range(args.repeat):  # interleaved, so a drift of the machine hits every endpoint alike
+            for name, make in makers.items():
+                times[name].append(await time_endpoint(app, make, args.requests))
+        return times
+
+    times = asyncio.run(measure())
+    floor = statistics.median(times["no-op"])
+    print(f"{args.repeat} x {args.requests} requests per endpoint; load average {os.getloadavg()[0]:.2f}")
+    print("| endpoint | CPU us/request (median) | min-max | median minus no-op |")
+    print("|---|---|---|---|")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"| {name} | {median:.1f} | {min(values):.1f}-{max(values):.1f} | {median - floor:.1f} |")
+
+
+if __name__ == "__main__":
+    main()

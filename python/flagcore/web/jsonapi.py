@@ -1,0 +1,167 @@
+"""The JSON API's own ASGI layer: exact-path routes, bounded bodies, orjson replies, JSON errors.
+
+The API's requests are small and its handlers take microseconds, so a general framework's
+request and response objects (header parsing, middleware stacks, exception-handler wrappers)
+would cost more than the engines. This layer does only what the API needs: find the endpoint by
+its exact path, check the method, read the query string or a JSON body of at most
+``MAX_BODY_BYTES``, call the handler (a plain function, never in a thread pool) and send its
+reply. Every endpoint, the no-op one included, goes through this same path, so the no-op
+endpoint of a load run is the true ceiling of the other endpoints.
+
+Every error is ``{"error": {"code", "message"}}`` with a 4xx status; an unexpected exception is
+answered with a JSON 500 and then re-raised, so the server logs it (and a test client raises it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, MutableMapping, NamedTuple
+from urllib.parse import parse_qsl
+
+import orjson
+
+from .tokens import TokenError
+
+MAX_BODY_BYTES = 16 * 1024  # a Puzzle log of 1,000 moves with its token fits in about 12 kB
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+JSON_TYPE = b"application/json"
+
+
+class ApiError(Exception):
+    """A request the API refuses: sent as ``{"error": {"code", "message"}}`` with ``status`` (4xx)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class Reply(NamedTuple):
+    """A reply other than a plain 200 JSON value: raw ``body`` bytes, content type, extra headers."""
+
+    body: bytes
+    content_type: bytes = JSON_TYPE
+    headers: tuple[tuple[bytes, bytes], ...] = ()
+    status: int = 200
+
+
+def error_reply(status: int, code: str, message: str) -> Reply:
+    """The JSON error body every failure of the API is sent as."""
+    return Reply(orjson.dumps({"error": {"code": code, "message": message}}), status=status)
+
+
+def parse_json(raw: bytes) -> dict[str, Any]:
+    """A request body as a JSON object (strict: no NaN, 64-bit integers); ApiError 400 otherwise."""
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ApiError(400, "bad_json", "request body must be a JSON object") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad_json", f"request body must be a JSON object, not {type(body).__name__}")
+    return body
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One API route: ``GET`` handlers get the query string as a dict, ``POST`` handlers the JSON
+    body object; either returns a JSON value (sent with status 200) or a Reply."""
+
+    method: str
+    handler: Callable[[dict[str, Any]], Any]
+
+
+# A path routed by its shape rather than exactly: (prefix, suffix, handler of the middle part).
+PatternRoute = tuple[str, str, Callable[[str], Any]]
+
+
+class JsonApi:
+    """An ASGI app serving ``endpoints`` (exact paths) and ``patterns``; any other request goes to
+    ``fallback`` (the pages and static files)."""
+
+    def __init__(self, endpoints: dict[str, Endpoint], patterns: list[PatternRoute], fallback: ASGIApp) -> None:
+        self.endpoints = endpoints
+        self.patterns = patterns
+        self.fallback = fallback
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one ASGI connection scope (HTTP requests to the API here, the rest by ``fallback``)."""
+        if scope["type"] == "http":
+            path = _route_path(scope)
+            endpoint = self.endpoints.get(path)
+            if endpoint is not None:
+                await self._serve(endpoint, scope, receive, send)
+                return
+            for prefix, suffix, handler in self.patterns:
+                if path.startswith(prefix) and path.endswith(suffix) and len(path) > len(prefix) + len(suffix):
+                    middle = path[len(prefix):len(path) - len(suffix)]
+                    await self._serve(Endpoint("GET", lambda _: handler(middle)), scope, receive, send)
+                    return
+        await self.fallback(scope, receive, send)
+
+    async def _serve(self, endpoint: Endpoint, scope: Scope, receive: Receive, send: Send) -> None:
+        method = scope["method"]
+        head = method == "HEAD" and endpoint.method == "GET"
+        try:
+            if method != endpoint.method and not head:
+                reply = error_reply(405, "method_not_allowed", "Method Not Allowed")
+                allow = b"GET, HEAD" if endpoint.method == "GET" else endpoint.method.encode("ascii")
+                reply = reply._replace(headers=((b"allow", allow),))
+            else:
+                if endpoint.method == "GET":
+                    arg: dict[str, Any] = _query(scope["query_string"].decode("latin-1"))
+                else:
+                    raw = await _read_body(scope, receive)
+                    if raw is None:
+                        return  # the client went away
+                    arg = parse_json(raw)
+                result = endpoint.handler(arg)
+                reply = result if type(result) is Reply else Reply(orjson.dumps(result))
+        except (ApiError, TokenError) as exc:
+            reply = error_reply(exc.status, exc.code, str(exc))
+        except Exception:
+            await _send(send, error_reply(500, "internal", "internal error"), False)
+            raise
+        await _send(send, reply, head)
+
+
+def _route_path(scope: Scope) -> str:
+    """The path below the mount point when the app is mounted inside another ASGI app."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    return path[len(root):] if root and path.startswith(root) else path
+
+
+def _query(text: str) -> dict[str, str]:
+    """The query string as a dict (the last value of a repeated name wins, as in Starlette)."""
+    if "%" in text or "+" in text:
+        return dict(parse_qsl(text, keep_blank_values=True))
+    # nothing to unquote: split directly (parse_qsl costs several times more)
+    return {name: value for name, _, value in (pair.partition("=") for pair in text.split("&") if pair)}
+
+
+async def _read_body(scope: Scope, receive: Receive) -> bytes | None:
+    """The whole request body, at most MAX_BODY_BYTES (ApiError 413 beyond); None on disconnect."""
+    for name, value in scope["headers"]:
+        if name == b"content-length" and (not value.isdigit() or int(value) > MAX_BODY_BYTES):
+            raise ApiError(413, "body_too_large", f"request body must be at most {MAX_BODY_BYTES} bytes")
+    body = b""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk: bytes = message.get("body", b"")
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise ApiError(413, "body_too_large", f"request body must be at most {MAX_BODY_BYTES} bytes")
+        if not message.get("more_body", False):
+            return body
+
+
+async def _send(send: Send, reply: Reply, head: bool) -> None:
+    headers = [(b"content-type", reply.content_type), (b"content-length", b"%d" % len(reply.body)), *reply.headers]
+    await send({"type": "http.response.start", "status": reply.status, "headers": headers})
+    await send({"type": "http.response.body", "body": b"" if head else reply.body})
