@@ -93,7 +93,7 @@ def check_library(library: Library, *, svg_dir: Path | None = None, colours: boo
         for code in library.codes:
             declared = library.facts(code).get("colours")
             report = check_colours(artwork_path(code, svg_dir).read_bytes(), declared) if declared else None
-            if declared and report is not None and not report.ok:
+            if report is not None and not report.ok:
                 bad += 1
                 shares = ", ".join(f"{k} {v:.1%}" for k, v in report.shares.items() if v >= 0.001)
                 result.fail(f"flag {code}: declared colours {sorted(declared or ())}; missing {list(report.missing)}, "
