@@ -215,7 +215,9 @@ def test_swap_bench(page, server) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_selector(".btile")
     page.select_option("#size", "9")
     page.click("#new")
-    page.wait_for_function("document.querySelectorAll('.btile').length === 9 && bench.last && bench.swaps === 0")
+    # the reply for this very board is on screen (not one for the board the size change made)
+    page.wait_for_function("document.querySelectorAll('.btile').length === 9 && bench.swaps === 0"
+                           " && bench.shown === bench.gen")
     shot(page, "bench")
     tiles = page.evaluate("bench.tiles")
     cycles = int(page.inner_text("#cycles"))

@@ -1,7 +1,9 @@
 // The swap bench: the engine (POST /api/puzzle/cycles) counts the cycles and the minimum
 // swaps after every move; the page colours each tile by its cycle.
 "use strict";
-const bench = { tiles: [], picked: null, swaps: 0, startMin: 0 };
+// gen counts the boards and swaps; shown is the gen on screen. A reply for an older gen is
+// dropped, so a slow reply can never draw over a newer board.
+const bench = { tiles: [], picked: null, swaps: 0, startMin: 0, gen: 0, shown: -1 };
 
 function newBoard() {
   const n = Number($("size").value);
@@ -14,13 +16,17 @@ function newBoard() {
     }
   } while (tiles.every((t, i) => t === i));
   Object.assign(bench, { tiles, picked: null, swaps: 0 });
+  bench.gen += 1;
   analyse(true);
 }
 
 async function analyse(fresh) {
+  const gen = bench.gen;
   try {
-    const r = await api("/api/puzzle/cycles", { tiles_by_slot: bench.tiles });
+    const r = await api("/api/puzzle/cycles", { tiles_by_slot: bench.tiles.slice() });
+    if (gen !== bench.gen) return;  // a newer board or swap is on its way
     if (fresh) bench.startMin = r.min_swaps;
+    bench.shown = gen;
     render(r);
   } catch (err) { $("message").textContent = err.message; }
 }
@@ -54,6 +60,7 @@ function pick(slot) {
   [bench.tiles[a], bench.tiles[slot]] = [bench.tiles[slot], bench.tiles[a]];
   bench.picked = null;
   bench.swaps += 1;
+  bench.gen += 1;
   analyse(false);
 }
 
