@@ -2,7 +2,16 @@
 guess, deal and verify beside the no-op endpoint of the same server, with 1 and 2 workers.
 
     apt-get install -y wrk            # the load tool
-    python benchmarks/web_load.py     # defaults: 10 s per endpoint, 64 connections, 1 wrk thread
+    python benchmarks/web_load.py     # defaults: 3 rounds of 4 s pairs, 64 connections, 1 wrk thread
+
+Each endpoint is measured in rounds, and each round runs its no-op endpoint and then the
+endpoint, for the same number of seconds: the two are seconds apart, so a drift of the shared
+machine (the no-op's rate moves by half from one minute to the next here) moves both rates, not
+their ratio. The ratio shown is the median over the rounds. A GET endpoint stands beside
+``GET /api/noop``; a POST endpoint beside ``POST /api/noop/post`` sent the same body, which the
+server reads and parses as JSON and then ignores, so the two differ only by what the endpoint
+does. Each round of a POST endpoint also measures ``GET /api/noop``, and the ratio to it is shown
+too: it adds the cost of receiving a request body.
 
 Beside each rate, the server's CPU time per request (user + system of the server process and
 its workers, from /proc): on a shared machine the rate moves with what else runs, the CPU cost
@@ -10,10 +19,9 @@ much less.
 
 Every request is a real one: board builds a new keyed board (a random game number per request,
 so the cache never answers), daily asks for one day's board (dealt once, then cached: what most
-board requests of a real server are), guess replays a signed game token and grades a wrong
-guess, deal deals Japan 5x3 with a random seed (signatures, exact par, signed token), verify
-replays a solving swap log. The server listens on 127.0.0.1 only. The no-op endpoint runs first and last
-in each block, so a drift of the machine shows as two different ceilings.
+board requests of a real server are), guess checks a signed game token one wrong guess in,
+replays that guess and grades a second wrong one, deal deals Japan 5x3 with a random seed (signatures, exact par, signed token), verify
+replays a solving swap log. The server listens on 127.0.0.1 only.
 """
 from __future__ import annotations
 
@@ -23,12 +31,14 @@ import os
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Callable
 
 SECRET = "load-test-secret-0123456789"
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
@@ -58,26 +68,34 @@ def solving_log(start: list[int], classes: list[int]) -> list[list[int]]:
     return log
 
 
+def mid_game_guess(board: dict, grade: Callable[[dict], dict]) -> dict:
+    """The guess request of the load runs: a game one wrong guess in (a signed token to check and a
+    guess to replay, as every guess after a game's first has), then a second wrong guess, which
+    the server grades afresh at every request. ``grade(body)`` posts a guess and returns the reply."""
+    codes = [t["code"] for t in board["tiles"]]
+    token, wrong = board["token"], []
+    for k in range(13):
+        reply = grade({"token": token, "codes": codes[k:k + 4]})
+        if reply["result"] != "correct":
+            wrong.append(codes[k:k + 4])
+            if len(wrong) == 2:
+                return {"token": token, "codes": wrong[1]}
+            token = reply["token"]
+    raise AssertionError("no two wrong guesses among the tiles' windows")
+
+
 def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
     with urllib.request.urlopen(base + "/api/connections/board?seed=12", timeout=10) as r:
         board = json.loads(r.read())
     deal_body = {"flag": "JP", "grid": "hard", "seed": 3}
     deal = post(base + "/api/puzzle/deal", deal_body)
-    codes = [t["code"] for t in board["tiles"]]
-    guess = None
-    for k in range(13):  # a guess that is wrong, so every request grades the same fresh state
-        trial = codes[k:k + 4]
-        if post(base + "/api/connections/guess", {"token": board["token"], "codes": trial})["result"] == "wrong":
-            guess = trial
-            break
-    assert guess is not None
+    guess_body = mid_game_guess(board, lambda body: post(base + "/api/connections/guess", body))
     verify = {"token": deal["token"], "swaps": solving_log(deal["tiles_by_slot"], deal["classes"])}
     assert post(base + "/api/puzzle/verify", verify)["solved"]
     return {
-        "no-op": ("/api/noop", None),
         "board": ("/api/connections/board?seed={seed}", None),
         "daily": ("/api/connections/board?daily=2026-12-01", None),
-        "guess": ("/api/connections/guess", {"token": board["token"], "codes": guess}),
+        "guess": ("/api/connections/guess", guess_body),
         "deal": ("/api/puzzle/deal", {"flag": "JP", "grid": "hard", "seed": "{seed}"}),
         "verify": ("/api/puzzle/verify", verify),
     }
@@ -136,7 +154,12 @@ def wrk(base: str, path: str, body: object | None, args: argparse.Namespace, scr
             "cpu_us": cpu / int(count.group(1)) * 1e6}
 
 
-def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> list[tuple[str, dict[str, float]]]:
+ENDPOINTS = ("board", "daily", "guess", "deal", "verify")
+
+
+def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> dict[str, list[tuple[dict, dict, dict]]]:
+    """For each endpoint, ``args.rounds`` rounds of (GET no-op, its own no-op, the endpoint)
+    measured back to back (a GET endpoint's own no-op is the GET no-op)."""
     port = free_port()
     env = dict(os.environ, FLAGCORE_SECRET=SECRET)
     proc = subprocess.Popen([sys.executable, "-m", "flagcore", "serve", "--port", str(port), "--workers",
@@ -150,13 +173,17 @@ def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> list[tup
             except OSError:
                 time.sleep(0.1)
         reqs = requests_for(base)
-        order = ["no-op", "board", "daily", "guess", "deal", "verify", "no-op"]
-        results = []
-        for name in order:
+        rounds: dict[str, list[tuple[dict, dict, dict]]] = {}
+        for name in ENDPOINTS:
             path, body = reqs[name]
-            results.append((name, wrk(base, path, body, args, scratch, proc.pid)))
-            print(f"  {workers} worker(s) {name:7s} {results[-1][1]}", file=sys.stderr)
-        return results
+            for _ in range(args.rounds):
+                get_noop = wrk(base, "/api/noop", None, args, scratch, proc.pid)
+                own = get_noop if body is None else wrk(base, "/api/noop/post", body, args, scratch, proc.pid)
+                result = wrk(base, path, body, args, scratch, proc.pid)
+                rounds.setdefault(name, []).append((get_noop, own, result))
+                print(f"  {workers} worker(s) {name:7s} {result['rps']:8,.0f} rps beside {own['rps']:8,.0f}: "
+                      f"{result['rps'] / own['rps']:.0%}", file=sys.stderr)
+        return rounds
     finally:
         proc.terminate()
         proc.wait(30)
@@ -164,29 +191,34 @@ def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> list[tup
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--duration", type=int, default=10, help="seconds per endpoint (default 10)")
+    parser.add_argument("--duration", type=int, default=4, help="seconds of each measurement (default 4)")
+    parser.add_argument("--rounds", type=int, default=3, help="no-op/endpoint pairs per endpoint (default 3)")
     parser.add_argument("--connections", type=int, default=64, help="open connections (default 64)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (default 1)")
     parser.add_argument("--workers", default="1,2", help="worker counts to measure (default 1,2)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk not found: apt-get install -y wrk")
-    print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s; load average before: "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| workers | endpoint | requests/s | p50 ms | p99 ms | vs no-op | server CPU us/request |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.rounds} rounds; load average "
+          f"before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("| workers | endpoint | requests/s | p50 ms | p99 ms | vs its no-op: median (range) | vs GET no-op "
+          "| server CPU µs/request (its no-op) |")
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for workers in (int(w) for w in args.workers.split(",")):
-            results = run_block(workers, args, Path(tmp))
-            ceiling = sum(r["rps"] for name, r in results if name == "no-op") / 2
-            noop = [r for name, r in results if name == "no-op"]
-            print(f"| {workers} | no-op (first / last) | {noop[0]['rps']:,.0f} / {noop[1]['rps']:,.0f} | "
-                  f"{noop[0]['p50']:.2f} / {noop[1]['p50']:.2f} | {noop[0]['p99']:.2f} / {noop[1]['p99']:.2f} | 100% | "
-                  f"{noop[0]['cpu_us']:.0f} / {noop[1]['cpu_us']:.0f} |")
-            for name, r in results:
-                if name != "no-op":
-                    print(f"| {workers} | {name} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | "
-                          f"{100 * r['rps'] / ceiling:.0f}% | {r['cpu_us']:.0f} |")
+            rounds = run_block(workers, args, Path(tmp))
+            for name in ENDPOINTS:
+                rows = rounds[name]
+                ratios = [r["rps"] / own["rps"] for _, own, r in rows]
+                to_get = statistics.median(r["rps"] / g["rps"] for g, _, r in rows)
+                med = {k: statistics.median(r[k] for _, _, r in rows) for k in ("rps", "p50", "p99", "cpu_us")}
+                noop_cpu = statistics.median(own["cpu_us"] for _, own, _ in rows)
+                print(f"| {workers} | {name} | {med['rps']:,.0f} | {med['p50']:.2f} | {med['p99']:.2f} | "
+                      f"{statistics.median(ratios):.0%} ({min(ratios):.0%}-{max(ratios):.0%}) | "
+                      f"{to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |")
+            get_rps = [g["rps"] for name in ENDPOINTS for g, _, _ in rounds[name]]
+            print(f"| {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
+                  f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | |")
 
 
 if __name__ == "__main__":

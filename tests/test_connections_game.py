@@ -355,3 +355,16 @@ def test_random_play_matches_a_model(guesses):
         assert game.won == out.won == (len(solved) == 16 and mistakes < MAX_MISTAKES)
         assert set(game.remaining_tiles) == set(CODES) - solved
         assert {c for g in game.solved_groups for c in g.codes} == solved
+
+
+def test_a_copy_is_an_independent_game_in_the_same_state():
+    game = ConnectionsGame(make_board())
+    game.guess(wrong_guesses()[0])
+    twin = game.copy()
+    assert snapshot(twin) == snapshot(game) and twin.board is game.board
+    twin.guess(Y)
+    assert twin.solved_groups and not game.solved_groups  # the copy's guess is its own
+    game.guess(wrong_guesses()[4])
+    assert (twin.mistakes, game.mistakes) == (1, 2)
+    assert game.guess(wrong_guesses()[0]).result == "already_tried"  # each keeps its tried sets
+    assert twin.guess(wrong_guesses()[4]).result == "one_away" and twin.mistakes == 2

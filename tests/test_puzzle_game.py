@@ -4,8 +4,9 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from flagcore import puzzle
+from flagcore import _puzzle, puzzle
 from flagcore.reference import puzzle as ref
 
 from puzzle_oracles import bfs_min_swaps
@@ -187,3 +188,22 @@ def test_flag_code_uses_piece_signatures(monkeypatch):
     assert calls[-1] == ("GH", 3, 2) and g.flag == "GH" and g.signatures == [0, 0, 1, 1, 2, 2]
     g = puzzle.new_game("XX", "easy", seed=1)
     assert g.signatures is None and not g.identity_mode
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.permutations(range(6)), st.lists(st.tuples(st.integers(-1, 6), st.integers(-1, 6)), max_size=8),
+       st.sampled_from([None, [0, 0, 1, 1, 2, 2], [0, 1, 2, 3, 4, 5]]))
+def test_verify_reads_a_json_log_as_a_log_of_tuples(start, log, sigs):
+    """A swap log straight from JSON ([a, b] lists) gets the same result, or the same error, as
+    the same log of tuples, in the compiled core and in the twin."""
+    def outcome(impl, moves):
+        try:
+            return impl.checked_verify(list(start), moves, sigs, puzzle.DEFAULT_MAX_NODES)
+        except (TypeError, ValueError) as exc:
+            return type(exc).__name__, str(exc)
+    as_lists = [list(move) for move in log]
+    for moves in (log, as_lists):  # the twins agree on each form, messages included
+        assert outcome(_puzzle, moves) == outcome(ref, moves)
+    # and the forms agree, but for how an error message quotes the move: [a, b] or (a, b)
+    assert repr(outcome(_puzzle, as_lists)).replace("[", "(").replace("]", ")") == \
+        repr(outcome(_puzzle, log)).replace("[", "(").replace("]", ")")

@@ -57,7 +57,9 @@ def test_board_has_tiles_only_and_the_answers_stay_on_the_server(client: TestCli
     assert set(data) == {"board_id", "mode", "daily", "tiles", "mistakes", "mistakes_left", "solved", "over", "token"}
     board = answers(data["board_id"])
     assert [t["code"] for t in data["tiles"]] == list(board.tiles)
-    text = r.text + json.dumps(payload(data["token"]))
+    # a new game's token is its board id: an empty game holds nothing to sign or to hide
+    assert data["token"] == data["board_id"]
+    text = r.text
     for group in board.groups:
         assert group.label not in text and group.category_id not in text
     # the id is not the engine's id of the dealt board, nor of the seed the client gave
@@ -166,8 +168,9 @@ def test_bad_guesses(client: TestClient, codes: object) -> None:
 
 def test_forged_altered_and_expired_connections_tokens(client: TestClient) -> None:
     data, groups = new_game(client, "81")
-    body = payload(data["token"])
-    tag = data["token"].split(".")[1]
+    token = guess(client, data["token"], groups[0])["token"]
+    body = payload(token)
+    tag = token.split(".")[1]
     body["g"] = [groups[0], groups[1], groups[2]]  # claim three solved groups
     error(client.post("/api/connections/guess", json={"token": reencode(body, tag), "codes": groups[3]}), 403, "forged_token")
     state = {"n": body["n"], "m": body["m"], "g": []}
@@ -180,6 +183,17 @@ def test_forged_altered_and_expired_connections_tokens(client: TestClient) -> No
     for junk in ["", "abc", "a.b", "!!!.???", "x" * 9000, 12]:
         r = client.post("/api/connections/guess", json={"token": junk, "codes": groups[3]})
         assert r.status_code in (400, 403), (junk, r.text)
+
+
+def test_a_new_game_token_is_a_board_id_of_this_server(client: TestClient) -> None:
+    data, groups = new_game(client, "82")
+    first = guess(client, data["token"].upper(), groups[1])  # ids read case-insensitively
+    assert first["result"] == "correct" and first["token"] != data["token"]
+    # a typo, another server's id and a CLI id are refused, never read as some other board
+    typo = data["token"][:-1] + ("0" if data["token"][-1] != "0" else "1")
+    other = TestClient(create_app("another-secret-0123456789")).get("/api/connections/board", params={"seed": "82"}).json()
+    for token in (typo, other["token"], encode_board_id(12, "flags"), "!" * 13):
+        error(client.post("/api/connections/guess", json={"token": token, "codes": groups[1]}), 400, "bad_token")
 
 
 @settings(max_examples=200, deadline=None)
@@ -440,3 +454,11 @@ def test_trace_bad_input(client: TestClient) -> None:
     error(client.get("/api/connections/trace", params={"legacy": "maybe"}), 400)
     error(client.get("/api/connections/trace", params={"mode": "x"}), 400)
     error(client.get("/api/connections/trace", params={"seed": "99999999999"}), 400)
+
+
+def test_the_post_no_op_reads_the_body_and_does_nothing(client: TestClient) -> None:
+    r = client.post("/api/noop/post", json={"token": "x", "codes": ["FR"]})
+    assert r.status_code == 200 and r.json() == {"ok": True}
+    error(client.post("/api/noop/post", content=b"[1, 2]"), 400, "bad_json")
+    error(client.post("/api/noop/post", content=b" " * 20_000), 413, "body_too_large")
+    error(client.get("/api/noop/post"), 405, "method_not_allowed")

@@ -19,6 +19,9 @@ cdef extern from "Python.h":
     long long _as_long_long "PyLong_AsLongLongAndOverflow"(PyObject *o, int *overflow)
     Py_ssize_t _tuple_size "PyTuple_GET_SIZE"(PyObject *o)
     PyObject *_tuple_item "PyTuple_GET_ITEM"(PyObject *o, Py_ssize_t i)
+    bint _is_exact_list "PyList_CheckExact"(PyObject *o)
+    Py_ssize_t _list_size "PyList_GET_SIZE"(PyObject *o)
+    PyObject *_list_item "PyList_GET_ITEM"(PyObject *o, Py_ssize_t i)
 
 from flagcore._args import MAX_TILES as _MAX_TILES_VALUE, as_classes, as_permutation, as_swap_log
 
@@ -245,12 +248,14 @@ cdef object _classes_checked(object value, Py_ssize_t n, Ints *v, int *k, str na
 cdef object _as_swaps(object swaps, Py_ssize_t n, Ints *v):
     """The swap log as 2 * moves slots (a0, b0, a1, b1, ...): pairs of distinct slots in 0..n-1.
 
-    A list or tuple of 2-tuples of plain ints is read here; anything else (and every error) goes
-    through flagcore._args.as_swap_log.
+    A list or tuple of pairs of plain ints, each pair a 2-tuple or a 2-list (what JSON gives), is
+    read here; anything else (and every error) goes through flagcore._args.as_swap_log.
     """
     cdef Py_ssize_t moves, i
     cdef PyObject **items
     cdef PyObject *move
+    cdef PyObject *first
+    cdef PyObject *second
     cdef long long a, b
     cdef int32_t *out
     cdef object keep
@@ -261,10 +266,13 @@ cdef object _as_swaps(object swaps, Py_ssize_t n, Ints *v):
         out = <int32_t *>v.p
         for i in range(moves):
             move = items[i]
-            if not _is_exact_tuple(move) or _tuple_size(move) != 2:
+            if _is_exact_tuple(move) and _tuple_size(move) == 2:
+                first, second = _tuple_item(move, 0), _tuple_item(move, 1)
+            elif _is_exact_list(move) and _list_size(move) == 2:
+                first, second = _list_item(move, 0), _list_item(move, 1)
+            else:
                 break
-            if not _read_int(_tuple_item(move, 0), 0, n, &a) or not _read_int(_tuple_item(move, 1), 0, n, &b) \
-                    or a == b:
+            if not _read_int(first, 0, n, &a) or not _read_int(second, 0, n, &b) or a == b:
                 break
             out[2 * i] = <int32_t>a
             out[2 * i + 1] = <int32_t>b

@@ -223,6 +223,20 @@ class ConnectionsGame:
             "won": len(self._solved) == len(self._groups) and mistakes < MAX_MISTAKES,
             "lost": mistakes >= MAX_MISTAKES})
 
+    def copy(self) -> ConnectionsGame:
+        """An independent game in the same state, without checking the board again.
+
+        What a server keeps per board: one new game, copied for each request (about a third of
+        the cost of ``ConnectionsGame(board)``, which checks the board). A guess on either game
+        never changes the other.
+        """
+        twin = object.__new__(ConnectionsGame)
+        state = twin.__dict__
+        state.update(self.__dict__)  # the board, its groups and grading table are shared: read only
+        state.update(_order=list(self._order), _solved=list(self._solved), _failed=set(self._failed),
+                     _history=list(self._history))
+        return twin
+
     def shuffle_remaining(self, rng: object) -> tuple[str, ...]:
         """Shuffle the unsolved tiles with ``rng`` (a flagcore.Rng, or a seed for a new one).
 

@@ -2,7 +2,9 @@
 
 The server keeps no per-game state. A Connections game travels as a signed token holding the
 board's game number and mode and the guesses graded so far; each guess replays them through
-``ConnectionsGame`` (at most seven, microseconds) and returns a new token. A Puzzle deal returns a token that binds
+``ConnectionsGame`` (at most seven, microseconds) and returns a new token. A new game's token is
+its board id: a game without guesses holds nothing a client could forge or gain by replaying,
+since anyone may open the board again, so it needs no signature of its own. A Puzzle deal returns a token that binds
 the flag, grid, start board and par; ``verify`` replays the client's swap log against it.
 Every error is a JSON body ``{"error": {"code", "message"}}`` with a 4xx status.
 """
@@ -20,10 +22,10 @@ from .. import Rng, puzzle
 from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group, NoBoardError
 from ..library import Library
 from ..signatures import bundled_codes, flag_svg, piece_signatures
-from .boards import BoardRequestError, KeyedBoards, check_mode, daily_number, game_number, parse_seed
+from .boards import ID_LENGTH, BoardRequestError, Dealt, KeyedBoards, check_mode, daily_number, game_number, parse_seed
 from .jsonapi import ApiError, Endpoint, PatternRoute, Reply
 from .openapi import SPEC
-from .tokens import Signer, SpendHook
+from .tokens import Signer, SpendHook, TokenError
 from .trace import simulate
 
 MAX_SWAPS = 1000            # a 5x3 board needs at most 14; anything near this is not a game
@@ -60,6 +62,24 @@ def _seed_value(value: Any, name: str = "seed") -> int | str:
         raise ApiError(400, "bad_seed", str(exc)) from None
 
 
+class Prepared:
+    """What the API keeps with each dealt board (``Dealt.extra``): the board reply in two encoded
+    halves around its "daily" value and, from the first guess on, a new game to copy and the
+    groups as JSON objects (most boards of random seeds are never guessed: these wait)."""
+
+    __slots__ = ("head", "tail", "_grading")
+
+    def __init__(self, head: bytes, tail: bytes) -> None:
+        self.head, self.tail = head, tail
+        self._grading: tuple[ConnectionsGame, tuple[dict[str, Any], ...]] | None = None
+
+    def grading(self, board: Board) -> tuple[ConnectionsGame, tuple[dict[str, Any], ...]]:
+        """A new game on ``board`` (copy it before guessing) and its groups by tier as JSON objects."""
+        if self._grading is None:  # two threads may both build it: the same value, either is kept
+            self._grading = (ConnectionsGame(board), tuple(_group(g) for g in board.groups))
+        return self._grading
+
+
 def _group(g: Group) -> dict[str, Any]:
     return {"tier": g.tier, "tier_name": g.tier_name, "label": g.label, "codes": list(g.codes)}
 
@@ -79,12 +99,13 @@ class Api:
     on_spend: SpendHook | None
 
     def __post_init__(self) -> None:
-        self.boards = KeyedBoards(self.signer)
+        self.boards = KeyedBoards(self.signer, self._prepare)
         self.flag_codes = frozenset(bundled_codes())
         self._random_flags = sorted(self.flag_codes)
         self.names = {code: self.library.name(code) for code in self.library.codes}
-        # one tile object per code, shared by every board reply (orjson encodes it each time)
-        self._tiles = {code: {"code": code, "name": self._name(code)} for code in self.flag_codes | set(self.names)}
+        # each tile's JSON object, encoded once: a board reply is these joined
+        self._tile_json = {code: orjson.dumps({"code": code, "name": self._name(code)})
+                           for code in self.flag_codes | set(self.names)}
         # replies that never change, encoded once
         self._flags_reply = Reply(orjson.dumps([{"code": c, "name": self._name(c)} for c in self._random_flags]),
                                   headers=((b"cache-control", b"public, max-age=3600"),))
@@ -94,6 +115,7 @@ class Api:
         """Every API route with an exact path."""
         return {
             "/api/noop": Endpoint("GET", self.noop),
+            "/api/noop/post": Endpoint("POST", self.noop),
             "/api/connections/board": Endpoint("GET", self.board),
             "/api/connections/guess": Endpoint("POST", self.guess),
             "/api/connections/trace": Endpoint("GET", self.trace),
@@ -113,7 +135,7 @@ class Api:
 
     # ------------------------------------------------------------ Connections
 
-    def board(self, query: dict[str, str]) -> dict[str, Any]:
+    def board(self, query: dict[str, str]) -> Reply:
         """``GET /api/connections/board``: a keyed board by seed, daily date or id (tiles only)."""
         chosen = [k for k in ("seed", "daily", "id") if k in query]
         if len(chosen) > 1:
@@ -135,33 +157,43 @@ class Api:
                     number = secrets.randbelow(1 << 32)
         except BoardRequestError as exc:
             raise ApiError(400, "bad_board", str(exc)) from None
-        board_id = self.boards.board_id(number, mode)
-        board = self._board(number, mode)
-        token = self.signer.sign("connections", {"n": number, "m": mode, "g": []}, self.token_ttl)
-        return {
-            "board_id": board_id, "mode": mode, "daily": daily,
-            "tiles": [self._tiles[c] for c in board.tiles],
-            "mistakes": 0, "mistakes_left": MAX_MISTAKES, "solved": [], "over": False, "token": token,
-        }
+        prepared: Prepared = self._dealt(number, mode).extra
+        return Reply(prepared.head + orjson.dumps(daily) + prepared.tail)
 
-    def _board(self, number: int, mode: str) -> Board:
+    def _prepare(self, board: Board, board_id: str) -> Prepared:
+        """A dealt board's reply, encoded once in two halves around its "daily" value."""
+        tiles = b",".join([self._tile_json[c] for c in board.tiles])
+        quoted_id = b'"' + board_id.encode("ascii") + b'"'  # 13 letters and digits: nothing to escape
+        return Prepared(b'{"board_id":' + quoted_id + b',"mode":"' + board.mode.encode("ascii") + b'","daily":',
+                        b',"tiles":[' + tiles + b'],"mistakes":0,"mistakes_left":%d,"solved":[],"over":false,"token":'
+                        % MAX_MISTAKES + quoted_id + b"}")
+
+    def _dealt(self, number: int, mode: str) -> Dealt:
         try:
-            return self.boards.board(number, mode)
+            return self.boards.dealt(number, mode)
         except NoBoardError as exc:  # no keyed seed of the bundled library has hit this; say so if one does
             raise ApiError(422, "no_board", str(exc)) from None
 
     def guess(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/connections/guess``: grade four codes against the game in the token."""
-        state = self.signer.check("connections", _field(body, "token", str))
+        token = _field(body, "token", str)
         codes = _field(body, "codes", list)
         if len(codes) != 4 or not all(isinstance(c, str) and 0 < len(c) <= MAX_CODE_CHARS for c in codes):
             raise ApiError(400, "bad_codes", "codes must be a list of 4 country codes (strings)")
-        # the token names the board by game number and mode (signed, so no id tag to check)
-        number, mode = state["n"], state["m"]
-        board = self._board(number, mode)
-        game = ConnectionsGame(board)
-        for past in state["g"]:  # signed by this server: every one was a legal guess
-            game.guess(past)
+        if len(token) == ID_LENGTH:  # a new game: its token is the board id
+            try:
+                number, mode = self.boards.parse_id(token)
+            except BoardRequestError as exc:
+                raise TokenError(f"token is neither a game token nor a board id: {exc}") from None
+            past: list[list[str]] = []
+        else:  # the token names the board by game number and mode (signed, so no id tag to check)
+            state = self.signer.check("connections", token)
+            number, mode, past = state["n"], state["m"], state["g"]
+        dealt = self._dealt(number, mode)
+        new_game, groups = dealt.extra.grading(dealt.board)
+        game = new_game.copy()
+        for earlier in past:  # signed by this server: every one was a legal guess
+            game.guess(earlier)
         if game.over:
             raise ApiError(409, "game_over", "the game is over; start a new one")
         try:
@@ -172,14 +204,14 @@ class Api:
                                  self.token_ttl)
         reply: dict[str, Any] = {
             "result": outcome.result,
-            "group": _group(outcome.matched) if outcome.matched else None,
-            "solved": [_group(g) for g in game.solved_groups],
+            "group": groups[outcome.matched.tier] if outcome.matched else None,
+            "solved": [groups[g.tier] for g in game.solved_groups],
             "mistakes": outcome.mistakes, "mistakes_left": outcome.mistakes_left,
             "won": outcome.won, "lost": outcome.lost, "over": outcome.over, "token": token,
         }
         if outcome.over:  # the answers are earned once the game ends, won or lost
-            reply["groups"] = [_group(g) for g in board.groups]
-            reply["share"] = _share_text(game, self.boards.board_id(number, mode))
+            reply["groups"] = list(groups)
+            reply["share"] = _share_text(game, dealt.board_id)
         return reply
 
     def trace(self, query: dict[str, str]) -> dict[str, Any]:
@@ -232,18 +264,16 @@ class Api:
     def verify(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/puzzle/verify``: replay a swap log against a deal's token; the verified result."""
         claim = self.signer.check("puzzle", _field(body, "token", str))
-        raw_swaps = _field(body, "swaps", list)
-        if len(raw_swaps) > MAX_SWAPS:
+        swaps = _field(body, "swaps", list)
+        if len(swaps) > MAX_SWAPS:
             raise ApiError(400, "bad_swaps", f"swaps holds at most {MAX_SWAPS} moves")
-        swaps = []  # as tuples: the shape the engine reads without a conversion
-        for i, move in enumerate(raw_swaps):
-            if not (type(move) is list and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
-                raise ApiError(400, "bad_swaps", f"swaps[{i}] must be a pair of slot numbers [a, b]")
-            swaps.append((move[0], move[1]))
         sigs, _ = _signatures(claim["f"], claim["c"], claim["r"])
-        try:
+        try:  # the engine reads a JSON list of [a, b] lists directly, checks included
             result = puzzle.verify(claim["st"], swaps, sigs)
         except (TypeError, ValueError) as exc:
+            for i, move in enumerate(swaps):  # a malformed log is a bad request, a wrong one is rejected
+                if not (type(move) is list and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
+                    raise ApiError(400, "bad_swaps", f"swaps[{i}] must be a pair of slot numbers [a, b]") from None
             raise ApiError(422, "rejected", f"swap log rejected: {exc}") from None
         if result.min_possible != claim["p"]:  # the engine's par changed since the deal
             raise ApiError(409, "stale_token", "this board's par has changed since the deal; deal again")
@@ -290,8 +320,10 @@ class Api:
         """``GET /api/openapi.json``: the OpenAPI description of this API."""
         return self._openapi_reply
 
-    def noop(self, query: dict[str, str]) -> dict[str, Any]:
-        """``GET /api/noop``: does nothing; a load run's ceiling for the other endpoints."""
+    def noop(self, request: dict[str, Any]) -> dict[str, Any]:
+        """``GET /api/noop`` and ``POST /api/noop/post``: do nothing; a load run's ceiling for the
+        other endpoints (``POST``: with the same body as the endpoint it stands beside, read and
+        parsed, so the two differ only by what the endpoint does)."""
         return {"ok": True}
 
 

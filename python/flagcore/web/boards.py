@@ -4,14 +4,14 @@ A seed fixes a board for anyone with flagcore, so the server never hands one out
 
 - a request names a board by a public **game number** ``p`` (a uint32: an int seed as given, or
   the FNV-1a 32 hash of a str seed such as ``"daily:2026-11-30"``) and a mode;
-- the board actually dealt is ``generate(state, mode)`` where ``state`` is the first 4 bytes of
-  HMAC-SHA256(secret, "connections" | mode | p): without the secret, ``p`` says nothing about
-  the groups;
+- one HMAC-SHA256 under the secret, of ``p (4 bytes) | mode (1 byte)``, gives both the id's tag
+  (its bytes 0-2) and the engine seed (bytes 3-6, a uint32): the board actually dealt is
+  ``generate(engine seed, mode)``, so without the secret ``p`` says nothing about the groups;
 - the id a client sees and shares is the base32 of 8 bytes, ``p (4) | mode (1) | tag (3)``
   (most significant bit first, one zero pad bit), written in Crockford's alphabet (13
-  characters, case-insensitive, o/i/l read as 0/1/1), the tag
-  being HMAC(secret, the first 5 bytes): an id from a typo, another secret or a CLI board id is
-  refused rather than opening some other board.
+  characters, case-insensitive, o/i/l read as 0/1/1): an id from a typo, another secret or a
+  CLI board id is refused rather than opening some other board (the tag is public, and the
+  engine seed is other bytes of the same MAC, which the tag does not reveal).
 
 Every server that shares the secret deals the same board for the same id, so ids and daily
 boards work across workers and machines. These ids are not ``flagcore connections --id`` ids,
@@ -22,7 +22,7 @@ from __future__ import annotations
 import hmac
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 from .._impl import pick
 from ..connections import Board, generate
@@ -36,7 +36,8 @@ ID_LENGTH = 13
 # An id's characters as the digits int(..., 32) reads (0-9a-v), so the C parser decodes it
 _TO_DIGITS = str.maketrans({ch: "0123456789abcdefghijklmnopqrstuv"[digit] for ch, digit in _DECODE.items()})
 _ID_TEXT = re.compile(f"[{''.join(sorted(_DECODE))}]{{{ID_LENGTH}}}")
-_DIGITS = re.compile(r"[0-9]+")
+# every pair of id characters (10 bits), so an id is 7 lookups: 6 pairs and the last character
+_PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
 MAX_SEED_CHARS = 64
 BOARD_CACHE = 4096  # boards kept per process (about 2 kB each)
 
@@ -49,7 +50,7 @@ def parse_seed(text: str) -> int | str:
     """A seed as typed: all digits is an int in [0, 2^32), anything else a str (1..64 chars)."""
     if not text or len(text) > MAX_SEED_CHARS:
         raise BoardRequestError(f"seed must be 1..{MAX_SEED_CHARS} characters")
-    if _DIGITS.fullmatch(text):
+    if text.isascii() and text.isdigit():
         value = int(text)
         if value >= 1 << 32:
             raise BoardRequestError(f"seed {text}: an int seed must be in [0, 2^32)")
@@ -77,23 +78,39 @@ def check_mode(mode: Any) -> str:
     return str(mode)
 
 
-class KeyedBoards:
-    """Board ids and boards under one server secret."""
+class Dealt(NamedTuple):
+    """A keyed board with what a server derives from it once: its id and ``extra`` (whatever the
+    KeyedBoards' ``prepare`` made of it, e.g. the encoded reply)."""
 
-    def __init__(self, signer: Signer, cache_size: int = BOARD_CACHE) -> None:
+    board: Board
+    board_id: str
+    extra: Any
+
+
+class KeyedBoards:
+    """Board ids and boards under one server secret.
+
+    ``prepare(board, board_id)`` is called once per board dealt, and its result is cached with
+    the board (``Dealt.extra``): a server keeps there what it would otherwise rebuild at every
+    request for the board (its encoded reply, its grading table).
+    """
+
+    def __init__(self, signer: Signer, prepare: Callable[[Board, str], Any] | None = None,
+                 cache_size: int = BOARD_CACHE) -> None:
         self._signer = signer
+        self._prepare = prepare
         # A board is dealt once and then graded at every guess of every player on it (a daily
         # board: everyone); Boards are frozen, so one object can serve every request.
-        self._board = lru_cache(maxsize=cache_size)(self._generate)
+        self.dealt = lru_cache(maxsize=cache_size)(self._deal)
 
-    def _tag(self, body: bytes) -> bytes:
-        return self._signer.derive(b"connections board id|" + body, 3)
+    def _keys(self, body: bytes) -> bytes:
+        """The MAC of an id's first 5 bytes: bytes 0-2 are its tag, bytes 3-6 the engine seed."""
+        return self._signer.derive(b"connections board|" + body, 7)
 
     def board_id(self, number: int, mode: str) -> str:
         """The id a client sees for game number ``number`` in ``mode`` (13 Crockford base32 characters)."""
         body = number.to_bytes(4, "big") + bytes([MODES.index(mode)])
-        value = int.from_bytes(body + self._tag(body), "big") << 1  # 64 bits and a zero pad bit: 13 x 5
-        return "".join([_ALPHABET[(value >> shift) & 31] for shift in range(60, -5, -5)])
+        return _encode_id(body + self._keys(body)[:3])
 
     def parse_id(self, board_id: Any) -> tuple[int, str]:
         """(game number, mode) of an id this server (or one sharing its secret) issued."""
@@ -109,18 +126,31 @@ class KeyedBoards:
         raw = (value >> 1).to_bytes(8, "big")
         body, tag = raw[:5], raw[5:]
         # value & 1 is the pad bit of the last character: set, it would be a second spelling of an id
-        if value & 1 or body[4] >= len(MODES) or not hmac.compare_digest(self._tag(body), tag):
+        if value & 1 or body[4] >= len(MODES) or not hmac.compare_digest(self._keys(body)[:3], tag):
             raise BoardRequestError(f"board id {board_id!r}: not a board id of this server (mistyped?)")
         return int.from_bytes(body[:4], "big"), MODES[body[4]]
 
     def engine_state(self, number: int, mode: str) -> int:
         """The secret engine seed behind a public game number."""
-        label = b"connections|" + mode.encode("ascii") + b"|" + number.to_bytes(4, "big")
-        return int.from_bytes(self._signer.derive(label, 4), "big")
+        body = number.to_bytes(4, "big") + bytes([MODES.index(mode)])
+        return int.from_bytes(self._keys(body)[3:7], "big")
 
     def board(self, number: int, mode: str) -> Board:
         """The board dealt for game number ``number`` in ``mode`` (generated once, then cached)."""
-        return self._board(number, mode)
+        return self.dealt(number, mode).board
 
-    def _generate(self, number: int, mode: str) -> Board:
-        return generate(self.engine_state(number, mode), mode)
+    def _deal(self, number: int, mode: str) -> Dealt:
+        body = number.to_bytes(4, "big") + bytes([MODES.index(mode)])
+        keys = self._keys(body)
+        board = generate(int.from_bytes(keys[3:7], "big"), mode)
+        board_id = _encode_id(body + keys[:3])
+        return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
+
+
+def _encode_id(raw: bytes) -> str:
+    """13 Crockford base32 characters of 8 bytes and a zero pad bit (65 bits, 5 per character)."""
+    value = int.from_bytes(raw, "big") << 1
+    pairs = _PAIRS
+    return (pairs[value >> 55] + pairs[(value >> 45) & 1023] + pairs[(value >> 35) & 1023]
+            + pairs[(value >> 25) & 1023] + pairs[(value >> 15) & 1023] + pairs[(value >> 5) & 1023]
+            + _ALPHABET[value & 31])

@@ -38,6 +38,9 @@ SPEC: dict[str, Any] = {
     "paths": {
         "/api/noop": {"get": {"summary": "does nothing (the framework's ceiling in load tests)",
                               "responses": {"200": _json({"type": "object"})}}},
+        "/api/noop/post": {"post": {"summary": "reads a JSON object body and does nothing (the ceiling of POST endpoints)",
+                                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                                    "responses": {"200": _json({"type": "object"}), **_errors(400, 413)}}},
         "/api/connections/board": {"get": {
             "summary": "a board's tiles (never its groups) and the token of a new game",
             "parameters": [
