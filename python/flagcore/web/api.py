@@ -67,8 +67,6 @@ class Prepared:
     halves around its "daily" value and, from the first guess on, a new game to copy and the
     groups as JSON objects (most boards of random seeds are never guessed: these wait)."""
 
-    __slots__ = ("head", "tail", "_grading")
-
     def __init__(self, head: bytes, tail: bytes) -> None:
         self.head, self.tail = head, tail
         self._grading: tuple[ConnectionsGame, tuple[dict[str, Any], ...]] | None = None
