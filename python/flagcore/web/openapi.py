@@ -52,7 +52,8 @@ SPEC: dict[str, Any] = {
             "responses": {"200": _json({"type": "object", "required": ["board_id", "mode", "tiles", "token"]}),
                           **_errors(400, 422)}}},
         "/api/connections/guess": {"post": {
-            "summary": "grade four tiles against the game in the token; returns the next token",
+            "summary": "grade four tiles against the game in the token (the last reply's token; a new game's "
+                       "token is its board id); returns the next token",
             "requestBody": _body({"token": {"type": "string"},
                                   "codes": {"type": "array", "items": {"type": "string"}, "minItems": 4, "maxItems": 4}},
                                  ["token", "codes"]),
