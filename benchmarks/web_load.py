@@ -20,8 +20,9 @@ much less.
 Every request is a real one: board builds a new keyed board (a random game number per request,
 so the cache never answers), daily asks for one day's board (dealt once, then cached: what most
 board requests of a real server are), guess checks a signed game token one wrong guess in,
-replays that guess and grades a second wrong one, deal deals Japan 5x3 with a random seed (signatures, exact par, signed token), verify
-replays a solving swap log. The server listens on 127.0.0.1 only.
+replays that guess and grades a second wrong one, deal deals Japan 5x3 with a random seed
+(signatures, exact par, signed token), verify replays a solving swap log. The server listens on
+127.0.0.1 only.
 """
 from __future__ import annotations
 
