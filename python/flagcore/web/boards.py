@@ -39,7 +39,7 @@ _ID_TEXT = re.compile(f"[{''.join(sorted(_DECODE))}]{{{ID_LENGTH}}}")
 # every pair of id characters (10 bits), so an id is 7 lookups: 6 pairs and the last character
 _PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
 MAX_SEED_CHARS = 64
-BOARD_CACHE = 4096  # boards kept per process (about 2 kB each)
+BOARD_CACHE = 4096  # boards kept per process, each with its id and encoded reply (a few kB each)
 
 
 class BoardRequestError(ValueError):
@@ -109,7 +109,7 @@ class KeyedBoards:
 
     def board_id(self, number: int, mode: str) -> str:
         """The id a client sees for game number ``number`` in ``mode`` (13 Crockford base32 characters)."""
-        body = number.to_bytes(4, "big") + bytes([MODES.index(mode)])
+        body = _id_body(number, mode)
         return _encode_id(body + self._keys(body)[:3])
 
     def parse_id(self, board_id: Any) -> tuple[int, str]:
@@ -130,21 +130,21 @@ class KeyedBoards:
             raise BoardRequestError(f"board id {board_id!r}: not a board id of this server (mistyped?)")
         return int.from_bytes(body[:4], "big"), MODES[body[4]]
 
-    def engine_state(self, number: int, mode: str) -> int:
-        """The secret engine seed behind a public game number."""
-        body = number.to_bytes(4, "big") + bytes([MODES.index(mode)])
-        return int.from_bytes(self._keys(body)[3:7], "big")
-
     def board(self, number: int, mode: str) -> Board:
         """The board dealt for game number ``number`` in ``mode`` (generated once, then cached)."""
         return self.dealt(number, mode).board
 
     def _deal(self, number: int, mode: str) -> Dealt:
-        body = number.to_bytes(4, "big") + bytes([MODES.index(mode)])
-        keys = self._keys(body)
+        body = _id_body(number, mode)
+        keys = self._keys(body)  # bytes 3-6: the secret engine seed behind the public game number
         board = generate(int.from_bytes(keys[3:7], "big"), mode)
         board_id = _encode_id(body + keys[:3])
         return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
+
+
+def _id_body(number: int, mode: str) -> bytes:
+    """An id's first 5 bytes: the game number (4, big-endian) and the mode's index."""
+    return number.to_bytes(4, "big") + bytes([MODES.index(mode)])
 
 
 def _encode_id(raw: bytes) -> str:
