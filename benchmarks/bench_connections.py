@@ -7,6 +7,7 @@ Each benchmark generates the same 200 seeds (flags mode, fixed search, unless na
 compare directly: "per board" = median / 200. generate_many runs 20,000 seeds per round; its
 extra_info "boards/s" is 20,000 / median. The library is the bundled one (flagcore.library).
 """
+
 from __future__ import annotations
 
 import functools
@@ -48,8 +49,13 @@ def test_generate_200(benchmark, impl, mode, legacy):
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("mode", ["flags", "trivia"])
 def test_generate_many_20000(benchmark, mode, threads):
-    benchmark.pedantic(connections.generate_many, args=(MANY, mode), kwargs={"threads": threads, "library": LIB},
-                       rounds=15, warmup_rounds=1)
+    benchmark.pedantic(
+        connections.generate_many,
+        args=(MANY, mode),
+        kwargs={"threads": threads, "library": LIB},
+        rounds=15,
+        warmup_rounds=1,
+    )
     _per_board(benchmark, len(MANY))
 
 

@@ -13,6 +13,7 @@ A call of a few microseconds is timed ITERATIONS times in a row per round (the f
 of those calls, a server's steady state); timed alone, each call would also pay for the caches
 and branch history that the benchmark's own bookkeeping between rounds disturbs.
 """
+
 from __future__ import annotations
 
 import random
@@ -21,7 +22,7 @@ import threading
 import numpy as np
 import pytest
 
-from flagcore import _puzzle, _rng, puzzle
+from flagcore import _puzzle, puzzle
 from flagcore._args import as_classes
 from flagcore.reference import puzzle as ref_puzzle
 from flagcore.reference import rng as ref_rng
@@ -29,8 +30,21 @@ from flagcore.reference import rng as ref_rng
 SIZES = (5, 4, 3, 3)  # tile classes of the 5x3 exact-par board
 # A 13-swap log that solves new_game("FR", "hard", 0) (every piece put home in slot order).
 FR_START = [4, 7, 12, 13, 11, 6, 14, 8, 9, 10, 5, 1, 2, 0, 3]
-FR_LOG = [(0, 13), (1, 11), (2, 12), (3, 14), (4, 13), (5, 10), (6, 10), (7, 11), (8, 11), (9, 11), (10, 11),
-          (11, 13), (13, 14)]
+FR_LOG = [
+    (0, 13),
+    (1, 11),
+    (2, 12),
+    (3, 14),
+    (4, 13),
+    (5, 10),
+    (6, 10),
+    (7, 11),
+    (8, 11),
+    (9, 11),
+    (10, 11),
+    (11, 13),
+    (13, 14),
+]
 CALLS_PER_ROUND = 2000
 ITERATIONS = 20  # calls per round for the microsecond calls
 
@@ -74,8 +88,9 @@ def test_exact_par_5x3_kernel(benchmark):
     tiles, sigs = _board()
     arr = np.array(tiles, dtype=np.int32)
     classes, k = as_classes(sigs, len(sigs))
-    benchmark.pedantic(_puzzle.min_swaps_exact, args=(arr, classes, k, puzzle.DEFAULT_MAX_NODES),
-                       **_calls("kernel", 20000, 0))
+    benchmark.pedantic(
+        _puzzle.min_swaps_exact, args=(arr, classes, k, puzzle.DEFAULT_MAX_NODES), **_calls("kernel", 20000, 0)
+    )
 
 
 def test_count_cycles_5x3_list(benchmark, side):
@@ -140,8 +155,9 @@ def _on_threads(threads, call):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_new_game_threads(benchmark, threads):
     benchmark.group = f"new_game FR hard x{CALLS_PER_ROUND} on 1 vs 2 threads"
-    benchmark.pedantic(_on_threads, args=(threads, lambda i: puzzle.new_game("FR", "hard", i)), rounds=30,
-                       warmup_rounds=2)
+    benchmark.pedantic(
+        _on_threads, args=(threads, lambda i: puzzle.new_game("FR", "hard", i)), rounds=30, warmup_rounds=2
+    )
 
 
 # ---------------------------------------------------------------- Connections
@@ -203,8 +219,12 @@ def test_game_four_guesses_only(benchmark):
                 game.guess(codes)
         assert all(game.won for game in games)
 
-    benchmark.pedantic(play, setup=lambda: (([connections.ConnectionsGame(board) for _ in range(ITERATIONS)],), {}),
-                       rounds=20000 // ITERATIONS, warmup_rounds=10)
+    benchmark.pedantic(
+        play,
+        setup=lambda: (([connections.ConnectionsGame(board) for _ in range(ITERATIONS)],), {}),
+        rounds=20000 // ITERATIONS,
+        warmup_rounds=10,
+    )
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -5,6 +5,7 @@
 
 Groups put core and ref side by side; the ratio of their medians is the speed-up.
 """
+
 import random
 
 import numpy as np
@@ -43,8 +44,9 @@ def _rounds(impl, core_rounds, ref_rounds):
 def test_count_cycles(benchmark, impl, n):
     benchmark.group = f"count_cycles n={n}"
     tiles = _perm(n, n)
-    benchmark.pedantic(IMPLS[impl].count_cycles, args=(tiles,), rounds=_rounds(impl, 2000, 20 if n > 100 else 2000),
-                       warmup_rounds=1)
+    benchmark.pedantic(
+        IMPLS[impl].count_cycles, args=(tiles,), rounds=_rounds(impl, 2000, 20 if n > 100 else 2000), warmup_rounds=1
+    )
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -74,8 +76,7 @@ def test_exact_par_grids(benchmark, impl, grid):
 def test_exact_par_hard_board(benchmark, impl, sizes):
     benchmark.group = f"exact par 5x3 classes {sizes}"
     t, c, k = _board(sizes, 42)
-    benchmark.pedantic(IMPLS[impl].min_swaps_exact, args=(t, c, k), rounds=_rounds(impl, 5000, 200),
-                       warmup_rounds=1)
+    benchmark.pedantic(IMPLS[impl].min_swaps_exact, args=(t, c, k), rounds=_rounds(impl, 5000, 200), warmup_rounds=1)
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -91,8 +92,7 @@ def test_enumerate_5x3_classes_5433(benchmark, impl):
     """The spec's sigma enumeration: 5!4!3!3! = 103,680 candidates."""
     benchmark.group = "enumerate 5x3 classes 5,4,3,3"
     t, c, k = _board((5, 4, 3, 3), 42)
-    benchmark.pedantic(IMPLS[impl].min_swaps_enumerate, args=(t, c, k), rounds=_rounds(impl, 30, 2),
-                       warmup_rounds=0)
+    benchmark.pedantic(IMPLS[impl].min_swaps_enumerate, args=(t, c, k), rounds=_rounds(impl, 30, 2), warmup_rounds=0)
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -113,5 +113,6 @@ def test_batch_exact_2k_hard(benchmark, impl):
     classes = np.ascontiguousarray(np.broadcast_to(cls, (rows, 15)))
     ks = np.full(rows, k, dtype=np.int32)
     benchmark.extra_info["boards"] = rows
-    benchmark.pedantic(IMPLS[impl].min_swaps_batch, args=(boards, classes, ks, "exact"),
-                       rounds=_rounds(impl, 10, 2), warmup_rounds=0)
+    benchmark.pedantic(
+        IMPLS[impl].min_swaps_batch, args=(boards, classes, ks, "exact"), rounds=_rounds(impl, 10, 2), warmup_rounds=0
+    )

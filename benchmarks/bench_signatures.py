@@ -5,6 +5,7 @@
 
 The "GB/s" in extra_info is bytes of input per second at the median (see --benchmark-json).
 """
+
 import numpy as np
 import pytest
 
@@ -14,10 +15,10 @@ from flagcore.reference import signatures as ref
 
 IMPLS = {"core": core, "ref": ref}
 RNG = np.random.default_rng(20260927)
-BUFFER = RNG.integers(0, 256, 1 << 20, dtype=np.uint8)       # 1 MiB of RGBA
+BUFFER = RNG.integers(0, 256, 1 << 20, dtype=np.uint8)  # 1 MiB of RGBA
 BIG_BUFFER = RNG.integers(0, 256, 64 << 20, dtype=np.uint8)  # 64 MiB, core only
-FLAG_5X3 = signatures.render_flag("BR", 5)                   # 240 x 168 px, a real flag
-BOARD_5X3 = signatures.render_flag("BR", 5, 3)               # the same as the game shows it
+FLAG_5X3 = signatures.render_flag("BR", 5)  # 240 x 168 px, a real flag
+BOARD_5X3 = signatures.render_flag("BR", 5, 3)  # the same as the game shows it
 # Worst case for the visual signature, at 4x the game's size: 15 tiles alike but for one pixel
 # near each tile's far corner, so all 105 pairs are compared nearly to the end.
 UNIFORM_BIG = np.full((3 * 212, 5 * 192, 4), 255, dtype=np.uint8)
@@ -49,31 +50,27 @@ def test_hash_pixel_data_64mib_core(benchmark):
 @pytest.mark.parametrize("impl", IMPLS)
 def test_tile_signatures_5x3_flag(benchmark, impl):
     fn = IMPLS[impl].tile_signatures
-    benchmark.pedantic(fn, args=(FLAG_5X3, 5, 3), rounds=20 if impl == "ref" else 2000,
-                       warmup_rounds=2)
+    benchmark.pedantic(fn, args=(FLAG_5X3, 5, 3), rounds=20 if impl == "ref" else 2000, warmup_rounds=2)
     _rate(benchmark, FLAG_5X3.nbytes)
 
 
 @pytest.mark.parametrize("impl", IMPLS)
 def test_visual_signatures_5x3_flag(benchmark, impl):
     fn = IMPLS[impl].visual_signatures
-    benchmark.pedantic(fn, args=(BOARD_5X3, 5, 3), rounds=20 if impl == "ref" else 2000,
-                       warmup_rounds=2)
+    benchmark.pedantic(fn, args=(BOARD_5X3, 5, 3), rounds=20 if impl == "ref" else 2000, warmup_rounds=2)
     _rate(benchmark, BOARD_5X3.nbytes)
 
 
 @pytest.mark.parametrize("impl", IMPLS)
 def test_visual_signatures_5x3_worst_4x(benchmark, impl):
     fn = IMPLS[impl].visual_signatures
-    benchmark.pedantic(fn, args=(UNIFORM_BIG, 5, 3), rounds=10 if impl == "ref" else 200,
-                       warmup_rounds=1)
+    benchmark.pedantic(fn, args=(UNIFORM_BIG, 5, 3), rounds=10 if impl == "ref" else 200, warmup_rounds=1)
     _rate(benchmark, UNIFORM_BIG.nbytes)
 
 
 def test_tile_signatures_5x3_large_image_core(benchmark):
     # Kernel throughput with four interleaved chains, away from the per-call overhead.
-    benchmark.pedantic(core.tile_signatures, args=(BIG_IMAGE, 5, 3, 0), rounds=20,
-                       warmup_rounds=1)
+    benchmark.pedantic(core.tile_signatures, args=(BIG_IMAGE, 5, 3, 0), rounds=20, warmup_rounds=1)
     _rate(benchmark, BIG_IMAGE.nbytes)
 
 

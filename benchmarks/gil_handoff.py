@@ -20,6 +20,7 @@ holds it, it waits to be woken through the kernel, and a call of a few microseco
 before that hand-off completes. So two threads pay off only when the work between two hand-offs
 is long (tens of microseconds here), whatever the share of it that runs without the GIL.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,7 +30,7 @@ import statistics
 import sys
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from flagcore import connections, puzzle
 
@@ -73,17 +74,33 @@ def main() -> None:
     rows = []
     for size in (4 << 10, 16 << 10, 64 << 10, 256 << 10):
         data = os.urandom(size)
-        rows.append(row(f"hashlib.sha256, {size >> 10} KiB (stdlib, GIL released inside)",
-                        lambda i, data=data: hashlib.sha256(data).digest(), max(400, (8 << 20) // size), args.rounds))
-    rows.append(row("connections.generate(seed, 'flags')", lambda i: connections.generate(i, "flags"), 4000, args.rounds))
-    rows.append(row("puzzle.new_game('FR', 'hard', seed)", lambda i: puzzle.new_game("FR", "hard", i), 4000, args.rounds))
+        rows.append(
+            row(
+                f"hashlib.sha256, {size >> 10} KiB (stdlib, GIL released inside)",
+                lambda i, data=data: hashlib.sha256(data).digest(),
+                max(400, (8 << 20) // size),
+                args.rounds,
+            )
+        )
+    rows.append(
+        row("connections.generate(seed, 'flags')", lambda i: connections.generate(i, "flags"), 4000, args.rounds)
+    )
+    rows.append(
+        row("puzzle.new_game('FR', 'hard', seed)", lambda i: puzzle.new_game("FR", "hard", i), 4000, args.rounds)
+    )
     for batch in (4, 16, 64, 256):
-        rows.append(row(f"connections.generate_many, batches of {batch} (threads=1 inside)",
-                        lambda i, batch=batch: connections.generate_many(range(i * batch, (i + 1) * batch), "flags",
-                                                                         threads=1),
-                        max(40, 8000 // batch), args.rounds))
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.rounds} rounds, load average before: "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        rows.append(
+            row(
+                f"connections.generate_many, batches of {batch} (threads=1 inside)",
+                lambda i, batch=batch: connections.generate_many(range(i * batch, (i + 1) * batch), "flags", threads=1),
+                max(40, 8000 // batch),
+                args.rounds,
+            )
+        )
+    print(
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.rounds} rounds, load average before: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     print("| call | µs per call, 1 thread | 2 threads vs 1 (median) |")
     print("|---|---|---|")
     for name, micros, ratio in rows:

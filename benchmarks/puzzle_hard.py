@@ -7,18 +7,30 @@ Prints par, search nodes (budget units) and the median of a few timed calls, unl
 each board in a child process with a 90 s timeout. Boards: random permutations with classes of
 the given sizes (seeds 7-9), the cases the exact-par limits paragraph of the README quotes.
 """
+
 import random
 import statistics
 import subprocess
 import sys
 import time
 
-CASES = ["(3,)*5", "(5,4,3,3)", "(2,)*7+(1,)", "(4,)*16", "(16,)*16", "(20,)*12+(16,)", "(2,)*64",
-         "(4,)*32", "(8,)*32", "(2,)*128"]
+CASES = [
+    "(3,)*5",
+    "(5,4,3,3)",
+    "(2,)*7+(1,)",
+    "(4,)*16",
+    "(16,)*16",
+    "(20,)*12+(16,)",
+    "(2,)*64",
+    "(4,)*32",
+    "(8,)*32",
+    "(2,)*128",
+]
 
 
 def one(sizes_text: str, seed: int) -> None:
     import numpy as np
+
     from flagcore import _puzzle as core
     from flagcore._args import as_classes
 
@@ -45,8 +57,9 @@ def main() -> None:
     for case in CASES:
         for seed in (7, 8, 9):
             try:
-                out = subprocess.run([sys.executable, __file__, case, str(seed)], capture_output=True,
-                                     text=True, timeout=90).stdout.strip()
+                out = subprocess.run(
+                    [sys.executable, __file__, case, str(seed)], capture_output=True, text=True, timeout=90
+                ).stdout.strip()
             except subprocess.TimeoutExpired:
                 out = "did not finish in 90 s"
             print(f"{case:16s} seed={seed}: {out}", flush=True)

@@ -12,6 +12,7 @@ to every request (35-60 us of CPU in benchmarks/web_load.py's runs here), which 
 out; and a request in a loaded server costs more than in this tight loop, which keeps the
 interpreter's and the engine's data in the CPU caches.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
@@ -38,11 +40,24 @@ Request = tuple[str, str, bytes, bytes]  # method, path, query string, body
 
 async def call(app: Any, request: Request) -> tuple[int, bytes]:
     method, path, query, body = request
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query,
-             "root_path": "", "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
-                                          (b"content-length", str(len(body)).encode())],
-             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000)}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query,
+        "root_path": "",
+        "headers": [
+            (b"host", b"127.0.0.1"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
     sent = False
     status, chunks = 0, []
 
@@ -66,14 +81,16 @@ async def call(app: Any, request: Request) -> tuple[int, bytes]:
 
 def requests_for(app: Any) -> dict[str, Callable[[], Request]]:
     """A maker of the next request per endpoint (the same requests as the load run)."""
+
     def run(request: Request) -> Any:
         status, data = asyncio.run(call(app, request))
         assert status == 200, (request, status, data)
         return orjson.loads(data)
 
     board = run(("GET", "/api/connections/board", b"seed=12", b""))
-    guess = orjson.dumps(mid_game_guess(board, lambda body: run(("POST", "/api/connections/guess", b"",
-                                                                 orjson.dumps(body)))))
+    guess = orjson.dumps(
+        mid_game_guess(board, lambda body: run(("POST", "/api/connections/guess", b"", orjson.dumps(body))))
+    )
     deal = run(("POST", "/api/puzzle/deal", b"", orjson.dumps({"flag": "JP", "grid": "hard", "seed": 3})))
     verify = orjson.dumps({"token": deal["token"], "swaps": solving_log(deal["tiles_by_slot"], deal["classes"])})
     assert run(("POST", "/api/puzzle/verify", b"", verify))["solved"]
@@ -83,8 +100,12 @@ def requests_for(app: Any) -> dict[str, Callable[[], Request]]:
         "board": lambda: ("GET", "/api/connections/board", b"seed=%d" % seeds.randrange(1 << 31), b""),
         "daily": lambda: ("GET", "/api/connections/board", b"daily=2026-12-01", b""),
         "guess": lambda: ("POST", "/api/connections/guess", b"", guess),
-        "deal": lambda: ("POST", "/api/puzzle/deal", b"",
-                         b'{"flag": "JP", "grid": "hard", "seed": %d}' % seeds.randrange(1 << 31)),
+        "deal": lambda: (
+            "POST",
+            "/api/puzzle/deal",
+            b"",
+            b'{"flag": "JP", "grid": "hard", "seed": %d}' % seeds.randrange(1 << 31),
+        ),
         "verify": lambda: ("POST", "/api/puzzle/verify", b"", verify),
     }
 
@@ -113,6 +134,7 @@ def main() -> None:
         async def run_all() -> None:
             for request in batch:
                 await call(app, request)
+
         profiler = cProfile.Profile()
         profiler.runcall(asyncio.run, run_all())
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)

@@ -24,6 +24,7 @@ replays that guess and grades a second wrong one, deal deals Japan 5x3 with a ra
 (signatures, exact par, signed token), verify replays a solving swap log. The server listens on
 127.0.0.1 only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,8 +39,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 SECRET = "load-test-secret-0123456789"
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
@@ -76,9 +77,9 @@ def mid_game_guess(board: dict, grade: Callable[[dict], dict]) -> dict:
     codes = [t["code"] for t in board["tiles"]]
     token, wrong = board["token"], []
     for k in range(13):
-        reply = grade({"token": token, "codes": codes[k:k + 4]})
+        reply = grade({"token": token, "codes": codes[k : k + 4]})
         if reply["result"] != "correct":
-            wrong.append(codes[k:k + 4])
+            wrong.append(codes[k : k + 4])
             if len(wrong) == 2:
                 return {"token": token, "codes": wrong[1]}
             token = reply["token"]
@@ -106,11 +107,17 @@ def lua(path: str, body: object | None) -> str:
     """A wrk script sending ``body`` to ``path``; "{seed}" becomes a random seed per request, so
     board and deal build a new board every time (no cache can answer them)."""
     text = json.dumps(body) if body is not None else ""
+
     def quoted(s: str) -> str:
-        return " .. math.random(0, 2147483647) .. ".join(json.dumps(part) for part in s.replace('"{seed}"', "{seed}").split("{seed}"))
+        return " .. math.random(0, 2147483647) .. ".join(
+            json.dumps(part) for part in s.replace('"{seed}"', "{seed}").split("{seed}")
+        )
+
     method = "POST" if body is not None else "GET"
-    return (f'wrk.headers["Content-Type"] = "application/json"\n'
-            f'request = function() return wrk.format("{method}", {quoted(path)}, nil, {quoted(text) if body is not None else "nil"}) end\n')
+    return (
+        f'wrk.headers["Content-Type"] = "application/json"\n'
+        f'request = function() return wrk.format("{method}", {quoted(path)}, nil, {quoted(text) if body is not None else "nil"}) end\n'  # noqa: E501
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -131,8 +138,9 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def wrk(base: str, path: str, body: object | None, args: argparse.Namespace, scratch: Path,
-        server_pid: int) -> dict[str, float]:
+def wrk(
+    base: str, path: str, body: object | None, args: argparse.Namespace, scratch: Path, server_pid: int
+) -> dict[str, float]:
     script = scratch / "request.lua"
     script.write_text(lua(path, body))
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script)]
@@ -151,8 +159,12 @@ def wrk(base: str, path: str, body: object | None, args: argparse.Namespace, scr
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
     count = re.search(r"(\d+) requests in", out)
     assert rps and count, out
-    return {"rps": float(rps.group(1)), "p50": latency("50"), "p99": latency("99"),
-            "cpu_us": cpu / int(count.group(1)) * 1e6}
+    return {
+        "rps": float(rps.group(1)),
+        "p50": latency("50"),
+        "p99": latency("99"),
+        "cpu_us": cpu / int(count.group(1)) * 1e6,
+    }
 
 
 ENDPOINTS = ("board", "daily", "guess", "deal", "verify")
@@ -163,8 +175,22 @@ def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> dict[str
     measured back to back (a GET endpoint's own no-op is the GET no-op)."""
     port = free_port()
     env = dict(os.environ, FLAGCORE_SECRET=SECRET)
-    proc = subprocess.Popen([sys.executable, "-m", "flagcore", "serve", "--port", str(port), "--workers",
-                             str(workers), "--no-access-log", "--log-level", "warning"], env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "flagcore",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -182,8 +208,11 @@ def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> dict[str
                 own = get_noop if body is None else wrk(base, "/api/noop/post", body, args, scratch, proc.pid)
                 result = wrk(base, path, body, args, scratch, proc.pid)
                 rounds.setdefault(name, []).append((get_noop, own, result))
-                print(f"  {workers} worker(s) {name:7s} {result['rps']:8,.0f} rps beside {own['rps']:8,.0f}: "
-                      f"{result['rps'] / own['rps']:.0%}", file=sys.stderr)
+                print(
+                    f"  {workers} worker(s) {name:7s} {result['rps']:8,.0f} rps beside {own['rps']:8,.0f}: "
+                    f"{result['rps'] / own['rps']:.0%}",
+                    file=sys.stderr,
+                )
         return rounds
     finally:
         proc.terminate()
@@ -200,10 +229,14 @@ def main() -> None:
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk not found: apt-get install -y wrk")
-    print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.rounds} rounds; load average "
-          f"before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| workers | endpoint | requests/s | p50 ms | p99 ms | vs its no-op: median (range) | vs GET no-op "
-          "| server CPU µs/request (its no-op) |")
+    print(
+        f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.rounds} rounds; load average "
+        f"before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print(
+        "| workers | endpoint | requests/s | p50 ms | p99 ms | vs its no-op: median (range) | vs GET no-op "
+        "| server CPU µs/request (its no-op) |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for workers in (int(w) for w in args.workers.split(",")):
@@ -214,12 +247,16 @@ def main() -> None:
                 to_get = statistics.median(r["rps"] / g["rps"] for g, _, r in rows)
                 med = {k: statistics.median(r[k] for _, _, r in rows) for k in ("rps", "p50", "p99", "cpu_us")}
                 noop_cpu = statistics.median(own["cpu_us"] for _, own, _ in rows)
-                print(f"| {workers} | {name} | {med['rps']:,.0f} | {med['p50']:.2f} | {med['p99']:.2f} | "
-                      f"{statistics.median(ratios):.0%} ({min(ratios):.0%}-{max(ratios):.0%}) | "
-                      f"{to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |")
+                print(
+                    f"| {workers} | {name} | {med['rps']:,.0f} | {med['p50']:.2f} | {med['p99']:.2f} | "
+                    f"{statistics.median(ratios):.0%} ({min(ratios):.0%}-{max(ratios):.0%}) | "
+                    f"{to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |"
+                )
             get_rps = [g["rps"] for name in ENDPOINTS for g, _, _ in rounds[name]]
-            print(f"| {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
-                  f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | |")
+            print(
+                f"| {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
+                f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | |"
+            )
 
 
 if __name__ == "__main__":

@@ -13,12 +13,14 @@ pure-Python twin, and checks:
 
 Anything else raises FuzzFailure (a real bug); a memory error in compiled code kills the process,
 which run.py reports. Rendering (cairosvg) is not compiled and is covered by
-tests/test_hardening_svg.py instead.
+tests/hardening/test_hardening_svg.py instead.
 """
+
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +48,7 @@ class Data:
         self.pos = 0
 
     def take(self, n: int) -> bytes:
-        out = self.raw[self.pos:self.pos + n]
+        out = self.raw[self.pos : self.pos + n]
         self.pos += n
         return out + bytes(n - len(out))
 
@@ -72,8 +74,9 @@ class Data:
         if kind == 2:
             return int.from_bytes(self.take(self.below(20)), "little")  # up to 2**160
         if kind == 3:
-            return np.array(self.below(2**31)).astype([np.int8, np.uint16, np.int32, np.int64,
-                                                       np.uint64][self.below(5)])[()]
+            return np.array(self.below(2**31)).astype(
+                [np.int8, np.uint16, np.int32, np.int64, np.uint64][self.below(5)]
+            )[()]
         if kind in (4, 5):
             return (1 << self.below(66)) + self.below(3) - 1  # around powers of two
         return self.below(1 << [4, 8, 16, 32][self.below(4)])
@@ -142,8 +145,11 @@ def _buffer(d: Data) -> Any:
 def target_hash(d: Data) -> None:
     stride = d.integer() if d.chance(2) else d.below(40) + 1
     buf = _buffer(d)
-    _same("hash_pixel_data", lambda: _signatures.hash_pixel_data(buf, stride),
-          lambda: ref_signatures.hash_pixel_data(buf, stride))
+    _same(
+        "hash_pixel_data",
+        lambda: _signatures.hash_pixel_data(buf, stride),
+        lambda: ref_signatures.hash_pixel_data(buf, stride),
+    )
 
 
 def target_tiles(d: Data) -> None:
@@ -165,10 +171,16 @@ def target_tiles(d: Data) -> None:
     columns = d.integer() if small else d.below(12) + 1
     rows = d.integer() if d.chance(4) else d.below(12) + 1
     inset = d.integer() if d.chance(4) else d.below(6)
-    _same("tile_signatures", lambda: _signatures.tile_signatures(image, columns, rows, inset),
-          lambda: ref_signatures.tile_signatures(image, columns, rows, inset))
-    _same("visual_signatures", lambda: _signatures.visual_signatures(image, columns, rows),
-          lambda: ref_signatures.visual_signatures(image, columns, rows))
+    _same(
+        "tile_signatures",
+        lambda: _signatures.tile_signatures(image, columns, rows, inset),
+        lambda: ref_signatures.tile_signatures(image, columns, rows, inset),
+    )
+    _same(
+        "visual_signatures",
+        lambda: _signatures.visual_signatures(image, columns, rows),
+        lambda: ref_signatures.visual_signatures(image, columns, rows),
+    )
 
 
 def _check_board(board: Any, lib: Library | None) -> None:
@@ -195,8 +207,11 @@ def target_generate(d: Data) -> None:
                 raise FuzzFailure(f"generate({seed!r}) differs from the reference")
         game = connections.ConnectionsGame(board)
         for _ in range(d.below(8)):
-            pick = [board.tiles[d.below(16)] for _ in range(4)] if d.chance(4) else [
-                board.tiles[i] for i in sorted({d.below(16) for _ in range(6)})][:4]
+            pick = (
+                [board.tiles[d.below(16)] for _ in range(4)]
+                if d.chance(4)
+                else [board.tiles[i] for i in sorted({d.below(16) for _ in range(6)})][:4]
+            )
             before = (game.mistakes, game.remaining_tiles, game.guesses)
             k, _ = _outcome(lambda: game.guess(pick))
             if k != "ok" and before != (game.mistakes, game.remaining_tiles, game.guesses):
@@ -286,18 +301,28 @@ def target_puzzle(d: Data) -> None:
     if d.chance(5) and n:
         perm[d.below(n)] = d.integer()  # break it: duplicate, out of range, wrong type
     if d.chance(4):
-        perm = np.array(perm, dtype=[np.int8, np.uint8, np.int64, np.uint64, np.int32][d.below(5)]) \
-            if all(isinstance(x, int) and 0 <= x < 128 for x in perm) else perm
+        perm = (
+            np.array(perm, dtype=[np.int8, np.uint8, np.int64, np.uint64, np.int32][d.below(5)])
+            if all(isinstance(x, int) and 0 <= x < 128 for x in perm)
+            else perm
+        )
     elif d.chance(4):
         perm = tuple(perm)
     k_max = 1 + d.below(6)
-    sigs: Any = None if d.chance(6) else [
-        None if d.chance(30) else d.below(k_max) * 2654435761 for _ in range(n + (1 if d.chance(20) else 0))]
+    sigs: Any = (
+        None
+        if d.chance(6)
+        else [None if d.chance(30) else d.below(k_max) * 2654435761 for _ in range(n + (1 if d.chance(20) else 0))]
+    )
     # the compiled boundary reads these in C; the twin checks them in Python: same verdict
-    kind, cycles = _same("count_cycles", lambda: puzzle.count_cycles(perm),
-                         lambda: ref_puzzle.checked_count_cycles(perm))
-    _same("min_swaps_to_visual_solve", lambda: puzzle.min_swaps_to_visual_solve(perm, sigs),
-          lambda: ref_puzzle.checked_min_swaps(perm, sigs, "exact", puzzle.DEFAULT_MAX_NODES))
+    kind, cycles = _same(
+        "count_cycles", lambda: puzzle.count_cycles(perm), lambda: ref_puzzle.checked_count_cycles(perm)
+    )
+    _same(
+        "min_swaps_to_visual_solve",
+        lambda: puzzle.min_swaps_to_visual_solve(perm, sigs),
+        lambda: ref_puzzle.checked_min_swaps(perm, sigs, "exact", puzzle.DEFAULT_MAX_NODES),
+    )
     if kind != "ok":
         return
     tiles = as_permutation(perm)
@@ -320,12 +345,18 @@ def target_puzzle(d: Data) -> None:
         if bool(_puzzle.is_visually_solved(tiles, classes)) != ref_puzzle.is_visually_solved(tiles, classes):
             raise FuzzFailure("is_visually_solved disagrees")
     log = [(d.below(n + 1), d.below(n + 1)) for _ in range(d.below(12))] if n else []
-    _same("verify", lambda: puzzle.verify(perm, log, sigs).swaps,
-          lambda: ref_puzzle.checked_verify(perm, log, sigs, puzzle.DEFAULT_MAX_NODES)[0])
+    _same(
+        "verify",
+        lambda: puzzle.verify(perm, log, sigs).swaps,
+        lambda: ref_puzzle.checked_verify(perm, log, sigs, puzzle.DEFAULT_MAX_NODES)[0],
+    )
     if n >= 2 and d.chance(3):
         grid = (1 + d.below(6), 2 + d.below(4))
-        kind, game = _outcome(lambda: puzzle.new_game(None if d.chance(2) else [
-            d.below(3) for _ in range(grid[0] * grid[1])], grid, seed=d.below(2**32)))
+        kind, game = _outcome(
+            lambda: puzzle.new_game(
+                None if d.chance(2) else [d.below(3) for _ in range(grid[0] * grid[1])], grid, seed=d.below(2**32)
+            )
+        )
         if kind == "ok" and (game.solved or game.par < 1):
             raise FuzzFailure("new_game dealt a solved board")
 

@@ -10,6 +10,7 @@ pure-Python twin), the installed package's contents, the CLI and the pictures.
 ``--without-cairo`` leaves out the files that draw flags (CAIRO), for a platform where no
 libcairo2 is installed (the Windows wheels on a hosted runner); everything else still runs.
 """
+
 from __future__ import annotations
 
 import sys
@@ -19,15 +20,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = [
-    "tests/test_packaging.py",           # the installed package: extensions, stubs, data, version
-    "tests/test_rng.py",                 # _rng vs its twin
-    "tests/test_puzzle_core.py",         # _puzzle vs its twin and brute force
-    "tests/test_signatures_hash.py",     # _signatures vs the spec's JavaScript vectors
-    "tests/test_connections_game.py",    # the game on _connections' boards
-    "tests/test_cli_connections.py",     # the console script
-    "tests/test_pictures.py",            # cairo, Pillow and the bundled font
+    "tests/package/test_packaging.py",  # the installed package: extensions, stubs, data, version
+    "tests/puzzle/test_rng.py",  # _rng vs its twin
+    "tests/puzzle/test_puzzle_core.py",  # _puzzle vs its twin and brute force
+    "tests/signatures/test_signatures_hash.py",  # _signatures vs the spec's JavaScript vectors
+    "tests/connections/test_connections_game.py",  # the game on _connections' boards
+    "tests/connections/test_cli_connections.py",  # the console script
+    "tests/review/test_pictures.py",  # cairo, Pillow and the bundled font
 ]
-CAIRO = ["tests/test_pictures.py"]
+CAIRO = ["tests/review/test_pictures.py"]
 
 if __name__ == "__main__":
     extra = sys.argv[1:]
@@ -36,6 +37,15 @@ if __name__ == "__main__":
         extra.remove("--without-cairo")
         files = [f for f in FAST if f not in CAIRO]
         print(f"without cairo: not running {', '.join(CAIRO)}")
-    args = ["-q", "-p", "no:cacheprovider", "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"),
-            *(str(ROOT / f) for f in files), *extra]
+    args = [
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(ROOT),
+        "-c",
+        str(ROOT / "pyproject.toml"),
+        *(str(ROOT / f) for f in files),
+        *extra,
+    ]
     sys.exit(pytest.main(args))

@@ -6,6 +6,7 @@ Each round goes through the success paths and the error paths of the compiled en
 (errors raised from compiled code are where a missed DECREF or free usually hides). Rendering is
 left out: it is cairosvg, not flagcore's compiled code, and is very slow under valgrind.
 """
+
 from __future__ import annotations
 
 import sys
@@ -20,8 +21,11 @@ from flagcore.library import Category, Library
 
 def _small_library(k: int) -> Library:
     codes = [f"{chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(70)]  # two bitset words
-    cats = [Category(f"c{t}{j}", f"C {t}{j}", t, "library", frozenset(codes[(7 * j + 11 * t + k) % 60:][:6]))
-            for t in range(4) for j in range(3)]
+    cats = [
+        Category(f"c{t}{j}", f"C {t}{j}", t, "library", frozenset(codes[(7 * j + 11 * t + k) % 60 :][:6]))
+        for t in range(4)
+        for j in range(3)
+    ]
     return Library({c: c for c in codes}, {c: frozenset() for c in codes}, cats, source="<leaks>")
 
 
@@ -73,7 +77,11 @@ def one_round(i: int, image: np.ndarray) -> None:
     _puzzle.min_swaps_exact(perm, classes, int(classes.max()) + 1)
     _puzzle.min_swaps_enumerate(perm, classes, int(classes.max()) + 1)
     mat = np.ascontiguousarray(np.stack([perm, perm[::-1]]))
-    puzzle.count_cycles_batch(mat), puzzle.min_swaps_batch(mat, classes), puzzle.min_swaps_batch(mat, classes, method="enumerate")
+    (
+        puzzle.count_cycles_batch(mat),
+        puzzle.min_swaps_batch(mat, classes),
+        puzzle.min_swaps_batch(mat, classes, method="enumerate"),
+    )
     pz = puzzle.new_game(None, "hard", seed=i)
     pz.swap(0, 1)
     _expect_error(lambda: puzzle.count_cycles([0, 0]))

@@ -4,7 +4,7 @@
 //
 // quantizeChannel and hashPixelData below are copied verbatim from the spec
 // ("Tile signatures"); the buffers are Uint8ClampedArray, as getImageData returns.
-// tests/test_signatures_hash.py compares both flagcore implementations with this file.
+// tests/signatures/test_signatures_hash.py compares both flagcore implementations with this file.
 
 const COLOR_QUANTUM = 32;
 

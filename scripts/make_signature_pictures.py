@@ -6,6 +6,7 @@ Each row is one pair of tiles of a bundled flag: the board as the game shows it 
 tiles outlined, the two tiles enlarged side by side, and what each signature says about them
 (flagcore.signature_audit's verdict in brackets). Run it with flagcore installed.
 """
+
 from __future__ import annotations
 
 import sys
@@ -36,8 +37,9 @@ def verdict(same: bool) -> str:
     return "look-alike" if same else "different"
 
 
-def case_row(code: str, grid: str, a: int, b: int, title: str, font: ImageFont.ImageFont
-             | ImageFont.FreeTypeFont) -> Image.Image:
+def case_row(
+    code: str, grid: str, a: int, b: int, title: str, font: ImageFont.ImageFont | ImageFont.FreeTypeFont
+) -> Image.Image:
     columns, rows = puzzle.GRIDS[grid]
     board = Image.fromarray(signatures.render_flag(code, columns, rows), "RGBA")
     background = Image.new("RGBA", board.size, (255, 255, 255, 255))
@@ -48,20 +50,25 @@ def case_row(code: str, grid: str, a: int, b: int, title: str, font: ImageFont.I
     draw = ImageDraw.Draw(small)
     for piece, colour in zip((a, b), MARK):
         r, c = divmod(piece, columns)
-        draw.rectangle((c * tw * k, r * th * k, (c + 1) * tw * k - 1, (r + 1) * th * k - 1),
-                       outline=colour, width=2)
+        draw.rectangle((c * tw * k, r * th * k, (c + 1) * tw * k - 1, (r + 1) * th * k - 1), outline=colour, width=2)
     tiles = signature_audit.shown_tiles(code, columns, rows)
-    big = [Image.fromarray(tiles[p].astype(np.uint8), "RGB").resize(
-        (tw * ZOOM, th * ZOOM), Image.Resampling.NEAREST) for p in (a, b)]
+    big = [
+        Image.fromarray(tiles[p].astype(np.uint8), "RGB").resize((tw * ZOOM, th * ZOOM), Image.Resampling.NEAREST)
+        for p in (a, b)
+    ]
     spec = signatures.piece_signatures(code, columns, rows, method="spec")
     visual = signatures.piece_signatures(code, columns, rows)
     assert spec is not None and visual is not None
     differ = signature_audit.visibly_differ(tiles[a], tiles[b])
     same = signature_audit.look_same(tiles[a], tiles[b])
     judged = "visibly differ" if differ else "look the same" if same else "in between"
-    lines = [title, f"{code} {grid} ({columns}x{rows}), pieces {a} and {b}",
-             f"spec hash: {verdict(spec[a] == spec[b])}",
-             f"visual: {verdict(visual[a] == visual[b])}", f"[audit: {judged}]"]
+    lines = [
+        title,
+        f"{code} {grid} ({columns}x{rows}), pieces {a} and {b}",
+        f"spec hash: {verdict(spec[a] == spec[b])}",
+        f"visual: {verdict(visual[a] == visual[b])}",
+        f"[audit: {judged}]",
+    ]
     text_w = 430
     width = small.width + 2 * tw * ZOOM + text_w + 5 * PAD
     height = max(small.height, th * ZOOM) + 2 * PAD
@@ -71,8 +78,7 @@ def case_row(code: str, grid: str, a: int, b: int, title: str, font: ImageFont.I
     rdraw = ImageDraw.Draw(row)
     for image, colour in zip(big, MARK):
         row.paste(image, (x, PAD))
-        rdraw.rectangle((x - 2, PAD - 2, x + image.width + 1, PAD + image.height + 1),
-                        outline=colour, width=2)
+        rdraw.rectangle((x - 2, PAD - 2, x + image.width + 1, PAD + image.height + 1), outline=colour, width=2)
         x += image.width + PAD
     for i, line in enumerate(lines):
         rdraw.text((x + PAD, PAD + i * 24), line, fill=INK, font=font)

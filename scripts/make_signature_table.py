@@ -7,9 +7,10 @@ artwork is read from this checkout's flags/svg/. The table ships in the wheel an
 flagcore.signatures.piece_signatures answers bundled flags at 3x2, 4x3 and 5x3 from it, so
 every server gives the same signatures whatever cairo it has. Each flag's row holds the SHA-256
 of its artwork, the visual signatures ("visual": the game's default) and the spec's hashes
-("spec"), grid by grid. tests/test_signatures_table.py re-derives every row and checks the
+("spec"), grid by grid. tests/signatures/test_signatures_table.py re-derives every row and checks the
 SHA-256 of every artwork.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,7 @@ def build(svg_dir: Path) -> dict[str, object]:
             by_grid: dict[str, list[int] | None] = {}
             for columns, rows in signatures.TABLE_GRIDS:
                 try:
-                    by_grid[f"{columns}x{rows}"] = signatures.compute_signatures(
-                        data, columns, rows, method)
+                    by_grid[f"{columns}x{rows}"] = signatures.compute_signatures(data, columns, rows, method)
                 except ValueError as exc:
                     print(f"\n{path.stem} {method} {columns}x{rows}: {exc}", file=sys.stderr)
                     by_grid[f"{columns}x{rows}"] = None
@@ -46,8 +46,8 @@ def build(svg_dir: Path) -> dict[str, object]:
     print(file=sys.stderr)
     return {
         "about": "tile signatures of flags/svg/*.svg rendered columns*48 px wide: 'visual' "
-                 "(flagcore.signatures.visual_signatures, lowest look-alike piece) and 'spec' "
-                 "(tile_signatures, the browser's hash); made by scripts/make_signature_table.py",
+        "(flagcore.signatures.visual_signatures, lowest look-alike piece) and 'spec' "
+        "(tile_signatures, the browser's hash); made by scripts/make_signature_table.py",
         "methods": list(signatures.METHODS),
         "tile_width": signatures.TILE_WIDTH,
         "inset": signatures.INSET,
@@ -64,8 +64,7 @@ def write(table: dict[str, object], out: Path) -> None:
     assert isinstance(flags, dict)
     head = {k: v for k, v in table.items() if k != "flags"}
     lines = [json.dumps(head)[:-1] + ', "flags": {']
-    items = [f"  {json.dumps(code)}: {json.dumps(row, separators=(',', ':'))}"
-             for code, row in flags.items()]
+    items = [f"  {json.dumps(code)}: {json.dumps(row, separators=(',', ':'))}" for code, row in flags.items()]
     lines.append(",\n".join(items))
     lines.append("}}")
     out.write_text("\n".join(lines) + "\n", "utf-8")

@@ -5,6 +5,7 @@ at import time (flagcore._impl.pick); a test using ``twin`` therefore exercises 
 over both twins in one run, whatever FLAGCORE_IMPL says. CI also runs the whole suite with
 FLAGCORE_IMPL=python (.ci/run).
 """
+
 from __future__ import annotations
 
 from types import ModuleType

@@ -4,11 +4,12 @@
 hand-written library categories, both modes) from a seed, so tests do not depend on the bundled data.
 ``tiny_library`` makes libraries small enough that brute force knows every valid board.
 """
+
 from __future__ import annotations
 
 import itertools
 import random
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from flagcore.library import Category, Library
 
@@ -18,9 +19,14 @@ def _codes(n: int) -> list[str]:
     return [a + b for a, b in itertools.product(letters, letters)][:n]
 
 
-def random_library(seed: int, n_codes: int = 60, per_tier: Sequence[int] = (6, 6, 8, 3),
-                   tags_per_tier: Sequence[int] = (2, 2, 3, 3), pool_range: tuple[int, int] = (5, 16),
-                   arguable_range: tuple[int, int] | None = None) -> Library:
+def random_library(
+    seed: int,
+    n_codes: int = 60,
+    per_tier: Sequence[int] = (6, 6, 8, 3),
+    tags_per_tier: Sequence[int] = (2, 2, 3, 3),
+    pool_range: tuple[int, int] = (5, 16),
+    arguable_range: tuple[int, int] | None = None,
+) -> Library:
     """Library categories per tier (some trivia-only) and synthetic tag categories, all random.
 
     ``arguable_range``: give every category that many random arguable codes outside its pool and
@@ -34,8 +40,12 @@ def random_library(seed: int, n_codes: int = 60, per_tier: Sequence[int] = (6, 6
             return {}
         picks = ar.sample(sorted(set(codes) - pool), ar.randint(*arguable_range))
         doubts = ar.sample(sorted(pool), ar.randint(0, 2))
-        return {"arguable": frozenset(picks), "arguable_reasons": {c: (f"reason {c}",) for c in picks},
-                "doubtful": frozenset(doubts), "doubtful_reasons": {c: (f"doubt {c}",) for c in doubts}}
+        return {
+            "arguable": frozenset(picks),
+            "arguable_reasons": {c: (f"reason {c}",) for c in picks},
+            "doubtful": frozenset(doubts),
+            "doubtful_reasons": {c: (f"doubt {c}",) for c in doubts},
+        }
 
     codes = _codes(n_codes)
     names = {c: f"Country {c}" for c in codes}
@@ -45,16 +55,16 @@ def random_library(seed: int, n_codes: int = 60, per_tier: Sequence[int] = (6, 6
         for k in range(n):
             pool = frozenset(r.sample(codes, r.randint(*pool_range)))
             modes = frozenset({"flags", "trivia"}) if k % 3 else frozenset({"trivia"})
-            cats.append(Category(f"lib-{tier}-{k}", f"Library {tier}/{k}", tier, "library", pool, modes,
-                                 **arguable(pool)))  # type: ignore[arg-type]
+            cats.append(
+                Category(f"lib-{tier}-{k}", f"Library {tier}/{k}", tier, "library", pool, modes, **arguable(pool))
+            )  # type: ignore[arg-type]
     for tier, n in enumerate(tags_per_tier):
         for k in range(n):
             tag = f"tag{tier}{k}"
             pool = frozenset(r.sample(codes, r.randint(*pool_range)))
             for c in pool:
                 tags[c].add(tag)
-            cats.append(Category(f"syn-{tag}", f"Flags with {tag}", tier, "synthetic", pool, tag=tag,
-                                 **arguable(pool)))  # type: ignore[arg-type]
+            cats.append(Category(f"syn-{tag}", f"Flags with {tag}", tier, "synthetic", pool, tag=tag, **arguable(pool)))  # type: ignore[arg-type]
     return Library(names, tags, cats, source=f"<random {seed}>")
 
 
@@ -70,8 +80,9 @@ def tiny_library(pools_by_tier: Iterable[Iterable[tuple[str, ...]]], n_codes: in
             doubt = frozenset(rest[1]) & pool if len(rest) > 1 else frozenset()
             all_codes |= pool | arg
             tag = f"t{tier}{k}" if kind == "synthetic" else None
-            cats.append(Category(f"c{tier}{k}", f"Category {tier}.{k}", tier, kind, pool, tag=tag, arguable=arg,
-                                 doubtful=doubt))
+            cats.append(
+                Category(f"c{tier}{k}", f"Category {tier}.{k}", tier, kind, pool, tag=tag, arguable=arg, doubtful=doubt)
+            )
     codes = sorted(all_codes | set(_codes(n_codes or 0)))
     tags = {c: {cat.tag for cat in cats if cat.tag and c in cat.pool} for c in codes}
     return Library({c: c for c in codes}, tags, cats, source="<tiny>")

@@ -5,12 +5,15 @@ indep_max_cycles: a different exact search (branch on the cycle through the smal
 the edge multiset; no contractions, no vertex elimination, no bounds).
 sigma_min_swaps: the definition, n - max over every sigma of cycles(sigma^-1 pi), for tiny boards.
 """
-from collections import deque
+
 import itertools
+from collections import deque
+
 
 def indep_max_cycles(edges):
     """Branch on the cycle that holds the smallest remaining edge; memo over the edge multiset."""
     memo = {}
+
     def f(state):
         if not state:
             return 0
@@ -20,7 +23,7 @@ def indep_max_cycles(edges):
         mult = dict(((u, w), c) for u, w, c in state)
         # opposite edges always pair into 2-cycles (the exchange argument; the BFS oracle checks it)
         two = 0
-        for (u, w) in list(mult):
+        for u, w in list(mult):
             if u < w and (w, u) in mult:
                 t = min(mult[(u, w)], mult[(w, u)])
                 two += t
@@ -33,7 +36,7 @@ def indep_max_cycles(edges):
             memo[state] = res
             return res
         out = {}
-        for (u, w) in mult:
+        for u, w in mult:
             out.setdefault(u, []).append(w)
         (u0, w0, _) = state[0]
         best = 0
@@ -56,6 +59,7 @@ def indep_max_cycles(edges):
                     stack.append((y, path + [y]))
         memo[state] = best
         return best
+
     return f(tuple(sorted((u, w, c) for (u, w), c in edges.items() if c)))
 
 

@@ -6,6 +6,7 @@ slower than the compiled core. A test that asserts a property over a large sampl
 the count to use. Tests that compare the twins explicitly run the twin on their full sample in the
 default (compiled) run already, so nothing is compared less often than before.
 """
+
 from __future__ import annotations
 
 from flagcore._impl import IMPL

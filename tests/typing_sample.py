@@ -1,11 +1,12 @@
-"""A program that uses every public name of flagcore, for ``mypy --strict`` (tests/test_typing.py).
+"""A program that uses every public name of flagcore, for ``mypy --strict`` (tests/package/test_typing.py).
 
 It is checked twice: mypy --strict must pass on it against the installed package (with its
 ``.pyi`` stubs and ``py.typed``), and it must run (``python tests/typing_sample.py``), so the
 sample can never drift into calls that only type-check. ``assert_type`` pins the types a caller
 sees: a public function that silently returned ``Any`` would fail here, not just be unchecked.
-tests/test_typing.py also checks that every name in each public module's ``__all__`` is used.
+tests/package/test_typing.py also checks that every name in each public module's ``__all__`` is used.
 """
+
 from __future__ import annotations
 
 import sys
@@ -23,13 +24,12 @@ from flagcore.connections import (
     Ambiguity,
     Board,
     BoardBatch,
-    ConnectionsGame,
     Group,
     GuessOutcome,
     GuessResult,
     NoBoardError,
+    generator,
 )
-from flagcore.connections import generator
 from flagcore.errors import FlagcoreError
 from flagcore.library import Category, Library, LibraryError
 from flagcore.puzzle import PuzzleGame, PuzzleResult

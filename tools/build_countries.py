@@ -8,6 +8,7 @@ landlocked, borders, area, currencies and calling codes; its geometry (data/<cca
 checks the hemisphere facts. Memberships, monarchy, island status and the other facts below
 are authored and dated (state of late 2026); flags/README.md records the sources.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,28 +19,48 @@ EXTRA = ("PS", "XK", "TW")  # the observer state Palestine, plus Kosovo and Taiw
 # The dataset marks the Holy See as a UN member; it is an observer state.
 STATUS = {"VA": "observer", "PS": "observer", "XK": "other", "TW": "other"}
 
-NAMES = {"CI": "Ivory Coast", "CG": "Republic of the Congo", "CD": "DR Congo", "FM": "Micronesia",
-         "VA": "Vatican City", "ST": "São Tomé and Príncipe", "TL": "Timor-Leste",
-         "MK": "North Macedonia", "CZ": "Czechia", "SZ": "Eswatini", "CV": "Cape Verde"}
+NAMES = {
+    "CI": "Ivory Coast",
+    "CG": "Republic of the Congo",
+    "CD": "DR Congo",
+    "FM": "Micronesia",
+    "VA": "Vatican City",
+    "ST": "São Tomé and Príncipe",
+    "TL": "Timor-Leste",
+    "MK": "North Macedonia",
+    "CZ": "Czechia",
+    "SZ": "Eswatini",
+    "CV": "Cape Verde",
+}
 
 # A few countries lie on two continents; their pools hold them in both, so a board never puts
 # Turkey among "Asia" while it could honestly fill "Europe". Indonesia is Asian to players
 # (the dataset's region); its half of New Guinea is an arguable Oceania reading in countries.json.
-CONTINENTS = {"RU": ["Europe", "Asia"], "TR": ["Asia", "Europe"], "KZ": ["Asia", "Europe"],
-              "GE": ["Asia", "Europe"], "AZ": ["Asia", "Europe"], "AM": ["Asia", "Europe"],
-              "CY": ["Europe", "Asia"], "EG": ["Africa", "Asia"]}
+CONTINENTS = {
+    "RU": ["Europe", "Asia"],
+    "TR": ["Asia", "Europe"],
+    "KZ": ["Asia", "Europe"],
+    "GE": ["Asia", "Europe"],
+    "AZ": ["Asia", "Europe"],
+    "AM": ["Asia", "Europe"],
+    "CY": ["Europe", "Asia"],
+    "EG": ["Africa", "Asia"],
+}
 
 # Land borders the dataset leaves out because they run through overseas parts of a country.
 EXTRA_BORDERS = [("FR", "BR"), ("FR", "SR"), ("FR", "NL"), ("ES", "MA"), ("GB", "ES"), ("GB", "CY")]
 
-ISLAND = set("AG BS BB BH BN CV KM CU CY DM DO FJ GD HT IS ID IE JM JP KI MG MV MT MH MU FM NR NZ "
-             "PW PG PH KN LC VC WS ST SC SG SB LK TW TL TO TT TV GB VU".split())
+ISLAND = set(
+    "AG BS BB BH BN CV KM CU CY DM DO FJ GD HT IS ID IE JM JP KI MG MV MT MH MU FM NR NZ "
+    "PW PG PH KN LC VC WS ST SC SG SB LK TW TL TO TT TV GB VU".split()
+)
 REALMS = set("GB AU CA NZ JM BS BZ AG KN LC VC GD PG SB TV".split())
-MONARCHY = REALMS | set("AD BE BT BH BN KH DK SZ JP JO KW LS LI LU MY MC MA NL NO OM QA SA ES SE "
-                        "TH TO AE VA".split())
-DRIVES_LEFT = set("GB IE MT CY JP IN PK BD NP BT LK MV TH MY SG BN ID TL ZA LS SZ BW NA ZW ZM MZ "
-                  "MW TZ KE UG MU SC JM BS BB TT GY SR AG DM GD KN LC VC AU NZ FJ PG SB WS TO TV "
-                  "KI NR".split())
+MONARCHY = REALMS | set("AD BE BT BH BN KH DK SZ JP JO KW LS LI LU MY MC MA NL NO OM QA SA ES SE TH TO AE VA".split())
+DRIVES_LEFT = set(
+    "GB IE MT CY JP IN PK BD NP BT LK MV TH MY SG BN ID TL ZA LS SZ BW NA ZW ZM MZ "
+    "MW TZ KE UG MU SC JM BS BB TT GY SR AG DM GD KN LC VC AU NZ FJ PG SB WS TO TV "
+    "KI NR".split()
+)
 # The equator and the prime meridian (the hemispheres are checked against the dataset outlines in main()).
 # The 11 countries whose land the equator crosses; in Kiribati and the Maldives it crosses only
 # the sea between atolls (both still have islands on each side).
@@ -50,8 +71,10 @@ EQUATOR = set("BR CO EC GA CG CD UG KE SO ID ST".split())
 # Island) are arguable readings in countries.json, not facts here.
 BOTH_HEMISPHERES = EQUATOR | {"GQ", "KI", "MV", "FR"}
 # Countries whose dataset outline does not show their land on both sides (see check in main()).
-OUTLINE_MISSES = {"ST": "the outline omits the equator islet Ilhéu das Rolas",
-                  "FR": "the outline is metropolitan France only"}
+OUTLINE_MISSES = {
+    "ST": "the outline omits the equator islet Ilhéu das Rolas",
+    "FR": "the outline is metropolitan France only",
+}
 PRIME_MERIDIAN = set("GB FR ES DZ ML BF TG GH".split())
 
 MEMBERSHIPS = {
@@ -60,7 +83,7 @@ MEMBERSHIPS = {
     "G7": "US CA GB FR DE IT JP",
     "G20": "AR AU BR CA CN FR DE IN ID IT JP KR MX RU SA ZA TR GB US",
     "Commonwealth": "BW CM GA GM GH KE LS MW MU MZ NA NG RW SC SL ZA SZ TG UG TZ ZM BD BN IN MY MV PK "
-                    "SG LK AG BS BB BZ CA DM GD GY JM KN LC VC TT CY MT GB AU FJ KI NR NZ PG WS SB TO TV VU",
+    "SG LK AG BS BB BZ CA DM GD GY JM KN LC VC TT CY MT GB AU FJ KI NR NZ PG WS SB TO TV VU",
     "OPEC": "DZ CG GQ GA IR IQ KW LY NG SA AE VE",
     "ASEAN": "BN KH ID LA MY MM PH SG TH VN TL",
     "Arab League": "DZ BH KM DJ EG IQ JO KW LB LY MR MA OM PS QA SA SO SD SY TN AE YE",
@@ -69,7 +92,7 @@ MEMBERSHIPS = {
     "Nordic Council": "DK FI IS NO SE",
     "CARICOM": "AG BS BB BZ DM GD GY HT JM KN LC VC SR TT",
     "OECD": "AU AT BE CA CL CO CR CZ DK EE FI FR DE GR HU IS IE IL IT JP KR LV LT LU MX NL NZ NO PL "
-            "PT SK SI ES SE CH TR GB US",
+    "PT SK SI ES SE CH TR GB US",
     "UN Security Council permanent": "CN FR RU GB US",
     # BRIC at its first summit (2009); South Africa joined in 2010.
     "BRIC founding": "BR RU IN CN",
@@ -102,24 +125,56 @@ REGIONS = {"Horn of Africa": "DJ ER ET SO"}
 # the "language of inter-ethnic communication"; Eritrea has no official language (Tigrinya, Arabic
 # and English are working languages); DR Congo's Swahili, Lingala, Kikongo and Tshiluba are national
 # languages beside the official French. The arguable readings are in countries.json.
-LANGUAGE_ADD = {"AT": ["German"], "CH": ["German"], "RW": ["Swahili"], "BI": ["English"], "NE": ["Hausa"],
-                "ML": ["Bambara", "Bobo", "Bozo", "Dogon", "Fula", "Hassaniya", "Kassonke", "Maninke",
-                       "Minyanka", "Senufo", "Songhay", "Soninke", "Tamasheq"]}
-LANGUAGE_DROP = {"AZ": ["Russian"], "TM": ["Russian"], "UZ": ["Russian"], "BZ": ["Spanish"], "NA": ["German"],
-                 "ML": ["French"], "BF": ["French"], "NE": ["French"], "LB": ["French"], "MY": ["English"],
-                 "IL": ["Arabic"], "TJ": ["Russian"], "ER": ["Arabic", "English", "Tigrinya"],
-                 "CD": ["Swahili", "Lingala", "Kikongo", "Tshiluba"]}
+LANGUAGE_ADD = {
+    "AT": ["German"],
+    "CH": ["German"],
+    "RW": ["Swahili"],
+    "BI": ["English"],
+    "NE": ["Hausa"],
+    "ML": [
+        "Bambara",
+        "Bobo",
+        "Bozo",
+        "Dogon",
+        "Fula",
+        "Hassaniya",
+        "Kassonke",
+        "Maninke",
+        "Minyanka",
+        "Senufo",
+        "Songhay",
+        "Soninke",
+        "Tamasheq",
+    ],
+}
+LANGUAGE_DROP = {
+    "AZ": ["Russian"],
+    "TM": ["Russian"],
+    "UZ": ["Russian"],
+    "BZ": ["Spanish"],
+    "NA": ["German"],
+    "ML": ["French"],
+    "BF": ["French"],
+    "NE": ["French"],
+    "LB": ["French"],
+    "MY": ["English"],
+    "IL": ["Arabic"],
+    "TJ": ["Russian"],
+    "ER": ["Arabic", "English", "Tigrinya"],
+    "CD": ["Swahili", "Lingala", "Kikongo", "Tshiluba"],
+}
 # Bulgaria adopted the euro on 1 January 2026; the dataset still lists the lev. Micronesia uses the
 # US dollar (the dataset lists no currency).
-CURRENCY_OVERRIDES = {"BG": ["Euro"], "ZW": ["Zimbabwe Gold", "United States dollar"],
-                      "FM": ["United States dollar"]}
+CURRENCY_OVERRIDES = {"BG": ["Euro"], "ZW": ["Zimbabwe Gold", "United States dollar"], "FM": ["United States dollar"]}
 
 # Readings a reasonable player may take although the facts above differ (written as each country's
 # "arguable" key; flags/README.md, "Arguable readings"). Sets toggle a value, single values give an
 # alternative ("true"/"false" for yes/no facts).
 ARGUABLE: dict[str, dict[str, dict[str, str]]] = {
-    "GB": {"hemispheres": {"south": "the Falkland Islands, St Helena and other dependent territories lie in the south"},
-           "coasts": {"Mediterranean Sea": "Gibraltar and the Sovereign Base Areas on Cyprus are British"}},
+    "GB": {
+        "hemispheres": {"south": "the Falkland Islands, St Helena and other dependent territories lie in the south"},
+        "coasts": {"Mediterranean Sea": "Gibraltar and the Sovereign Base Areas on Cyprus are British"},
+    },
     "US": {"hemispheres": {"south": "American Samoa lies in the south"}},
     "NO": {"hemispheres": {"south": "Bouvet Island, a Norwegian dependency, lies in the south"}},
     "KI": {"equator": {"true": "the equator crosses its waters between the Gilbert Islands"}},
@@ -127,8 +182,12 @@ ARGUABLE: dict[str, dict[str, dict[str, str]]] = {
     "ID": {"continents": {"Oceania": "its half of New Guinea lies in Oceania"}},
     "BN": {"island": {"false": "it shares Borneo with Malaysia and Indonesia"}},
     "MY": {"languages": {"English": "widely used in law and government, though not official"}},
-    "ER": {"languages": {"English": "a working language (Eritrea has no official language)",
-                         "Arabic": "a working language (Eritrea has no official language)"}},
+    "ER": {
+        "languages": {
+            "English": "a working language (Eritrea has no official language)",
+            "Arabic": "a working language (Eritrea has no official language)",
+        }
+    },
     "IL": {"languages": {"Arabic": "official until 2018, now a language with special status"}},
     "TJ": {"languages": {"Russian": "the constitution's language of inter-ethnic communication"}},
     "CD": {"languages": {"Swahili": "one of the four national languages"}},
@@ -202,36 +261,39 @@ def main(countries_json: str, data_dir: str) -> None:
         members = sorted(k for k, v in MEMBERSHIPS.items() if code in v.split())
         if continents(c)[0] == "Africa" or code == "EG":
             members.append("African Union")
-        out.append({
-            "code": code,
-            "name": NAMES.get(code, c["name"]["common"]),
-            "official_name": c["name"]["official"],
-            "status": STATUS.get(code, "member"),
-            "capital": c["capital"][0] if c["capital"] else None,
-            "capitals": c["capital"],
-            "continents": continents(c),
-            "region": c["subregion"],
-            "landlocked": bool(c["landlocked"]),
-            "island": code in ISLAND,
-            "languages": sorted((set(c["languages"].values()) | set(LANGUAGE_ADD.get(code, [])))
-                                - set(LANGUAGE_DROP.get(code, []))),
-            "hemispheres": hemis,
-            "equator": code in EQUATOR,
-            "prime_meridian": code in PRIME_MERIDIAN,
-            "neighbours": sorted(borders[code]),
-            "area_km2": c["area"],
-            "area_rank": rank[code],
-            "monarchy": code in MONARCHY,
-            "commonwealth_realm": code in REALMS,
-            "drives_left": code in DRIVES_LEFT,
-            "memberships": sorted(members),
-            "history": sorted(k for k, v in HISTORY.items() if code in v.split()),
-            "coasts": sorted(k for k, v in COASTS.items() if code in v.split()),
-            "regions": sorted(k for k, v in REGIONS.items() if code in v.split()),
-            "currencies": currencies,
-            "calling_code": c["idd"]["root"] + (c["idd"]["suffixes"][0] if len(c["idd"]["suffixes"]) == 1 else ""),
-            **({"arguable": ARGUABLE[code]} if code in ARGUABLE else {}),
-        })
+        out.append(
+            {
+                "code": code,
+                "name": NAMES.get(code, c["name"]["common"]),
+                "official_name": c["name"]["official"],
+                "status": STATUS.get(code, "member"),
+                "capital": c["capital"][0] if c["capital"] else None,
+                "capitals": c["capital"],
+                "continents": continents(c),
+                "region": c["subregion"],
+                "landlocked": bool(c["landlocked"]),
+                "island": code in ISLAND,
+                "languages": sorted(
+                    (set(c["languages"].values()) | set(LANGUAGE_ADD.get(code, []))) - set(LANGUAGE_DROP.get(code, []))
+                ),
+                "hemispheres": hemis,
+                "equator": code in EQUATOR,
+                "prime_meridian": code in PRIME_MERIDIAN,
+                "neighbours": sorted(borders[code]),
+                "area_km2": c["area"],
+                "area_rank": rank[code],
+                "monarchy": code in MONARCHY,
+                "commonwealth_realm": code in REALMS,
+                "drives_left": code in DRIVES_LEFT,
+                "memberships": sorted(members),
+                "history": sorted(k for k, v in HISTORY.items() if code in v.split()),
+                "coasts": sorted(k for k, v in COASTS.items() if code in v.split()),
+                "regions": sorted(k for k, v in REGIONS.items() if code in v.split()),
+                "currencies": currencies,
+                "calling_code": c["idd"]["root"] + (c["idd"]["suffixes"][0] if len(c["idd"]["suffixes"]) == 1 else ""),
+                **({"arguable": ARGUABLE[code]} if code in ARGUABLE else {}),
+            }
+        )
     for table in (MEMBERSHIPS, HISTORY, COASTS, REGIONS):
         for key, v in table.items():
             unknown = set(v.split()) - codes
@@ -242,7 +304,7 @@ def main(countries_json: str, data_dir: str) -> None:
     for p in problems:
         print("check:", p, file=sys.stderr)
     doc = {
-        "source": "world-countries 5.1.0 (npm; mledoze/countries, ODbL-1.0) + facts authored in tools/build_countries.py",
+        "source": "world-countries 5.1.0 (npm; mledoze/countries, ODbL-1.0) + facts authored in tools/build_countries.py",  # noqa: E501
         "countries": out,
     }
     json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)

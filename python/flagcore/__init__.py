@@ -4,6 +4,7 @@
 ``flagcore.puzzle``, ``flagcore.connections``, ``flagcore.signatures`` and ``flagcore.library``
 are the engines. Submodules load on first use so ``import flagcore`` stays cheap.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -15,7 +16,7 @@ from ._version import __version__
 if TYPE_CHECKING:
     # Type checkers see the compiled module's stub (the reference twin has the same signatures)
     # and the submodules as modules, not as the Any that __getattr__ returns.
-    from . import connections, library, puzzle, reference, signatures
+    from . import connections, library, puzzle, reference, signatures  # noqa: F401
     from ._rng import Rng, shuffle
 else:
     _rng = _pick("_rng", "rng")

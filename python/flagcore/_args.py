@@ -14,6 +14,7 @@ The compiled loops run with bounds checks off, so every index they follow is pro
 either here or by the compiled check that mirrors these rules (see docs/architecture.md,
 "The boundary").
 """
+
 from __future__ import annotations
 
 import operator
@@ -106,8 +107,7 @@ def as_int_vector(value: Any, name: str, *, allow_none: bool = False) -> list[in
 
 def as_permutation(value: Any, name: str = "tiles_by_slot") -> I32:
     """A permutation of 0..n-1 as a C-contiguous int32 array."""
-    if (isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu"
-            and value.size <= MAX_TILES):
+    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu" and value.size <= MAX_TILES:
         # numpy checks the range in C; the loop below then only runs to name a bad entry
         n = value.size
         if n == 0 or (int(value.min()) >= 0 and int(value.max()) < n):

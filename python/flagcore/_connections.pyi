@@ -3,8 +3,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-_RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int,
-                   list[tuple[int, ...]] | None]
+_RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int, list[tuple[int, ...]] | None]
 
 LAYOUT: dict[str, int]
 

@@ -3,15 +3,17 @@
 The compiled search (flagcore._connections) and its twin (flagcore.reference.connections) write
 the same integers: a status per board, a row of counters, skip reasons and trace events as small
 codes. The .pxd declares them for C; this module is their one Python owner, imported by the twin
-and by flagcore.connections.generator. tests/test_connections_layout.py checks this module against
+and by flagcore.connections.generator. tests/connections/test_connections_layout.py checks this module against
 the values the compiled module was built with (``flagcore._connections.LAYOUT``).
 
 It also holds the two pieces of Board assembly both twins share: the NoBoardError message and the
 trace's event dicts. Nothing here imports anything from flagcore.
 """
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 ITEMS = 4  # tiles per group
 TIERS = 4
@@ -37,25 +39,47 @@ TIER_NAMES = ("yellow", "green", "blue", "purple")
 
 # Every value above as the compiled module reports its own (flagcore._connections.LAYOUT).
 LAYOUT = {
-    "ITEMS": ITEMS, "TIERS": TIERS, "DECOY_BELOW": DECOY_BELOW,
-    "STATUS_OK": STATUS_OK, "STATUS_NO_BOARD": STATUS_NO_BOARD,
-    "REASONS": len(REASONS), "R_TAG_ON_BOARD": R_TAG_ON_BOARD, "R_TOO_FEW_AVAILABLE": R_TOO_FEW_AVAILABLE,
-    "R_TOO_FEW_PICKABLE": R_TOO_FEW_PICKABLE, "R_TOO_FEW_EXCLUSIVE": R_TOO_FEW_EXCLUSIVE,
+    "ITEMS": ITEMS,
+    "TIERS": TIERS,
+    "DECOY_BELOW": DECOY_BELOW,
+    "STATUS_OK": STATUS_OK,
+    "STATUS_NO_BOARD": STATUS_NO_BOARD,
+    "REASONS": len(REASONS),
+    "R_TAG_ON_BOARD": R_TAG_ON_BOARD,
+    "R_TOO_FEW_AVAILABLE": R_TOO_FEW_AVAILABLE,
+    "R_TOO_FEW_PICKABLE": R_TOO_FEW_PICKABLE,
+    "R_TOO_FEW_EXCLUSIVE": R_TOO_FEW_EXCLUSIVE,
     "R_CROWDS_PLACED": R_CROWDS_PLACED,
-    "COUNTERS": COUNTERS, "C_MOVES": C_MOVES, "C_BACKTRACKS": C_BACKTRACKS, "C_SKIPS": C_SKIPS,
-    "C_ENTRIES": C_ENTRIES, "C_EXHAUSTED": C_EXHAUSTED,
-    "EVENT_KINDS": len(EVENT_KINDS), "E_ENTER": E_ENTER, "E_TRY": E_TRY, "E_SKIP": E_SKIP, "E_PLACE": E_PLACE,
-    "E_UNDO": E_UNDO, "E_BACKTRACK": E_BACKTRACK, "E_DRAW": E_DRAW, "E_DECOY": E_DECOY,
+    "COUNTERS": COUNTERS,
+    "C_MOVES": C_MOVES,
+    "C_BACKTRACKS": C_BACKTRACKS,
+    "C_SKIPS": C_SKIPS,
+    "C_ENTRIES": C_ENTRIES,
+    "C_EXHAUSTED": C_EXHAUSTED,
+    "EVENT_KINDS": len(EVENT_KINDS),
+    "E_ENTER": E_ENTER,
+    "E_TRY": E_TRY,
+    "E_SKIP": E_SKIP,
+    "E_PLACE": E_PLACE,
+    "E_UNDO": E_UNDO,
+    "E_BACKTRACK": E_BACKTRACK,
+    "E_DRAW": E_DRAW,
+    "E_DECOY": E_DECOY,
     "EVENT_WIDTH": EVENT_WIDTH,
 }
 
 
 def no_board_message(mode: str, seed: int | str, legacy: bool, moves_tried: int) -> str:
     """The NoBoardError message of a failed search (both twins raise it with this text)."""
-    why = ("the spec's incomplete search found none for this seed" if legacy
-           else "no four categories of this library can form a board without an ambiguous tile")
-    return (f"connections: no valid category combination found (mode {mode!r}, seed {seed!r}, "
-            f"{moves_tried} moves tried): {why}")
+    why = (
+        "the spec's incomplete search found none for this seed"
+        if legacy
+        else "no four categories of this library can form a board without an ambiguous tile"
+    )
+    return (
+        f"connections: no valid category combination found (mode {mode!r}, seed {seed!r}, "
+        f"{moves_tried} moves tried): {why}"
+    )
 
 
 def event_dicts(codes: Sequence[str], categories: Sequence[Any], raw: Sequence[Sequence[int]]) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ pixel row or two of the image belongs to no interior. Two tiles that look the sa
 the same wherever they sit. An interior of zero or negative size (getImageData would throw) is
 a ValueError.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,8 +37,7 @@ STRIDE_CAP = 1 << 40  # longer than any buffer that fits in memory
 # The spec's quantizeChannel, Math.min(255, Math.round(c / 32) * 32), for every byte value.
 # Math.round rounds halves up (16 -> 32, 48 -> 64), unlike Python's round (16 -> 0), so the
 # table is built with integer arithmetic: round-half-up of c / 32 is (c + 16) // 32.
-QUANTIZE = bytes(min(255, ((c + COLOR_QUANTUM // 2) // COLOR_QUANTUM) * COLOR_QUANTUM)
-                 for c in range(256))
+QUANTIZE = bytes(min(255, ((c + COLOR_QUANTUM // 2) // COLOR_QUANTUM) * COLOR_QUANTUM) for c in range(256))
 
 
 def _whole(value: Any, name: str) -> int:
@@ -85,15 +85,13 @@ def as_pixel_bytes(rgba: Any) -> bytes | bytearray | U8Array:
         if arr.dtype != np.uint8:
             raise TypeError(f"rgba must hold unsigned bytes (uint8), not {arr.dtype}")
         return np.ascontiguousarray(arr).reshape(-1)
-    raise TypeError("rgba must be bytes, bytearray, memoryview or a numpy uint8 array, "
-                    f"not {type(rgba).__name__}")
+    raise TypeError(f"rgba must be bytes, bytearray, memoryview or a numpy uint8 array, not {type(rgba).__name__}")
 
 
 def as_image(image: Any) -> U8Array:
     """A C-contiguous (H, W, 4) uint8 RGBA array (copied only when not contiguous)."""
     if not isinstance(image, np.ndarray):
-        raise TypeError(f"image must be a numpy uint8 array of shape (H, W, 4), "
-                        f"not {type(image).__name__}")
+        raise TypeError(f"image must be a numpy uint8 array of shape (H, W, 4), not {type(image).__name__}")
     if image.dtype != np.uint8:
         raise TypeError(f"image must hold uint8 RGBA, not {image.dtype}")
     if image.ndim != 3 or image.shape[2] != 4:
@@ -101,8 +99,7 @@ def as_image(image: Any) -> U8Array:
     return np.ascontiguousarray(image)
 
 
-def tile_rects(height: int, width: int, columns: int, rows: int,
-               inset: int) -> tuple[list[int], list[int], int, int]:
+def tile_rects(height: int, width: int, columns: int, rows: int, inset: int) -> tuple[list[int], list[int], int, int]:
     """(x of each column's interior, y of each row's interior, interior width, height).
 
     See the module docstring: WebIDL long truncation of the canvas arguments, computed in
@@ -115,7 +112,8 @@ def tile_rects(height: int, width: int, columns: int, rows: int,
     if inner_w < 1 or inner_h < 1:
         raise ValueError(
             f"a {width}x{height} image cut into {columns}x{rows} tiles with inset {inset} leaves "
-            f"an empty tile interior ({inner_w}x{inner_h} px)")
+            f"an empty tile interior ({inner_w}x{inner_h} px)"
+        )
     xs = [math.trunc(c * tw + inset) for c in range(columns)]
     ys = [math.trunc(r * th + inset) for r in range(rows)]
     return xs, ys, inner_w, inner_h
@@ -134,9 +132,9 @@ def tile_rects(height: int, width: int, columns: int, rows: int,
 # edge leaves a faint anti-aliased line there that nobody sees as part of the picture. Classes
 # are the connected components of "linked" (union-find), so look-alike is an equivalence
 # relation, and a tile's signature is the lowest piece index of its class.
-SHOWN_TOLERANCE = 32   # one step of the spec's colour quantum; cairo's rounding noise is <= 2
-SEAM_TOLERANCE = 128   # an edge pixel may differ by less than half of full contrast
-SEAM_BAND = 1          # px along each edge of a tile
+SHOWN_TOLERANCE = 32  # one step of the spec's colour quantum; cairo's rounding noise is <= 2
+SEAM_TOLERANCE = 128  # an edge pixel may differ by less than half of full contrast
+SEAM_BAND = 1  # px along each edge of a tile
 
 
 def check_tile_grid(height: int, width: int, columns: int, rows: int) -> tuple[int, int]:
@@ -144,7 +142,8 @@ def check_tile_grid(height: int, width: int, columns: int, rows: int) -> tuple[i
     if width % columns or height % rows:
         raise ValueError(
             f"a {width}x{height} image does not cut into {columns}x{rows} whole-pixel tiles "
-            f"(render it with flagcore.signatures.render_flag(..., rows={rows}))")
+            f"(render it with flagcore.signatures.render_flag(..., rows={rows}))"
+        )
     if width == 0 or height == 0:
         raise ValueError(f"a {width}x{height} image has no pixels to cut into tiles")
     return width // columns, height // rows

@@ -30,6 +30,7 @@ is byte for byte what ``svg2png`` decoded by Pillow gives. Flag artwork is opaqu
 everywhere, where both conventions agree exactly; browsers may differ from cairo by one level
 on semi-transparent anti-aliased pixels. The canvas starts transparent, as a fresh canvas does.
 """
+
 from __future__ import annotations
 
 import math
@@ -43,11 +44,11 @@ from defusedxml import ElementTree as SafeET  # type: ignore[import-untyped]
 from .errors import CairoMissingError
 from .errors import SvgRenderError as SvgRenderError  # re-exported: its old home
 
-MAX_SVG_BYTES = 1 << 20     # the largest bundled flag is about 240 kB
-MAX_ELEMENTS = 20_000       # the most complex bundled flag has about 1,000
-MAX_DEPTH = 64              # bundled flags nest at most 9 deep
-MAX_SIDE = 4096             # pixels, either side of the canvas
-MAX_EXPANDED = 5_000        # drawn elements after references; the bundled flags need at most ~1,100
+MAX_SVG_BYTES = 1 << 20  # the largest bundled flag is about 240 kB
+MAX_ELEMENTS = 20_000  # the most complex bundled flag has about 1,000
+MAX_DEPTH = 64  # bundled flags nest at most 9 deep
+MAX_SIDE = 4096  # pixels, either side of the canvas
+MAX_EXPANDED = 5_000  # drawn elements after references; the bundled flags need at most ~1,100
 
 
 def _cairosvg() -> tuple[Any, Any]:
@@ -69,8 +70,7 @@ def check_svg(data: bytes) -> None:
     if len(data) > MAX_SVG_BYTES:
         raise SvgRenderError(f"svg is {len(data)} bytes, more than the {MAX_SVG_BYTES} byte cap")
     try:
-        root = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True,
-                                 forbid_external=True)
+        root = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except Exception as exc:  # ParseError, DTDForbidden, EntitiesForbidden, ...
         raise SvgRenderError(f"svg is not acceptable XML: {type(exc).__name__}: {exc}") from None
     if not isinstance(root.tag, str) or root.tag.rsplit("}", 1)[-1] != "svg":
@@ -173,8 +173,7 @@ def _check_expansion(root: Any) -> None:
             raise SvgRenderError("svg references form a cycle")
         active.add(key)
         deps = [(child, 1) for child in element]
-        deps += [(ids[target], weight) for target, weight in _local_refs(element, sheet_refs)
-                 if target in ids]
+        deps += [(ids[target], weight) for target, weight in _local_refs(element, sheet_refs) if target in ids]
         edges[key] = deps
         stack.append((element, True))
         stack.extend((dep, False) for dep, _ in deps if id(dep) not in size)
@@ -186,6 +185,7 @@ def _refusing_fetcher(attempts: list[str]) -> Any:
     def fetch(url: str, resource_type: str) -> bytes:
         attempts.append(url)
         raise SvgRenderError(f"svg refers to an external resource ({resource_type}): {url[:100]!r}")
+
     return fetch
 
 
@@ -209,8 +209,7 @@ def _surface_class() -> Any:
                     h -= m
                 self.stretched_height = h
             if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
-                raise SvgRenderError(f"canvas would be {w} x {h} px; each side must be in "
-                                     f"[1, {MAX_SIDE}]")
+                raise SvgRenderError(f"canvas would be {w} x {h} px; each side must be in [1, {MAX_SIDE}]")
             return cairo.ImageSurface(cairo.FORMAT_ARGB32, w, h), w, h
 
         def set_context_size(self, width: float, height: float, viewbox: Any, tree: Any) -> None:

@@ -7,26 +7,34 @@ pool, but a player could argue they fit), outlined in orange and marked "+?"; th
 both are written under the grid. One PNG per sheet group (colours, stripes, symbols, geography, ...);
 ``flagcore data sheet`` writes them.
 """
+
 from __future__ import annotations
 
 import os
 import textwrap
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
 
 from .library import MODES, Category, Library
 from .library_check import artwork_path
-from .pictures import TIER_RGB, _BACKGROUND, _INK, _fit, _font, _save
+from .pictures import _BACKGROUND, _INK, TIER_RGB, _fit, _font, _save
 
 # Sheet groups in page order. A category's group comes from its id prefix, and for flag design
 # categories from the attributes its rule tests (stripes before symbols before colours).
 GROUPS = ("colours", "stripes", "symbols", "geography", "languages-money-names", "politics-history", "other")
-_PREFIX_GROUP = {"geo": "geography", "lang": "languages-money-names", "money": "languages-money-names",
-                 "name": "languages-money-names", "org": "politics-history", "gov": "politics-history",
-                 "hist": "politics-history"}
+_PREFIX_GROUP = {
+    "geo": "geography",
+    "lang": "languages-money-names",
+    "money": "languages-money-names",
+    "name": "languages-money-names",
+    "org": "politics-history",
+    "gov": "politics-history",
+    "hist": "politics-history",
+}
 _STRIPES = ("stripes", "stripe_count")
 _SYMBOLS = ("features", "stars", "tags")
 _ARGUABLE_RGB = (230, 120, 20)
@@ -98,9 +106,17 @@ class _Tiles:
         return self._cache[code]
 
 
-def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str], *, names: Mapping[str, str],
-               tile_width: int = 96, columns: int = 12, svg_dir: Path | None = None,
-               tiles: _Tiles | None = None) -> None:
+def draw_sheet(
+    title: str,
+    cats: Sequence[Category],
+    path: str | os.PathLike[str],
+    *,
+    names: Mapping[str, str],
+    tile_width: int = 96,
+    columns: int = 12,
+    svg_dir: Path | None = None,
+    tiles: _Tiles | None = None,
+) -> None:
     """One PNG: for each category a header, its pool's flags, its arguable flags (marked) and reasons."""
     tile_h = tile_width * 2 // 3
     tiles = tiles or _Tiles(tile_width, tile_h, svg_dir)
@@ -113,10 +129,14 @@ def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str
     for cat in cats:
         codes = sorted(cat.certain) + sorted(cat.doubtful) + sorted(cat.arguable)
         rows = -(-len(codes) // columns)
-        reasons = [line for mark, why in (("-?", cat.doubtful_reasons), ("+?", cat.arguable_reasons))
-                   for code in sorted(why)
-                   for line in textwrap.wrap(f"{mark} {code} {names.get(code, code)}: " + "; ".join(why[code]),
-                                             wrap, subsequent_indent="    ")]
+        reasons = [
+            line
+            for mark, why in (("-?", cat.doubtful_reasons), ("+?", cat.arguable_reasons))
+            for code in sorted(why)
+            for line in textwrap.wrap(
+                f"{mark} {code} {names.get(code, code)}: " + "; ".join(why[code]), wrap, subsequent_indent="    "
+            )
+        ]
         blocks.append((cat, codes, reasons))
         height += head_h + rows * cell_h + len(reasons) * line_h + pad
     canvas = Image.new("RGBA", (width, height), _BACKGROUND)
@@ -127,9 +147,11 @@ def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str
     for cat, codes, reasons in blocks:
         draw.rectangle((pad, y + 4, pad + 16, y + 20), fill=TIER_RGB[cat.tier])
         modes = "both modes" if cat.modes == frozenset(MODES) else f"{'/'.join(sorted(cat.modes))} only"
-        head = (f"{cat.label}   [{cat.id}, {modes}; pool {len(cat.pool)}"
-                + (f" ({len(cat.doubtful)} doubtful)" if cat.doubtful else "")
-                + (f", arguable {len(cat.arguable)}]" if cat.arguable else "]"))
+        head = (
+            f"{cat.label}   [{cat.id}, {modes}; pool {len(cat.pool)}"
+            + (f" ({len(cat.doubtful)} doubtful)" if cat.doubtful else "")
+            + (f", arguable {len(cat.arguable)}]" if cat.arguable else "]")
+        )
         draw.text((pad + 24, y + 3), head, fill=_INK, font=head_font)
         y += head_h
         for i, code in enumerate(codes):
@@ -138,12 +160,21 @@ def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str
             flag = tiles.get(code)
             fx, fy = x0 + (tile_width - flag.width) // 2, y0 + (tile_h - flag.height) // 2
             canvas.alpha_composite(flag, (fx, fy))
-            mark, colour = (("+? ", _ARGUABLE_RGB) if code in cat.arguable else
-                            ("-? ", _DOUBTFUL_RGB) if code in cat.doubtful else ("", _INK))
-            draw.rectangle((fx - 1, fy - 1, fx + flag.width, fy + flag.height),
-                           outline=colour if mark else (200, 200, 200), width=3 if mark else 1)
-            draw.text((x0 + tile_width // 2, y0 + tile_h + code_h // 2), mark + code, fill=colour,
-                      font=small, anchor="mm")
+            mark, colour = (
+                ("+? ", _ARGUABLE_RGB)
+                if code in cat.arguable
+                else ("-? ", _DOUBTFUL_RGB)
+                if code in cat.doubtful
+                else ("", _INK)
+            )
+            draw.rectangle(
+                (fx - 1, fy - 1, fx + flag.width, fy + flag.height),
+                outline=colour if mark else (200, 200, 200),
+                width=3 if mark else 1,
+            )
+            draw.text(
+                (x0 + tile_width // 2, y0 + tile_h + code_h // 2), mark + code, fill=colour, font=small, anchor="mm"
+            )
         y += -(-len(codes) // columns) * cell_h
         for line in reasons:
             draw.text((pad, y), line, fill=_INK, font=small)
@@ -152,9 +183,17 @@ def draw_sheet(title: str, cats: Sequence[Category], path: str | os.PathLike[str
     _save(canvas, path)
 
 
-def write_sheets(library: Library, out_dir: str | os.PathLike[str], *, modes: Iterable[str] = MODES,
-                 groups: Iterable[str] | None = None, tile_width: int = 96, columns: int = 12,
-                 svg_dir: Path | None = None, step: Callable[[str], None] | None = None) -> list[Path]:
+def write_sheets(
+    library: Library,
+    out_dir: str | os.PathLike[str],
+    *,
+    modes: Iterable[str] = MODES,
+    groups: Iterable[str] | None = None,
+    tile_width: int = 96,
+    columns: int = 12,
+    svg_dir: Path | None = None,
+    step: Callable[[str], None] | None = None,
+) -> list[Path]:
     """Draw one sheet per group into ``out_dir`` (created if needed) as ``<group>.png``; return the paths.
 
     ``step(group)`` is called after each group's sheet (progress over ``len(GROUPS)`` steps at most).
@@ -183,8 +222,10 @@ def write_sheets(library: Library, out_dir: str | os.PathLike[str], *, modes: It
             continue
         n_arg = sum(len(c.arguable) for c in cats)
         n_doubt = sum(len(c.doubtful) for c in cats)
-        title = (f"{group}: {len(cats)} categories ({', '.join(modes)} mode{'s' if len(modes) > 1 else ''}); "
-                 f"arguably in: {n_arg} (orange, '+?'), arguably out: {n_doubt} (red, '-?')")
+        title = (
+            f"{group}: {len(cats)} categories ({', '.join(modes)} mode{'s' if len(modes) > 1 else ''}); "
+            f"arguably in: {n_arg} (orange, '+?'), arguably out: {n_doubt} (red, '-?')"
+        )
         path = out / f"{group}.png"
         draw_sheet(title, cats, path, names=names, tile_width=tile_width, columns=columns, tiles=tiles)
         written.append(path)

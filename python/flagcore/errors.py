@@ -9,12 +9,12 @@ The modules that raise them re-export them under their old names (``flagcore.puz
 ``flagcore.connections.NoBoardError``, ``flagcore.library.LibraryError``,
 ``flagcore.signatures.SvgRenderError``).
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["FlagcoreError", "LibraryError", "NoBoardError", "ParSearchLimit", "SvgRenderError",
-           "CairoMissingError"]
+__all__ = ["FlagcoreError", "LibraryError", "NoBoardError", "ParSearchLimit", "SvgRenderError", "CairoMissingError"]
 
 
 class FlagcoreError(Exception):
@@ -33,9 +33,11 @@ class SvgRenderError(FlagcoreError, ValueError):
     """The SVG could not be rendered safely (malformed, hostile, external references...)."""
 
 
-CAIRO_HINT = ("drawing flags needs the cairo library, which was not found: install libcairo2 "
-              "(Debian/Ubuntu: apt-get install libcairo2; Fedora: dnf install cairo; "
-              "macOS: brew install cairo)")
+CAIRO_HINT = (
+    "drawing flags needs the cairo library, which was not found: install libcairo2 "
+    "(Debian/Ubuntu: apt-get install libcairo2; Fedora: dnf install cairo; "
+    "macOS: brew install cairo)"
+)
 
 
 class CairoMissingError(FlagcoreError, OSError):
@@ -58,7 +60,8 @@ class ParSearchLimit(FlagcoreError, ValueError):
         super().__init__(
             f"{where}the exact par of this board ({n} tiles, {k} tile classes) needs more than "
             f"max_nodes={max_nodes} search nodes; pass a larger max_nodes, or max_nodes=None for no "
-            f"limit, to solve it anyway (hard boards can take minutes)")
+            f"limit, to solve it anyway (hard boards can take minutes)"
+        )
         self.n = n
         self.k = k
         self.max_nodes = max_nodes

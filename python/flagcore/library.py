@@ -3,14 +3,16 @@
 ``Library`` and ``Category`` are the contract between the data (flags/) and the engines.
 ``load_library`` (below) builds a Library from the bundled data or from a user's file.
 """
+
 from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from .errors import LibraryError as LibraryError  # re-exported: its old home
 from .library_rules import RuleError, compile_rule
@@ -147,17 +149,43 @@ FILES = ("countries.json", "flag_tags.json", "categories.json")
 TOP_KEYS = {"source", "comment", "countries", "flags", "palette", "features", "categories", "synthetic"}
 COUNTRY_FIELDS: dict[str, str] = {
     # name -> kind; "set" fields are lists in the file
-    "code": "str", "name": "str", "official_name": "str", "status": "str", "capital": "str",
-    "capitals": "set", "continents": "set", "region": "str", "landlocked": "bool", "island": "bool",
-    "languages": "set", "hemispheres": "set", "equator": "bool", "prime_meridian": "bool",
-    "neighbours": "set", "area_km2": "number", "area_rank": "number", "monarchy": "bool",
-    "commonwealth_realm": "bool", "drives_left": "bool", "memberships": "set", "history": "set",
-    "coasts": "set", "regions": "set", "currencies": "set", "calling_code": "str",
+    "code": "str",
+    "name": "str",
+    "official_name": "str",
+    "status": "str",
+    "capital": "str",
+    "capitals": "set",
+    "continents": "set",
+    "region": "str",
+    "landlocked": "bool",
+    "island": "bool",
+    "languages": "set",
+    "hemispheres": "set",
+    "equator": "bool",
+    "prime_meridian": "bool",
+    "neighbours": "set",
+    "area_km2": "number",
+    "area_rank": "number",
+    "monarchy": "bool",
+    "commonwealth_realm": "bool",
+    "drives_left": "bool",
+    "memberships": "set",
+    "history": "set",
+    "coasts": "set",
+    "regions": "set",
+    "currencies": "set",
+    "calling_code": "str",
 }
 DERIVED_FIELDS: dict[str, str] = {
-    "neighbour_count": "number", "currency_words": "set",
-    "colours": "set", "colour_count": "number", "stripes": "str", "stripe_count": "number",
-    "stars": "number", "features": "set", "tags": "set",
+    "neighbour_count": "number",
+    "currency_words": "set",
+    "colours": "set",
+    "colour_count": "number",
+    "stripes": "str",
+    "stripe_count": "number",
+    "stars": "number",
+    "features": "set",
+    "tags": "set",
 }
 ATTRIBUTE_KINDS: dict[str, str] = {**COUNTRY_FIELDS, **DERIVED_FIELDS}
 CATEGORY_KEYS = {"id", "label", "tier", "modes", "where", "codes", "note", "arguable"}
@@ -166,7 +194,12 @@ FLAG_KEYS = {"colours", "stripes", "stars", "features"}
 # What an alternative reading ("arguable") may change: a flag's own fields (its tags, colour_count
 # and the rest are derived from them) and any country field but the code.
 ARGUABLE_FLAG_FIELDS: dict[str, str] = {
-    "colours": "set", "features": "set", "stripes": "str", "stripe_count": "number", "stars": "number"}
+    "colours": "set",
+    "features": "set",
+    "stripes": "str",
+    "stripe_count": "number",
+    "stars": "number",
+}
 ARGUABLE_COUNTRY_FIELDS: dict[str, str] = {k: v for k, v in COUNTRY_FIELDS.items() if k != "code"}
 STRIPE_ORIENTATIONS = ("horizontal", "vertical", "none")
 MAX_READINGS = 4096  # alternative readings of one country (every combination of its arguable values)
@@ -238,7 +271,13 @@ def _countries(file: Path, rows: Any) -> dict[str, dict[str, Any]]:
         if not isinstance(row, dict):
             raise _fail(file, f"country #{i}", "must be an object")
         code = row.get("code")
-        if not isinstance(code, str) or len(code) != 2 or not code.isascii() or not code.isupper() or not code.isalpha():
+        if (
+            not isinstance(code, str)
+            or len(code) != 2
+            or not code.isascii()
+            or not code.isupper()
+            or not code.isalpha()
+        ):
             raise _fail(file, f"country #{i}", f"code must be ISO alpha-2 upper case, got {code!r}")
         if code in out:
             raise _fail(file, f"country {code}", "duplicate code")
@@ -280,8 +319,9 @@ def _typed(file: Path, what: str, key: str, kind: str, value: Any) -> Any:
     return value
 
 
-def _flags(file: Path, doc: Any, palette: list[str], features: Mapping[str, str],
-           codes: set[str]) -> dict[str, dict[str, Any]]:
+def _flags(
+    file: Path, doc: Any, palette: list[str], features: Mapping[str, str], codes: set[str]
+) -> dict[str, dict[str, Any]]:
     if not isinstance(doc, dict):
         raise _fail(file, "flags", "must be an object mapping codes to flag descriptions")
     out: dict[str, dict[str, Any]] = {}
@@ -300,10 +340,14 @@ def _flags(file: Path, doc: Any, palette: list[str], features: Mapping[str, str]
         stripes = entry["stripes"]
         if stripes is None:
             orientation, count = "none", 0
-        elif (isinstance(stripes, dict) and set(stripes) == {"orientation", "count"}
-              and stripes["orientation"] in ("horizontal", "vertical")
-              and isinstance(stripes["count"], int) and not isinstance(stripes["count"], bool)
-              and stripes["count"] >= 1):
+        elif (
+            isinstance(stripes, dict)
+            and set(stripes) == {"orientation", "count"}
+            and stripes["orientation"] in ("horizontal", "vertical")
+            and isinstance(stripes["count"], int)
+            and not isinstance(stripes["count"], bool)
+            and stripes["count"] >= 1
+        ):
             orientation, count = stripes["orientation"], stripes["count"]
         else:
             raise _fail(file, what, "stripes must be null or {orientation: horizontal|vertical, count >= 1}")
@@ -316,8 +360,14 @@ def _flags(file: Path, doc: Any, palette: list[str], features: Mapping[str, str]
         unknown = sorted(set(feats) - set(features))
         if unknown:
             raise _fail(file, what, f"unknown features {unknown} (see the features table)")
-        out[code] = {"colours": frozenset(colours), "colour_count": len(colours), "stripes": orientation,
-                     "stripe_count": count, "stars": stars, "features": frozenset(feats)}
+        out[code] = {
+            "colours": frozenset(colours),
+            "colour_count": len(colours),
+            "stripes": orientation,
+            "stripe_count": count,
+            "stars": stars,
+            "features": frozenset(feats),
+        }
     missing = sorted(codes - set(out))
     if missing:
         raise _fail(file, "flags", f"no flag description for {missing}")
@@ -373,8 +423,14 @@ def _alternative(file: Path, what: str, kind: str, text: str) -> Any:
     return text
 
 
-def _dimensions(file: Path, owner: str, doc: Any, kinds: Mapping[str, str], main: Mapping[str, Any],
-                allowed: Callable[[str, Any], str | None]) -> list[list[Change]]:
+def _dimensions(
+    file: Path,
+    owner: str,
+    doc: Any,
+    kinds: Mapping[str, str],
+    main: Mapping[str, Any],
+    allowed: Callable[[str, Any], str | None],
+) -> list[list[Change]]:
     """The independent choices of one country's or flag's ``arguable`` object.
 
     A set attribute gives one choice per value (main reading, or that value toggled: added when
@@ -429,6 +485,7 @@ def _flag_allowed(palette: Iterable[str], features: Mapping[str, str]) -> Callab
         if attr in ("stripe_count", "stars") and (not isinstance(value, int) or value < 0):
             return f"{attr} must be an integer >= 0"
         return None
+
     return allowed
 
 
@@ -442,8 +499,11 @@ def _derive(fields: Mapping[str, Any], palette: Iterable[str]) -> dict[str, Any]
     return f
 
 
-def _readings(fields: Mapping[str, Any], dims: list[list[Change]], palette: Iterable[str],
-              ) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+def _readings(
+    fields: Mapping[str, Any],
+    dims: list[list[Change]],
+    palette: Iterable[str],
+) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
     """Every alternative reading of one country: (its derived facts, the lines of its changes).
 
     All combinations of the choices in ``dims`` but the main reading; a reading whose flag has no
@@ -472,9 +532,15 @@ def _fewest(hits: list[tuple[str, ...]]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(line for h in hits if len(h) == least for line in h))
 
 
-def _arguable_set(file: Path, what: str, fits: Callable[[Mapping[str, Any]], bool] | None,
-                  pool: frozenset[str], readings: Readings, hand: Any,
-                  known: Iterable[str]) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+def _arguable_set(
+    file: Path,
+    what: str,
+    fits: Callable[[Mapping[str, Any]], bool] | None,
+    pool: frozenset[str],
+    readings: Readings,
+    hand: Any,
+    known: Iterable[str],
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """A category's (arguable codes, doubtful codes) with their reasons.
 
     Arguable: codes outside the pool that ``fits`` under some alternative reading, then the
@@ -507,8 +573,12 @@ def _arguable_set(file: Path, what: str, fits: Callable[[Mapping[str, Any]], boo
 def _modes(file: Path, what: str, value: Any) -> frozenset[str]:
     if value is None:
         return frozenset(MODES)
-    if not isinstance(value, list) or not value or not set(value) <= set(MODES) or \
-            not all(isinstance(v, str) for v in value):
+    if (
+        not isinstance(value, list)
+        or not value
+        or not set(value) <= set(MODES)
+        or not all(isinstance(v, str) for v in value)
+    ):
         raise _fail(file, what, f"modes must be a non-empty list drawn from {list(MODES)}, got {value!r}")
     return frozenset(value)
 
@@ -525,8 +595,7 @@ def _label(file: Path, what: str, value: Any) -> str:
     return value
 
 
-def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]],
-                readings: Readings) -> list[Category]:
+def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]], readings: Readings) -> list[Category]:
     if not isinstance(rows, list):
         raise _fail(file, "categories", "must be a list")
     out: list[Category] = []
@@ -572,8 +641,22 @@ def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]],
         if len(pool) < 4:
             raise _fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
         arguable, doubtful = _arguable_set(file, what, fits, pool, readings, row.get("arguable"), facts)
-        out.append(Category(cid, label, tier, "library", pool, modes, None, extra,
-                            frozenset(arguable), arguable, frozenset(doubtful), doubtful))
+        out.append(
+            Category(
+                cid,
+                label,
+                tier,
+                "library",
+                pool,
+                modes,
+                None,
+                extra,
+                frozenset(arguable),
+                arguable,
+                frozenset(doubtful),
+                doubtful,
+            )
+        )
     return out
 
 
@@ -604,8 +687,22 @@ def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]], readin
         if len(pool) < 4:
             raise _fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
         arguable, doubtful = _arguable_set(file, what, _has_tag(tag), pool, readings, row.get("arguable"), tags)
-        out.append(Category(f"tag:{tag}", label, tier, "synthetic", pool, modes, tag, {},
-                            frozenset(arguable), arguable, frozenset(doubtful), doubtful))
+        out.append(
+            Category(
+                f"tag:{tag}",
+                label,
+                tier,
+                "synthetic",
+                pool,
+                modes,
+                tag,
+                {},
+                frozenset(arguable),
+                arguable,
+                frozenset(doubtful),
+                doubtful,
+            )
+        )
     return out
 
 
@@ -640,18 +737,29 @@ def load_library(path: str | Path | None = None) -> Library:
         tags[code] = facts[code]["tags"]
         dims = []
         if "arguable" in flag_rows[code]:
-            dims += _dimensions(gfile, f"flag {code}", flag_rows[code]["arguable"], ARGUABLE_FLAG_FIELDS,
-                                fields, flag_allowed)
+            dims += _dimensions(
+                gfile, f"flag {code}", flag_rows[code]["arguable"], ARGUABLE_FLAG_FIELDS, fields, flag_allowed
+            )
         if "arguable" in country_rows[code]:
-            dims += _dimensions(cfile, f"country {code}", country_rows[code]["arguable"], ARGUABLE_COUNTRY_FIELDS,
-                                fields, lambda attr, value: None)
+            dims += _dimensions(
+                cfile,
+                f"country {code}",
+                country_rows[code]["arguable"],
+                ARGUABLE_COUNTRY_FIELDS,
+                fields,
+                lambda attr, value: None,
+            )
         if dims:
             n = 1
             for d in dims:
                 n *= len(d) + 1
             if n - 1 > MAX_READINGS:
-                raise _fail(gfile, f"flag {code}", f"arguable values make {n - 1} alternative readings "
-                            f"(country and flag together), at most {MAX_READINGS}")
+                raise _fail(
+                    gfile,
+                    f"flag {code}",
+                    f"arguable values make {n - 1} alternative readings "
+                    f"(country and flag together), at most {MAX_READINGS}",
+                )
             readings[code] = _readings(fields, dims, palette)
     kfile, krows = parts["categories"]
     sfile, srows = parts.get("synthetic", (kfile, []))
@@ -662,7 +770,11 @@ def load_library(path: str | Path | None = None) -> Library:
         for mode in sorted(cat.modes):
             key = (mode, cat.label.strip().lower())
             if key in labels:
-                raise _fail(where, f"category {cat.id!r}", f"label {cat.label!r} repeats category {labels[key]!r} in mode {mode!r}")
+                raise _fail(
+                    where,
+                    f"category {cat.id!r}",
+                    f"label {cat.label!r} repeats category {labels[key]!r} in mode {mode!r}",
+                )
             labels[key] = cat.id
     names = {code: c["name"] for code, c in countries.items()}
     source = str(path) if path is not None else str(bundled_path())

@@ -2,12 +2,13 @@
 and each flag's declared colours against its rendered pixels. ``flagcore data check`` and the
 tests both call ``check_library``.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .library import MODES, TIERS, Library, bundled_path
 
@@ -48,9 +49,14 @@ def tier_counts(library: Library, mode: str) -> tuple[int, int, int, int]:
     return (counts[0], counts[1], counts[2], counts[3])
 
 
-def check_library(library: Library, *, svg_dir: Path | None = None, colours: bool = True,
-                  minimums: dict[str, tuple[int, int, int, int]] | None = None,
-                  step: Callable[[str], None] | None = None) -> CheckResult:
+def check_library(
+    library: Library,
+    *,
+    svg_dir: Path | None = None,
+    colours: bool = True,
+    minimums: dict[str, tuple[int, int, int, int]] | None = None,
+    step: Callable[[str], None] | None = None,
+) -> CheckResult:
     """Check ``library`` beyond what loading enforces (see the module docstring).
 
     ``minimums`` maps each mode to the candidates per tier it must offer (default:
@@ -72,9 +78,11 @@ def check_library(library: Library, *, svg_dir: Path | None = None, colours: boo
         counts = tier_counts(library, mode)
         want = (minimums or MINIMUM_PER_TIER).get(mode, (0, 0, 0, 0))
         kinds = Counter(c.kind for c in cats)
-        lines.append(f"mode {mode}: {len(cats)} candidates ({kinds['library']} library, "
-                     f"{kinds['synthetic']} synthetic); per tier "
-                     + ", ".join(f"{TIERS[t]} {counts[t]} (min {want[t]})" for t in range(4)))
+        lines.append(
+            f"mode {mode}: {len(cats)} candidates ({kinds['library']} library, "
+            f"{kinds['synthetic']} synthetic); per tier "
+            + ", ".join(f"{TIERS[t]} {counts[t]} (min {want[t]})" for t in range(4))
+        )
         for t in range(4):
             if counts[t] < want[t]:
                 result.fail(f"mode {mode}: {TIERS[t]} has {counts[t]} candidates, needs {want[t]}")
@@ -96,12 +104,16 @@ def check_library(library: Library, *, svg_dir: Path | None = None, colours: boo
             if report is not None and not report.ok:
                 bad += 1
                 shares = ", ".join(f"{k} {v:.1%}" for k, v in report.shares.items() if v >= 0.001)
-                result.fail(f"flag {code}: declared colours {sorted(declared or ())}; missing {list(report.missing)}, "
-                            f"undeclared {list(report.undeclared)} (rendered: {shares})")
+                result.fail(
+                    f"flag {code}: declared colours {sorted(declared or ())}; missing {list(report.missing)}, "
+                    f"undeclared {list(report.undeclared)} (rendered: {shares})"
+                )
             if step is not None:
                 step(code)
         if not bad:
-            lines.append(f"colours: every declared colour is visible and no large colour is undeclared "
-                         f"({len(library.codes)} flags rendered)")
+            lines.append(
+                f"colours: every declared colour is visible and no large colour is undeclared "
+                f"({len(library.codes)} flags rendered)"
+            )
     lines.append("OK" if result.ok else f"{len(result.problems)} problem(s)")
     return result

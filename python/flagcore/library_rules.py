@@ -13,9 +13,11 @@ Rules are compiled once (unknown attributes and operators fail at load time with
 naming the category), then evaluated against every country, so a pool holds every country
 that fits its label by construction.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 Facts = Mapping[str, Any]
 Predicate = Callable[[Facts], bool]
@@ -74,8 +76,10 @@ def _condition(attr: str, kind: str, cond: object, kinds: Mapping[str, str]) -> 
     ((op, arg),) = cond.items()
     allowed = {"set": SET_OPS, "number": NUM_OPS | {"in"}, "str": STR_OPS, "bool": set()}[kind]
     if op not in allowed:
-        raise RuleError(f"{attr}: operator {op!r} does not apply to a {kind} attribute "
-                        f"(use one of {sorted(allowed) or ['a literal']})")
+        raise RuleError(
+            f"{attr}: operator {op!r} does not apply to a {kind} attribute "
+            f"(use one of {sorted(allowed) or ['a literal']})"
+        )
     if op == "has":
         return lambda f: arg in f[attr]
     if op in ("has_all", "has_any", "has_none", "eq", "subset_of", "in"):
@@ -104,8 +108,9 @@ def _condition(attr: str, kind: str, cond: object, kinds: Mapping[str, str]) -> 
         # e.g. the capital "Kuwait City" and the name "Kuwait".
         if kinds.get(arg) != "str":
             raise RuleError(f"{attr}: contains_attr needs another string attribute, got {arg!r}")
-        return lambda f: bool(f[attr]) and bool(f[arg]) and (
-            f[arg].lower() in f[attr].lower() or f[attr].lower() in f[arg].lower())
+        return lambda f: (
+            bool(f[attr]) and bool(f[arg]) and (f[arg].lower() in f[attr].lower() or f[attr].lower() in f[arg].lower())
+        )
     low = arg.lower()
     if op == "startswith":
         return lambda f: f[attr].lower().startswith(low)

@@ -8,12 +8,14 @@ so names such as "Türkiye" and "São Tomé and Príncipe" draw the same on ever
 too wide for its cell is set smaller, then shortened with an ellipsis. The picture's format
 follows the file name's extension (see ``FORMATS``).
 """
+
 from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -29,27 +31,38 @@ _CELL_W, _CELL_H, _PAD, _LABEL_H = 200, 150, 14, 44
 _FRAME = 6  # the tier outline of a revealed cell, drawn inside it: a name on two lines stays above it
 FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"
 # File extension -> Pillow format name; anything else is refused before any drawing.
-FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".gif": "GIF",
-           ".bmp": "BMP", ".tif": "TIFF", ".tiff": "TIFF"}
+FORMATS = {
+    ".png": "PNG",
+    ".jpg": "JPEG",
+    ".jpeg": "JPEG",
+    ".webp": "WEBP",
+    ".gif": "GIF",
+    ".bmp": "BMP",
+    ".tif": "TIFF",
+    ".tiff": "TIFF",
+}
 _SMALLEST_TEXT = 10  # px: below this a name is shortened rather than shrunk further
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_FILE), size)
 
 
-def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, width: int,
-             lines: int = 1) -> tuple[str, ImageFont.FreeTypeFont]:
+def fit_text(
+    draw: ImageDraw.ImageDraw, text: str, size: int, width: int, lines: int = 1
+) -> tuple[str, ImageFont.FreeTypeFont]:
     """``text`` (with line breaks) and a font that keep it within ``width`` px on at most
     ``lines`` lines: at ``size`` on one line when it fits, else smaller (down to
     _SMALLEST_TEXT px) on one line, then broken at a space, then shortened with an ellipsis."""
+
     def wide(t: str, font: ImageFont.FreeTypeFont) -> float:
         return max(draw.textlength(part, font=font) for part in t.split("\n"))
 
     words = text.split(" ")
-    layouts = [text] + (["\n".join((" ".join(words[:i]), " ".join(words[i:])))
-                         for i in range(1, len(words))] if lines >= 2 else [])
+    layouts = [text] + (
+        ["\n".join((" ".join(words[:i]), " ".join(words[i:]))) for i in range(1, len(words))] if lines >= 2 else []
+    )
     for s in range(size, _SMALLEST_TEXT - 1, -1):
         if wide(text, _font(s)) <= width:
             return text, _font(s)
@@ -73,8 +86,9 @@ def picture_format(path: str | os.PathLike[str]) -> str:
         raise ValueError("picture file name is empty")
     fmt = FORMATS.get(Path(name).suffix.lower())
     if fmt is None:
-        raise ValueError(f"cannot tell the picture format of {name!r}: end the name in one of "
-                         + ", ".join(sorted(FORMATS)))
+        raise ValueError(
+            f"cannot tell the picture format of {name!r}: end the name in one of " + ", ".join(sorted(FORMATS))
+        )
     folder = Path(name).parent
     if not folder.is_dir():
         raise FileNotFoundError(f"cannot write {name!r}: folder {str(folder)!r} does not exist")
@@ -101,8 +115,9 @@ def _save(image: Image.Image, path: str | os.PathLike[str]) -> None:
     image.convert("RGB").save(os.fspath(path), format=picture_format(path))
 
 
-def connections_png(board: "Board", path: str | os.PathLike[str], *, reveal: bool = False,
-                    names: dict[str, str] | None = None) -> None:
+def connections_png(
+    board: Board, path: str | os.PathLike[str], *, reveal: bool = False, names: dict[str, str] | None = None
+) -> None:
     """Draw ``board`` as a 4x4 grid of flags; with ``reveal`` each tile is outlined in its tier colour.
 
     ``names`` maps codes to the names written under the flags (else the codes are written).
@@ -123,12 +138,20 @@ def connections_png(board: "Board", path: str | os.PathLike[str], *, reveal: boo
         canvas.alpha_composite(flag, (fx, fy))
         draw.rectangle((fx - 1, fy - 1, fx + flag.width, fy + flag.height), outline=(200, 200, 200))
         if reveal:
-            draw.rounded_rectangle((x, y, x + _CELL_W, y + _CELL_H + _LABEL_H), radius=10,
-                                   outline=TIER_RGB[tier_of[code]], width=_FRAME)
+            draw.rounded_rectangle(
+                (x, y, x + _CELL_W, y + _CELL_H + _LABEL_H), radius=10, outline=TIER_RGB[tier_of[code]], width=_FRAME
+            )
         text = f"{names.get(code, code)} ({code})" if code in names else code
         text, font = fit_text(draw, text, 15, _CELL_W - 8, lines=2)
-        draw.multiline_text((x + _CELL_W // 2, y + _CELL_H + (_LABEL_H - _FRAME) // 2), text, fill=_INK,
-                            font=font, anchor="mm", align="center", spacing=1)
+        draw.multiline_text(
+            (x + _CELL_W // 2, y + _CELL_H + (_LABEL_H - _FRAME) // 2),
+            text,
+            fill=_INK,
+            font=font,
+            anchor="mm",
+            align="center",
+            spacing=1,
+        )
     if reveal:
         y = 4 * (_CELL_H + _LABEL_H + _PAD) + _PAD
         for g in board.groups:
@@ -146,8 +169,9 @@ def _cut(image: Image.Image, columns: int, rows: int) -> list[Image.Image]:
     return [image.crop((xs[c], ys[r], xs[c + 1], ys[r + 1])) for r in range(rows) for c in range(columns)]
 
 
-def puzzle_png(flag: str, tiles_by_slot: Sequence[int], columns: int, rows: int, par: int,
-               path: str | os.PathLike[str]) -> None:
+def puzzle_png(
+    flag: str, tiles_by_slot: Sequence[int], columns: int, rows: int, par: int, path: str | os.PathLike[str]
+) -> None:
     """Draw the scrambled start board beside the solved flag, with par written under it.
 
     The format follows ``path``'s extension (``FORMATS``); see ``picture_format`` for errors.
@@ -167,8 +191,7 @@ def puzzle_png(flag: str, tiles_by_slot: Sequence[int], columns: int, rows: int,
     canvas = Image.new("RGBA", (width, height), _BACKGROUND)
     draw = ImageDraw.Draw(canvas)
     # Dark seams between tiles so that look-alike white tiles still read as separate pieces.
-    draw.rectangle((_PAD - gap, _PAD - gap, _PAD + board_w + gap - 1, _PAD + board_h + gap - 1),
-                   fill=(90, 90, 90))
+    draw.rectangle((_PAD - gap, _PAD - gap, _PAD + board_w + gap - 1, _PAD + board_h + gap - 1), fill=(90, 90, 90))
     for slot, piece in enumerate(tiles_by_slot):
         x = _PAD + (slot % columns) * (tile_w + gap)
         y = _PAD + (slot // columns) * (tile_h + gap)
@@ -176,8 +199,12 @@ def puzzle_png(flag: str, tiles_by_slot: Sequence[int], columns: int, rows: int,
     canvas.alpha_composite(solved, (2 * _PAD + board_w, _PAD))
     font = _font(18)
     base = _PAD + max(board_h, solved.height) + 20
-    draw.text((_PAD + board_w // 2, base), f"start: par {par} swap{'s' if par != 1 else ''}",
-              fill=_INK, font=font, anchor="mm")
-    draw.text((2 * _PAD + board_w + solved.width // 2, base), f"{flag} solved", fill=_INK,
-              font=font, anchor="mm")
+    draw.text(
+        (_PAD + board_w // 2, base),
+        f"start: par {par} swap{'s' if par != 1 else ''}",
+        fill=_INK,
+        font=font,
+        anchor="mm",
+    )
+    draw.text((2 * _PAD + board_w + solved.width // 2, base), f"{flag} solved", fill=_INK, font=font, anchor="mm")
     _save(canvas, path)

@@ -10,14 +10,16 @@ Each function hands its arguments to the ``checked_*`` entry point of the compil
 rules of flagcore._args (TypeError/ValueError naming the argument, the same message from both),
 the compiled one in C in the same pass as the work.
 """
+
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, Iterable, Sequence, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +37,7 @@ _FLAG_CODE = re.compile(r"[A-Z]{2}(?:-[A-Z]{2,3})?")  # regional flags too: GB-E
 GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (5, 3)}
 GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
 # A grid as callers name it: "easy" | "medium" | "hard" (or an alias), "CxR", or (columns, rows).
-Grid = Union[str, tuple[int, int], Sequence[int]]
+Grid = str | tuple[int, int] | Sequence[int]
 MAX_GRID_SIDE = 32
 MAX_VISUAL_RESHUFFLE_ATTEMPTS = _core.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
@@ -44,10 +46,24 @@ MAX_VISUAL_RESHUFFLE_ATTEMPTS = _core.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 DEFAULT_MAX_NODES = 4_000
 
 __all__ = [
-    "DEFAULT_MAX_NODES", "GRIDS", "GRID_ALIASES", "ParSearchLimit", "PuzzleGame", "PuzzleResult", "background_percent", "count_cycles",
-    "count_cycles_batch", "is_strictly_solved", "is_visually_solved", "min_swaps_batch",
-    "min_swaps_to_identity", "min_swaps_to_identity_batch", "min_swaps_to_visual_solve",
-    "new_game", "resolve_grid", "verify",
+    "DEFAULT_MAX_NODES",
+    "GRIDS",
+    "GRID_ALIASES",
+    "ParSearchLimit",
+    "PuzzleGame",
+    "PuzzleResult",
+    "background_percent",
+    "count_cycles",
+    "count_cycles_batch",
+    "is_strictly_solved",
+    "is_visually_solved",
+    "min_swaps_batch",
+    "min_swaps_to_identity",
+    "min_swaps_to_identity_batch",
+    "min_swaps_to_visual_solve",
+    "new_game",
+    "resolve_grid",
+    "verify",
 ]
 
 
@@ -69,15 +85,21 @@ def is_strictly_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any
     return bool(_core.checked_is_strictly_solved(tiles_by_slot))
 
 
-def is_visually_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
-                       signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None) -> bool:
+def is_visually_solved(
+    tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
+    signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
+) -> bool:
     """Every slot shows a tile that looks like the piece that belongs there (None: strict identity)."""
     return bool(_core.checked_is_visually_solved(tiles_by_slot, signatures))
 
 
-def min_swaps_to_visual_solve(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
-                              signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
-                              *, method: str = "exact", max_nodes: int | None = DEFAULT_MAX_NODES) -> int:
+def min_swaps_to_visual_solve(
+    tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
+    signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
+    *,
+    method: str = "exact",
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+) -> int:
     """Par: the fewest swaps to a visually solved layout.
 
     method="exact" (default) is the true minimum for every board; method="enumerate" is the
@@ -103,8 +125,9 @@ def min_swaps_to_identity_batch(boards: Any) -> npt.NDArray[np.int64]:
     return np.asarray(_core.min_swaps_to_identity_batch(as_board_matrix(boards)), dtype=np.int64)
 
 
-def min_swaps_batch(boards: Any, signatures: Any = None, *, method: str = "exact",
-                    max_nodes: int | None = DEFAULT_MAX_NODES) -> npt.NDArray[np.int64]:
+def min_swaps_batch(
+    boards: Any, signatures: Any = None, *, method: str = "exact", max_nodes: int | None = DEFAULT_MAX_NODES
+) -> npt.NDArray[np.int64]:
     """Par of every row of ``boards``, without the GIL.
 
     ``signatures``: None (all tiles distinct), one 1-D signature list shared by every board (a
@@ -237,7 +260,7 @@ class PuzzleGame:
 
     @property
     def solved(self) -> bool:
-        """True when the board looks solved (look-alike pieces are interchangeable), or is the identity in strict mode."""
+        """True when the board looks solved (look-alike pieces are interchangeable), or is the identity in strict mode."""  # noqa: E501
         if self._classes is None or self.identity_mode:
             return bool(_core.checked_is_strictly_solved(self._tiles))
         return bool(_core.checked_is_visually_solved(self._tiles, self._classes))
@@ -266,8 +289,7 @@ class PuzzleGame:
 
 def _result(swaps: int, par: int, solved: bool) -> PuzzleResult:
     over = max(0, swaps - par)
-    return PuzzleResult(swaps=swaps, min_possible=par, swaps_over_min=over,
-                        perfect=solved and over == 0, solved=solved)
+    return PuzzleResult(swaps=swaps, min_possible=par, swaps_over_min=over, perfect=solved and over == 0, solved=solved)
 
 
 @lru_cache(maxsize=4096)
@@ -286,9 +308,12 @@ def _classes_of(signatures: tuple[int, ...]) -> tuple[I32, int]:
     return classes, k
 
 
-def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
-             grid: Grid = "hard", seed: int | str | None = None,
-             max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleGame:
+def new_game(
+    flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
+    grid: Grid = "hard",
+    seed: int | str | None = None,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+) -> PuzzleGame:
     """Deal a new board: shuffled until it does not look solved, with its exact par.
 
     Randomness comes from flagcore.Rng (mulberry32), so a seed deals the same board everywhere.
@@ -328,14 +353,24 @@ def new_game(flag_or_signatures: str | Sequence[int | None] | npt.NDArray[np.int
         seed = int.from_bytes(os.urandom(4), "little")
     state = _rng.seed_to_state(seed)  # validates the seed
     start, par = _core.deal(n, classes, k, state, budget)
-    return PuzzleGame(start=start, signatures=signatures, par=par, identity_mode=classes is not None and k == 1,
-                      seed=seed, flag=flag, grid=(columns, rows), _classes=classes)
+    return PuzzleGame(
+        start=start,
+        signatures=signatures,
+        par=par,
+        identity_mode=classes is not None and k == 1,
+        seed=seed,
+        flag=flag,
+        grid=(columns, rows),
+        _classes=classes,
+    )
 
 
-def verify(start_tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
-           swaps: Iterable[tuple[int, int] | Sequence[int]],
-           signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
-           max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleResult:
+def verify(
+    start_tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]],
+    swaps: Iterable[tuple[int, int] | Sequence[int]],
+    signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+) -> PuzzleResult:
     """Replay a client's swap log on the server and return the result screen it earns.
 
     Raises ValueError (TypeError for wrong types) naming the problem when the log is malformed,

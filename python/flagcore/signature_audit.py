@@ -17,10 +17,12 @@ the same. Pairs that are neither (small but not invisible differences) are count
 either answer is defensible for them. Par is compared on the same random boards (the strict
 shuffles of ``puzzle.new_game(None, grid, seed)``, seeds "audit:<code>:<grid>:<i>").
 """
+
 from __future__ import annotations
 
 import statistics
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,8 +45,7 @@ def shown_tiles(code: str, columns: int, rows: int) -> list[Tile]:
     alpha = image[:, :, 3:].astype(np.int32)
     shown = (rgb * alpha + 255 * (255 - alpha) + 127) // 255
     th, tw = image.shape[0] // rows, image.shape[1] // columns
-    return [shown[r * th:(r + 1) * th, c * tw:(c + 1) * tw] for r in range(rows)
-            for c in range(columns)]
+    return [shown[r * th : (r + 1) * th, c * tw : (c + 1) * tw] for r in range(rows) for c in range(columns)]
 
 
 def visibly_differ(a: Tile, b: Tile) -> bool:
@@ -62,7 +63,7 @@ def _blur(tile: Tile) -> npt.NDArray[np.float64]:
     out = np.zeros((h, w, tile.shape[2]))
     for dy in range(SAME_BLUR):
         for dx in range(SAME_BLUR):
-            out += padded[dy:dy + h, dx:dx + w]
+            out += padded[dy : dy + h, dx : dx + w]
     return out / (SAME_BLUR * SAME_BLUR)
 
 
@@ -72,8 +73,9 @@ def look_same(a: Tile, b: Tile) -> bool:
     return float(np.abs(_blur(a) - _blur(b)).max()) <= SAME_LEVELS
 
 
-def _pairs_against(sigs: list[int], differ: set[tuple[int, int]],
-                   same: set[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def _pairs_against(
+    sigs: list[int], differ: set[tuple[int, int]], same: set[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     merged = sorted(p for p in differ if sigs[p[0]] == sigs[p[1]])
     split = sorted(p for p in same if sigs[p[0]] != sigs[p[1]])
     return merged, split
@@ -99,13 +101,22 @@ def audit_flag(code: str, grid: str, seeds: int = 20) -> dict[str, Any]:
                 same.add((i, j))
             else:
                 between.add((i, j))
-    row: dict[str, Any] = {"code": code, "grid": grid, "pairs": n * (n - 1) // 2,
-                           "differ_pairs": len(differ), "same_pairs": len(same),
-                           "between_pairs": len(between)}
+    row: dict[str, Any] = {
+        "code": code,
+        "grid": grid,
+        "pairs": n * (n - 1) // 2,
+        "differ_pairs": len(differ),
+        "same_pairs": len(same),
+        "between_pairs": len(between),
+    }
     for name, sigs in (("spec", spec), ("visual", visual)):
         merged, split = _pairs_against(sigs, differ, same)
-        row[name] = {"k": len(set(sigs)), "merged_visible": merged, "split_same": split,
-                     "merged_between": sum(1 for i, j in between if sigs[i] == sigs[j])}
+        row[name] = {
+            "k": len(set(sigs)),
+            "merged_visible": merged,
+            "split_same": split,
+            "merged_between": sum(1 for i, j in between if sigs[i] == sigs[j]),
+        }
     pars: dict[str, list[int]] = {"spec": [], "visual": []}
     solved_by_spec = 0
     for seed in range(seeds):
@@ -133,8 +144,7 @@ def summarise(grid: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
             "pairs_merged_between": sum(r[name]["merged_between"] for r in rows),
             "mean_par": statistics.fmean(r[name]["mean_par"] for r in rows) if rows else 0.0,
         }
-    out["flags_par_moved"] = sum(1 for r in rows
-                                 if abs(r["spec"]["mean_par"] - r["visual"]["mean_par"]) > 1e-9)
+    out["flags_par_moved"] = sum(1 for r in rows if abs(r["spec"]["mean_par"] - r["visual"]["mean_par"]) > 1e-9)
     out["flags_k_changed"] = sum(1 for r in rows if r["spec"]["k"] != r["visual"]["k"])
     out["boards_spec_solved_not_visual"] = sum(r["spec_solved_not_visual"] for r in rows)
     out["boards"] = sum(r["boards"] for r in rows)
@@ -142,8 +152,7 @@ def summarise(grid: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def audit(codes: Iterable[str], grids: Iterable[str], seeds: int = 20,
-          step: Any = None) -> dict[str, Any]:
+def audit(codes: Iterable[str], grids: Iterable[str], seeds: int = 20, step: Any = None) -> dict[str, Any]:
     """audit_flag over every code and grid; ``step(label)`` is called after each (progress)."""
     codes = list(codes)
     flags: list[dict[str, Any]] = []
@@ -161,34 +170,61 @@ def audit(codes: Iterable[str], grids: Iterable[str], seeds: int = 20,
 
 def render(result: dict[str, Any]) -> str:
     """The before (spec) / after (visual) table and the flags behind every nonzero count."""
-    head = ["grid", "signature", "flags merging visible", "pairs", "flags splitting same",
-            "pairs", "in-between merged", "K changed", "par moved", "mean par"]
+    head = [
+        "grid",
+        "signature",
+        "flags merging visible",
+        "pairs",
+        "flags splitting same",
+        "pairs",
+        "in-between merged",
+        "K changed",
+        "par moved",
+        "mean par",
+    ]
     body = []
     for s in result["grids"]:
         for name in ("spec", "visual"):
             v = s[name]
-            body.append([s["grid"], name, f"{v['flags_merging_visible']}/{s['flags']}",
-                         str(v["pairs_merging_visible"]), f"{v['flags_splitting_same']}/{s['flags']}",
-                         str(v["pairs_splitting_same"]),
-                         f"{v['pairs_merged_between']}/{s['pairs_between']}",
-                         str(s["flags_k_changed"]) if name == "visual" else "",
-                         str(s["flags_par_moved"]) if name == "visual" else "",
-                         f"{v['mean_par']:.3f}"])
+            body.append(
+                [
+                    s["grid"],
+                    name,
+                    f"{v['flags_merging_visible']}/{s['flags']}",
+                    str(v["pairs_merging_visible"]),
+                    f"{v['flags_splitting_same']}/{s['flags']}",
+                    str(v["pairs_splitting_same"]),
+                    f"{v['pairs_merged_between']}/{s['pairs_between']}",
+                    str(s["flags_k_changed"]) if name == "visual" else "",
+                    str(s["flags_par_moved"]) if name == "visual" else "",
+                    f"{v['mean_par']:.3f}",
+                ]
+            )
     widths = [max(len(h), *(len(r[i]) for r in body)) for i, h in enumerate(head)]
-    lines = ["Signatures against what a player sees (flagcore.signature_audit): "
-             f"par over {result['seeds']} boards per flag and grid", ""]
+    lines = [
+        "Signatures against what a player sees (flagcore.signature_audit): "
+        f"par over {result['seeds']} boards per flag and grid",
+        "",
+    ]
     lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths)).rstrip() for r in [head] + body]
-    lines += ["", "in-between: pairs that neither visibly differ nor look the same (either answer is",
-              "defensible); merged: how many of them the signature calls look-alike. K changed,",
-              "par moved: flags whose number of classes / mean par differs from the spec's."]
+    lines += [
+        "",
+        "in-between: pairs that neither visibly differ nor look the same (either answer is",
+        "defensible); merged: how many of them the signature calls look-alike. K changed,",
+        "par moved: flags whose number of classes / mean par differs from the spec's.",
+    ]
     spec_solved = sum(s["boards_spec_solved_not_visual"] for s in result["grids"])
     boards = sum(s["boards"] for s in result["grids"])
-    lines += ["", f"boards the spec's signature calls solved while a tile is visibly out of place: "
-                  f"{spec_solved}/{boards}"]
-    for name, key, what in (("spec", "merged_visible", "merges that visibly differ"),
-                            ("visual", "merged_visible", "merges that visibly differ"),
-                            ("visual", "split_same", "splits that look the same"),
-                            ("spec", "split_same", "splits that look the same")):
+    lines += [
+        "",
+        f"boards the spec's signature calls solved while a tile is visibly out of place: {spec_solved}/{boards}",
+    ]
+    for name, key, what in (
+        ("spec", "merged_visible", "merges that visibly differ"),
+        ("visual", "merged_visible", "merges that visibly differ"),
+        ("visual", "split_same", "splits that look the same"),
+        ("spec", "split_same", "splits that look the same"),
+    ):
         hits = [f"{f['code']} {f['grid']} {f[name][key]}" for f in result["flags"] if f[name][key]]
         lines.append(f"{name} {what}: " + ("none" if not hits else ""))
         lines += [f"  {h}" for h in hits]

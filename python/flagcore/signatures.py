@@ -17,6 +17,7 @@ three grids come from a precomputed table shipped in the wheel, everything else 
 and cached. The spec's tile geometry is documented in ``flagcore._signature_args``, the
 renderer's safety rules in ``flagcore._svg_render``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -26,7 +27,8 @@ import re
 import threading
 import warnings
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -46,17 +48,30 @@ else:
     tile_signatures = _impl.tile_signatures
     visual_signatures = _impl.visual_signatures
 
-__all__ = ["hash_pixel_data", "tile_signatures", "visual_signatures", "render_flag",
-           "piece_signatures", "METHODS",
-           "flag_svg", "bundled_codes", "clear_cache", "SvgRenderError", "TILE_WIDTH",
-           "INSET", "TABLE_GRIDS", "MAX_COLUMNS", "MAX_ROWS"]
+__all__ = [
+    "hash_pixel_data",
+    "tile_signatures",
+    "visual_signatures",
+    "render_flag",
+    "piece_signatures",
+    "METHODS",
+    "flag_svg",
+    "bundled_codes",
+    "clear_cache",
+    "SvgRenderError",
+    "TILE_WIDTH",
+    "INSET",
+    "TABLE_GRIDS",
+    "MAX_COLUMNS",
+    "MAX_ROWS",
+]
 
-TILE_WIDTH = 48                        # px per column: the canvas is columns * 48 px wide
-INSET = 4                              # px kept off each tile's edges (anti-aliased seams)
+TILE_WIDTH = 48  # px per column: the canvas is columns * 48 px wide
+INSET = 4  # px kept off each tile's edges (anti-aliased seams)
 TABLE_GRIDS = ((3, 2), (4, 3), (5, 3))  # the game's grids: precomputed for bundled flags
-MAX_COLUMNS = 64                       # 3072 px wide at most
+MAX_COLUMNS = 64  # 3072 px wide at most
 MAX_ROWS = 64
-METHODS = ("visual", "spec")          # piece_signatures(method=...); the first is the default
+METHODS = ("visual", "spec")  # piece_signatures(method=...); the first is the default
 TABLE_FILE = "signatures.json"
 _CACHE_SIZE = 4096
 _CODE = re.compile(r"[A-Za-z]{2}(?:-[A-Za-z]{2,3})?")
@@ -68,8 +83,7 @@ def _flags_dir() -> Any:
 
 def bundled_codes() -> list[str]:
     """Codes of every bundled flag artwork (flags/svg/CODE.svg), sorted."""
-    return sorted(entry.name[:-4] for entry in (_flags_dir() / "svg").iterdir()
-                  if entry.name.endswith(".svg"))
+    return sorted(entry.name[:-4] for entry in (_flags_dir() / "svg").iterdir() if entry.name.endswith(".svg"))
 
 
 def _check_code(code: Any) -> str:
@@ -96,8 +110,9 @@ def _svg_source(svg_or_code: Any) -> tuple[str | None, bytes]:
         return svg_or_code.upper(), flag_svg(svg_or_code)
     if isinstance(svg_or_code, (bytes, bytearray, memoryview)):
         return None, bytes(svg_or_code)
-    raise TypeError("svg_or_code must be a flag code (str), SVG text (str) or SVG bytes, "
-                    f"not {type(svg_or_code).__name__}")
+    raise TypeError(
+        f"svg_or_code must be a flag code (str), SVG text (str) or SVG bytes, not {type(svg_or_code).__name__}"
+    )
 
 
 def _check_columns(columns: Any) -> int:
@@ -114,8 +129,9 @@ def _check_rows(rows: Any) -> int:
     return checked
 
 
-def render_flag(svg_or_code: str | bytes | bytearray | memoryview, columns: int,
-                rows: int | None = None) -> npt.NDArray[np.uint8]:
+def render_flag(
+    svg_or_code: str | bytes | bytearray | memoryview, columns: int, rows: int | None = None
+) -> npt.NDArray[np.uint8]:
     """Draw a flag ``columns * 48`` px wide at its own aspect ratio -> (H, W, 4) uint8 RGBA.
 
     ``svg_or_code`` is a bundled flag code ("FR"), SVG text or SVG bytes. Colours are
@@ -175,8 +191,9 @@ def _load_table() -> dict[str, dict[str, dict[str, list[int] | None]]]:
         if _table is None:
             entry = _flags_dir() / TABLE_FILE
             loaded = json.loads(entry.read_text("utf-8")) if entry.is_file() else {"flags": {}}
-            _table = {code: {method: row.get(method, {}) for method in METHODS}
-                      for code, row in loaded["flags"].items()}
+            _table = {
+                code: {method: row.get(method, {}) for method in METHODS} for code, row in loaded["flags"].items()
+            }
         return _table
 
 
@@ -208,8 +225,9 @@ def _compute(data: bytes, columns: int, rows: int, method: str) -> tuple[int, ..
         return None
 
 
-def piece_signatures(svg_or_code: str | bytes | bytearray | memoryview, columns: int,
-                     rows: int, method: str = "visual") -> list[int] | None:
+def piece_signatures(
+    svg_or_code: str | bytes | bytearray | memoryview, columns: int, rows: int, method: str = "visual"
+) -> list[int] | None:
     """Signature of every tile (slots in row-major order), or None when it cannot be rendered.
 
     Tiles with equal signatures look alike. ``method="visual"`` (default) compares whole tiles
@@ -218,8 +236,9 @@ def piece_signatures(svg_or_code: str | bytes | bytearray | memoryview, columns:
     Bad argument types or values (columns="x", rows=0, an unknown flag code) raise
     TypeError/ValueError; anything wrong with the artwork itself, or a flag too thin for the
     requested rows, gives None and the game falls back to strict identity. Without the cairo
-    library (libcairo2) it gives None too, with a RuntimeWarning saying what to install. Bundled flags at 3x2, 4x3 and 5x3 come from the precomputed table; other results are
-    cached in-process (thread-safe, bounded LRU).
+    library (libcairo2) it gives None too, with a RuntimeWarning saying what to install. Bundled
+    flags at 3x2, 4x3 and 5x3 come from the precomputed table; other results are cached in-process
+    (thread-safe, bounded LRU).
     """
     columns = _check_columns(columns)
     rows = _check_rows(rows)
@@ -242,8 +261,7 @@ def piece_signatures(svg_or_code: str | bytes | bytearray | memoryview, columns:
         try:
             value = _compute(load(), columns, rows, method)
         except CairoMissingError as exc:  # not cached: installing libcairo2 fixes it
-            warnings.warn(f"{exc}; piece_signatures returns None (strict identity)", RuntimeWarning,
-                          stacklevel=2)
+            warnings.warn(f"{exc}; piece_signatures returns None (strict identity)", RuntimeWarning, stacklevel=2)
             return None
         _cache.put(key, value)
     return None if value is None else list(value)

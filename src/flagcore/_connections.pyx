@@ -36,7 +36,7 @@ from flagcore.errors import NoBoardError
 cdef tuple _REASON_NAMES = tuple(_REASONS)
 
 # The layout this module was built with, checked against its Python mirror by
-# tests/test_connections_layout.py.
+# tests/connections/test_connections_layout.py.
 LAYOUT = {
     "ITEMS": ITEMS, "TIERS": TIERS, "DECOY_BELOW": DECOY_BELOW,
     "STATUS_OK": STATUS_OK, "STATUS_NO_BOARD": STATUS_NO_BOARD,

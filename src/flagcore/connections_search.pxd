@@ -1,7 +1,7 @@
 # C-level layout, tables and workspace of the compiled Connections search (flagcore._connections).
 # Declarations only: cimported by _connections.pyx and by any module that wants to run the search in C.
 # The layout constants below have one Python mirror, python/flagcore/_connections_layout.py (used by
-# the reference twin and the generator); tests/test_connections_layout.py checks the two agree.
+# the reference twin and the generator); tests/connections/test_connections_layout.py checks the two agree.
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t
 
 cdef enum:

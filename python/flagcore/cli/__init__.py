@@ -6,6 +6,7 @@ Each module in this package that defines ``register(groups)`` adds its own sub-c
 with ``set_defaults``. Errors a user can cause (ValueError, TypeError, FlagcoreError, OSError) end
 as one line on stderr and exit status 2, never a traceback.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,7 +15,8 @@ import os
 import pkgutil
 import sys
 import warnings
-from typing import NoReturn, Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
 from .._version import __version__
 

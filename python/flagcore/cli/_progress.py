@@ -4,11 +4,13 @@ On a terminal tqdm redraws its line in place. Anywhere else (a log file, CI, a p
 with carriage returns leaves a run of half-lines, so the same bar is written as plain lines
 instead: one at each tenth of the work and one at the end.
 """
+
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, TextIO
 
 from tqdm import tqdm
 
@@ -30,13 +32,21 @@ class _Lines:
         self.stream.flush()
 
 
-def progress(total: int, desc: str) -> "tqdm[Any]":
+def progress(total: int, desc: str) -> tqdm[Any]:
     """A bar over ``total`` steps; use it as a context manager and call ``update(n)``."""
     stream = sys.stderr
     if stream.isatty():
         return tqdm(total=total, desc=desc, file=stream, dynamic_ncols=True)
-    return tqdm(total=total, desc=desc, file=_Lines(stream), ascii=True, ncols=80,
-                mininterval=0, miniters=max(1, -(-total // 10)), maxinterval=float("inf"))
+    return tqdm(
+        total=total,
+        desc=desc,
+        file=_Lines(stream),
+        ascii=True,
+        ncols=80,
+        mininterval=0,
+        miniters=max(1, -(-total // 10)),
+        maxinterval=float("inf"),
+    )
 
 
 @contextmanager
@@ -47,7 +57,9 @@ def steps(total: int, desc: str) -> Iterator[Callable[[str], None]]:
         yield lambda label: None
         return
     with progress(total, desc) as bar:
+
         def step(label: str) -> None:
             bar.set_description(f"{desc} {label}", refresh=False)
             bar.update(1)
+
         yield step

@@ -5,6 +5,7 @@ Readable by default (the 4x4 grid of codes and country names, with the board id 
 client's view (``Board.to_dict()``, no answers; with ``--reveal`` the answers too) and nothing
 else on stdout; ``--trace`` prints the generator's events and its search counters.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,25 +30,48 @@ _RESET = "\x1b[0m"
 
 def register(groups: dict[str, Any]) -> None:
     p = groups[""].add_parser(
-        "connections", help="generate and show a Connections board",
-        description="Generate a Connections board from a seed, a day or a board id and show it.")
+        "connections",
+        help="generate and show a Connections board",
+        description="Generate a Connections board from a seed, a day or a board id and show it.",
+    )
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--seed", metavar="S",
-                        help="all digits: an int seed in [0, 2^32); anything else: a str seed (default: random)")
-    source.add_argument("--daily", nargs="?", const="", metavar="DATE",
-                        help="the day's board, seed 'daily:YYYY-MM-DD' (default: today in UTC)")
-    source.add_argument("--id", dest="board_id", metavar="BOARD_ID",
-                        help="rebuild the board a board id names (it holds seed, mode and --legacy)")
+    source.add_argument(
+        "--seed", metavar="S", help="all digits: an int seed in [0, 2^32); anything else: a str seed (default: random)"
+    )
+    source.add_argument(
+        "--daily",
+        nargs="?",
+        const="",
+        metavar="DATE",
+        help="the day's board, seed 'daily:YYYY-MM-DD' (default: today in UTC)",
+    )
+    source.add_argument(
+        "--id",
+        dest="board_id",
+        metavar="BOARD_ID",
+        help="rebuild the board a board id names (it holds seed, mode and --legacy)",
+    )
     p.add_argument("--mode", choices=MODES, default=None, help="category set (default: flags)")
     p.add_argument("--legacy", action="store_true", help="the spec's original generator, flaws included")
-    p.add_argument("--library", metavar="PATH", default=None,
-                   help="a library directory or JSON file (default: the bundled flags/ data)")
+    p.add_argument(
+        "--library",
+        metavar="PATH",
+        default=None,
+        help="a library directory or JSON file (default: the bundled flags/ data)",
+    )
     p.add_argument("--trace", action="store_true", help="print the search's events")
-    p.add_argument("--json", action="store_true", help='print {"mode","tiles"} as JSON; with --reveal also "seed","board_id","groups"')
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"mode","tiles"} as JSON; with --reveal also "seed","board_id","groups"',
+    )
     p.add_argument("--reveal", action="store_true", help="show the groups (tier colours on a terminal)")
-    p.add_argument("--png", metavar="FILE",
-                   help="also draw the board as a 4x4 grid of flag images (groups outlined with --reveal); "
-                        "the format follows the extension: .png, .jpg, .webp, ...")
+    p.add_argument(
+        "--png",
+        metavar="FILE",
+        help="also draw the board as a 4x4 grid of flag images (groups outlined with --reveal); "
+        "the format follows the extension: .png, .jpg, .webp, ...",
+    )
     p.set_defaults(func=run)
 
 
@@ -60,8 +84,9 @@ def parse_seed(text: str) -> int | str:
     if not text.strip():
         raise ValueError("--seed is empty: give an int in [0, 2^32) or a word")
     if _SIGNED.fullmatch(text.strip()):
-        raise ValueError(f"--seed {text}: int seeds are in [0, 2^32) and unsigned; "
-                         "for a str seed use a word (e.g. daily:2026-11-29)")
+        raise ValueError(
+            f"--seed {text}: int seeds are in [0, 2^32) and unsigned; for a str seed use a word (e.g. daily:2026-11-29)"
+        )
     return int(text) if _DIGITS.fullmatch(text) else text
 
 
@@ -92,17 +117,20 @@ def use_colour(stream: TextIO) -> bool:
 
 def _cell(code: str, library: Library) -> str:
     text = f"{code} {library.name(code)}"
-    return text if len(text) <= _CELL else text[:_CELL - 1] + "\u2026"
+    return text if len(text) <= _CELL else text[: _CELL - 1] + "\u2026"
 
 
 def format_board(board: Board, library: Library, *, reveal: bool, colour: bool) -> str:
     seed = json.dumps(board.seed, ensure_ascii=False)
-    lines = [f"Connections  {board.mode} mode  seed {seed}  board id {board_id(board)}"
-             + ("  (legacy generator)" if board.legacy else ""), ""]
+    lines = [
+        f"Connections  {board.mode} mode  seed {seed}  board id {board_id(board)}"
+        + ("  (legacy generator)" if board.legacy else ""),
+        "",
+    ]
     tier_of = {c: g.tier for g in board.groups for c in g.codes}
     for row in range(4):
         cells = []
-        for code in board.tiles[4 * row:4 * row + 4]:
+        for code in board.tiles[4 * row : 4 * row + 4]:
             text = _cell(code, library).ljust(_CELL)
             if reveal and colour:
                 text = f"{_ANSI[tier_of[code]]} {text} {_RESET}"
@@ -156,8 +184,7 @@ def run(args: argparse.Namespace) -> int:
     if args.png is not None:
         from ..pictures import connections_png
 
-        connections_png(board, args.png, reveal=args.reveal,
-                        names={code: library.name(code) for code in board.tiles})
+        connections_png(board, args.png, reveal=args.reveal, names={code: library.name(code) for code in board.tiles})
         print(f"flagcore: wrote {args.png}", file=sys.stderr)
     if args.json:
         if events:  # stdout stays one JSON object; the trace goes beside it

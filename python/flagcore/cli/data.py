@@ -1,5 +1,6 @@
 """``flagcore data check``: validate the bundled flag library (or a user's library file).
 ``flagcore data sheet``: draw contact sheets of every category for a person to review."""
+
 from __future__ import annotations
 
 import argparse
@@ -11,35 +12,54 @@ from ._progress import steps
 
 def register(groups: dict[str, Any]) -> None:
     p = groups["data"].add_parser("check", help="validate the library: schema, artwork, pools, tiers, colours")
-    p.add_argument("--library", metavar="PATH", default=None,
-                   help="a library directory or JSON file (default: the bundled flags/ data)")
+    p.add_argument(
+        "--library",
+        metavar="PATH",
+        default=None,
+        help="a library directory or JSON file (default: the bundled flags/ data)",
+    )
     p.add_argument("--svg-dir", metavar="DIR", default=None, help="artwork directory (default: bundled flags/svg)")
     p.add_argument("--no-colours", action="store_true", help="skip rendering flags for the colour cross-check")
-    p.add_argument("--min-per-tier", metavar="Y,G,B,P", default=None,
-                   help="candidate categories each mode must offer per tier (yellow, green, blue, purple); "
-                        "default: the bundled library's figures for it, 1,1,1,1 (enough for a board) "
-                        "for a --library")
+    p.add_argument(
+        "--min-per-tier",
+        metavar="Y,G,B,P",
+        default=None,
+        help="candidate categories each mode must offer per tier (yellow, green, blue, purple); "
+        "default: the bundled library's figures for it, 1,1,1,1 (enough for a board) "
+        "for a --library",
+    )
     p.set_defaults(func=run_check)
     s = groups["data"].add_parser(
-        "sheet", help="contact sheets: every category's pool and arguable codes as flags, one PNG per group",
+        "sheet",
+        help="contact sheets: every category's pool and arguable codes as flags, one PNG per group",
         description="Draw every category with its pool (doubtful codes outlined in red) and its arguable "
-                    "codes (outlined in orange), with reasons, as flags at tile size, one PNG per category "
-                    "group, into OUT.")
+        "codes (outlined in orange), with reasons, as flags at tile size, one PNG per category "
+        "group, into OUT.",
+    )
     s.add_argument("--out", metavar="DIR", required=True, help="folder for the PNGs (created if needed)")
-    s.add_argument("--library", metavar="PATH", default=None,
-                   help="a library directory or JSON file (default: the bundled flags/ data)")
+    s.add_argument(
+        "--library",
+        metavar="PATH",
+        default=None,
+        help="a library directory or JSON file (default: the bundled flags/ data)",
+    )
     s.add_argument("--svg-dir", metavar="DIR", default=None, help="artwork directory (default: bundled flags/svg)")
     s.add_argument("--mode", choices=("flags", "trivia", "both"), default="both", help="default: both")
-    s.add_argument("--group", action="append", default=None, metavar="GROUP",
-                   help="only this sheet group (repeatable): colours, stripes, symbols, geography, "
-                        "languages-money-names, politics-history, other")
+    s.add_argument(
+        "--group",
+        action="append",
+        default=None,
+        metavar="GROUP",
+        help="only this sheet group (repeatable): colours, stripes, symbols, geography, "
+        "languages-money-names, politics-history, other",
+    )
     s.add_argument("--tile-width", type=int, default=96, help="flag width in pixels (default 96)")
     s.add_argument("--columns", type=int, default=12, help="flags per row (default 12)")
     s.set_defaults(func=run_sheet)
 
 
 def parse_minimums(text: str) -> tuple[int, int, int, int]:
-    """"Y,G,B,P" -> four ints >= 0, the minimum candidate count per tier."""
+    """ "Y,G,B,P" -> four ints >= 0, the minimum candidate count per tier."""
     parts = [t.strip() for t in text.split(",")]
     if len(parts) != 4 or not all(t.isdigit() for t in parts):
         raise ValueError(f"--min-per-tier takes four counts >= 0 as Y,G,B,P (e.g. 2,2,2,1), got {text!r}")
@@ -59,8 +79,13 @@ def run_check(args: argparse.Namespace) -> int:
         minimums = MINIMUM_PER_TIER
     library = load_library(args.library)  # a broken file raises LibraryError (a ValueError): exit 2
     with steps(0 if args.no_colours else len(library.codes), "data check colours") as step:
-        result = check_library(library, svg_dir=Path(args.svg_dir) if args.svg_dir else None,
-                               colours=not args.no_colours, minimums=minimums, step=step)
+        result = check_library(
+            library,
+            svg_dir=Path(args.svg_dir) if args.svg_dir else None,
+            colours=not args.no_colours,
+            minimums=minimums,
+            step=step,
+        )
     for line in result.lines:
         print(line)
     return 0 if result.ok else 1
@@ -73,9 +98,16 @@ def run_sheet(args: argparse.Namespace) -> int:
     library = load_library(args.library)
     modes = MODES if args.mode == "both" else (args.mode,)
     with steps(len(args.group or GROUPS), "data sheet") as step:
-        paths = write_sheets(library, args.out, modes=modes, groups=args.group, tile_width=args.tile_width,
-                             columns=args.columns, svg_dir=Path(args.svg_dir) if args.svg_dir else None,
-                             step=step)
+        paths = write_sheets(
+            library,
+            args.out,
+            modes=modes,
+            groups=args.group,
+            tile_width=args.tile_width,
+            columns=args.columns,
+            svg_dir=Path(args.svg_dir) if args.svg_dir else None,
+            step=step,
+        )
     for path in paths:
         print(path)
     return 0

@@ -3,6 +3,7 @@
 Readable by default (the grid of piece numbers, look-alike groups, par); ``--json`` prints the
 game as one JSON object {"flag","grid","seed","tiles_by_slot","signatures","par"} and nothing else.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,23 +17,41 @@ from .connections import parse_seed as connections_seed
 
 def register(groups: dict[str, Any]) -> None:
     p = groups[""].add_parser(
-        "puzzle", help="deal a Puzzle board and show it",
-        description="Deal a Puzzle board: a flag cut into a grid and scrambled; par is the exact minimum.")
-    p.add_argument("--flag", metavar="CODE",
-                   help="flag code: ISO 3166-1 alpha-2 (FR) or a bundled regional flag (GB-ENG); tiles that look alike are interchangeable "
-                        "(default: no flag, every tile distinct)")
-    p.add_argument("--grid", default="hard", metavar="GRID",
-                   help="easy|medium|hard (aliases regular|pro|elite) or CxR (default: hard)")
-    p.add_argument("--seed", metavar="S",
-                   help="all digits: an int seed in [0, 2^32); anything else: a str seed (default: random)")
-    p.add_argument("--max-nodes", default=str(puzzle.DEFAULT_MAX_NODES), metavar="N",
-                   help="node budget of the exact par search, or 'none' for no limit "
-                        f"(default {puzzle.DEFAULT_MAX_NODES}; only huge custom grids need more)")
-    p.add_argument("--json", action="store_true",
-                   help='print {"flag","grid","seed","tiles_by_slot","signatures","par"} as JSON')
-    p.add_argument("--png", metavar="FILE",
-                   help="also draw the scrambled start beside the solved flag, par under it (needs --flag); "
-                        "the format follows the extension: .png, .jpg, .webp, ...")
+        "puzzle",
+        help="deal a Puzzle board and show it",
+        description="Deal a Puzzle board: a flag cut into a grid and scrambled; par is the exact minimum.",
+    )
+    p.add_argument(
+        "--flag",
+        metavar="CODE",
+        help="flag code: ISO 3166-1 alpha-2 (FR) or a bundled regional flag (GB-ENG); tiles that look alike are interchangeable "  # noqa: E501
+        "(default: no flag, every tile distinct)",
+    )
+    p.add_argument(
+        "--grid",
+        default="hard",
+        metavar="GRID",
+        help="easy|medium|hard (aliases regular|pro|elite) or CxR (default: hard)",
+    )
+    p.add_argument(
+        "--seed", metavar="S", help="all digits: an int seed in [0, 2^32); anything else: a str seed (default: random)"
+    )
+    p.add_argument(
+        "--max-nodes",
+        default=str(puzzle.DEFAULT_MAX_NODES),
+        metavar="N",
+        help="node budget of the exact par search, or 'none' for no limit "
+        f"(default {puzzle.DEFAULT_MAX_NODES}; only huge custom grids need more)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help='print {"flag","grid","seed","tiles_by_slot","signatures","par"} as JSON'
+    )
+    p.add_argument(
+        "--png",
+        metavar="FILE",
+        help="also draw the scrambled start beside the solved flag, par under it (needs --flag); "
+        "the format follows the extension: .png, .jpg, .webp, ...",
+    )
     p.set_defaults(func=run)
 
 
@@ -57,12 +76,13 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
         picture_format(args.png)  # a bad file name fails now, not after the board is dealt
     try:
-        game = puzzle.new_game(args.flag, args.grid, seed=parse_seed(args.seed),
-                               max_nodes=_max_nodes(args.max_nodes))
+        game = puzzle.new_game(args.flag, args.grid, seed=parse_seed(args.seed), max_nodes=_max_nodes(args.max_nodes))
     except puzzle.ParSearchLimit as exc:  # the library's advice names its keyword; say the option
-        raise ValueError(f"the exact par of this board ({exc.n} tiles, {exc.k} tile classes) needs "
-                         f"more than {exc.max_nodes} search nodes; pass a larger --max-nodes, or "
-                         "--max-nodes none for no limit (hard boards can take minutes)") from None
+        raise ValueError(
+            f"the exact par of this board ({exc.n} tiles, {exc.k} tile classes) needs "
+            f"more than {exc.max_nodes} search nodes; pass a larger --max-nodes, or "
+            "--max-nodes none for no limit (hard boards can take minutes)"
+        ) from None
     columns, rows = game.grid
     if args.png is not None:
         from ..pictures import puzzle_png
@@ -71,10 +91,18 @@ def run(args: argparse.Namespace) -> int:
         puzzle_png(game.flag, game.tiles_by_slot, columns, rows, game.par, args.png)
         print(f"flagcore: wrote {args.png}", file=sys.stderr)
     if args.json:
-        print(json.dumps({
-            "flag": game.flag, "grid": f"{columns}x{rows}", "seed": game.seed,
-            "tiles_by_slot": game.tiles_by_slot, "signatures": game.signatures, "par": game.par,
-        }))
+        print(
+            json.dumps(
+                {
+                    "flag": game.flag,
+                    "grid": f"{columns}x{rows}",
+                    "seed": game.seed,
+                    "tiles_by_slot": game.tiles_by_slot,
+                    "signatures": game.signatures,
+                    "par": game.par,
+                }
+            )
+        )
         return 0
     print(render(game))
     return 0

@@ -13,6 +13,7 @@ For every bundled flag at each grid (signatures from the precomputed table):
   all distinct; look-alike tiles lower it.
 * With ``--audit``: both signatures against what a player sees (flagcore.signature_audit).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,8 @@ import json
 import math
 import statistics
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import puzzle, signature_audit, signatures
 from ._progress import progress, steps
@@ -29,21 +31,33 @@ SPEC_CAP = 750_000
 
 
 def register(groups: dict[str, Any]) -> None:
-    p = groups["stats"].add_parser(
-        "puzzle", help="tile classes, the spec's 750,000 cap and par on random boards")
-    p.add_argument("--seeds", type=int, default=100,
-                   help="random boards per flag and grid, seeds 0..N-1 (default 100)")
-    p.add_argument("--grid", action="append", choices=sorted(puzzle.GRIDS), default=None,
-                   help="a grid to measure (repeatable; default easy, medium and hard)")
-    p.add_argument("--flags", default=None,
-                   help="comma-separated flag codes (default: every bundled flag)")
-    p.add_argument("--json", action="store_true",
-                   help='print the figures as one JSON object {"command", "seeds", "grids", "flags"}')
-    p.add_argument("--signature", choices=signatures.METHODS, default=signatures.METHODS[0],
-                   help="tile signature for the figures above (default visual)")
-    p.add_argument("--audit", action="store_true",
-                   help="also measure both signatures against what a player sees: pairs the "
-                        "spec merges that visibly differ, pairs split that look the same, par moves")
+    p = groups["stats"].add_parser("puzzle", help="tile classes, the spec's 750,000 cap and par on random boards")
+    p.add_argument("--seeds", type=int, default=100, help="random boards per flag and grid, seeds 0..N-1 (default 100)")
+    p.add_argument(
+        "--grid",
+        action="append",
+        choices=sorted(puzzle.GRIDS),
+        default=None,
+        help="a grid to measure (repeatable; default easy, medium and hard)",
+    )
+    p.add_argument("--flags", default=None, help="comma-separated flag codes (default: every bundled flag)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print the figures as one JSON object {"command", "seeds", "grids", "flags"}',
+    )
+    p.add_argument(
+        "--signature",
+        choices=signatures.METHODS,
+        default=signatures.METHODS[0],
+        help="tile signature for the figures above (default visual)",
+    )
+    p.add_argument(
+        "--audit",
+        action="store_true",
+        help="also measure both signatures against what a player sees: pairs the "
+        "spec merges that visibly differ, pairs split that look the same, par moves",
+    )
     p.set_defaults(func=run)
 
 
@@ -70,15 +84,22 @@ def measure_flag(code: str, grid: str, seeds: int, method: str = "visual") -> di
         exact = puzzle.min_swaps_to_visual_solve(game.tiles_by_slot, sigs, method="exact")
         spec = puzzle.min_swaps_to_visual_solve(game.tiles_by_slot, sigs, method="enumerate")
         if exact != game.par or spec < exact:
-            raise RuntimeError(f"{code} {grid} seed {seed}: par {game.par}, exact {exact}, "
-                               f"enumerate {spec}")
+            raise RuntimeError(f"{code} {grid} seed {seed}: par {game.par}, exact {exact}, enumerate {spec}")
         pars.append(exact)
         over.append(spec - exact)
-    return {"code": code, "grid": grid, "k": k, "candidates": candidates, "capped": capped,
-            "identity_mode": k == 1, "mean_par": statistics.fmean(pars) if pars else 0.0,
-            "boards": seeds, "overstated_boards": sum(1 for o in over if o),
-            "mean_overstatement": statistics.fmean(over) if over else 0.0,
-            "max_overstatement": max(over, default=0)}
+    return {
+        "code": code,
+        "grid": grid,
+        "k": k,
+        "candidates": candidates,
+        "capped": capped,
+        "identity_mode": k == 1,
+        "mean_par": statistics.fmean(pars) if pars else 0.0,
+        "boards": seeds,
+        "overstated_boards": sum(1 for o in over if o),
+        "mean_overstatement": statistics.fmean(over) if over else 0.0,
+        "max_overstatement": max(over, default=0),
+    }
 
 
 def summarise(grid: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -94,18 +115,26 @@ def summarise(grid: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         return sum(r["mean_par"] * r["boards"] for r in sel) / total if total else None
 
     return {
-        "grid": grid, "size": f"{columns}x{nrows}", "n": n, "flags": len(rows),
-        "k_min": ks[0] if ks else 0, "k_median": statistics.median(ks) if ks else 0,
-        "k_max": ks[-1] if ks else 0, "k_histogram": dict(sorted(Counter(ks).items())),
+        "grid": grid,
+        "size": f"{columns}x{nrows}",
+        "n": n,
+        "flags": len(rows),
+        "k_min": ks[0] if ks else 0,
+        "k_median": statistics.median(ks) if ks else 0,
+        "k_max": ks[-1] if ks else 0,
+        "k_histogram": dict(sorted(Counter(ks).items())),
         "enumerating_flags": sum(1 for r in rows if r["k"] >= 4),
         "capped_flags": len(capped),
         "capped_boards_overstated": sum(r["overstated_boards"] for r in capped),
         "capped_boards": sum(r["boards"] for r in capped),
-        "capped_mean_overstatement": (sum(r["mean_overstatement"] * r["boards"] for r in capped)
-                                      / max(1, sum(r["boards"] for r in capped))),
+        "capped_mean_overstatement": (
+            sum(r["mean_overstatement"] * r["boards"] for r in capped) / max(1, sum(r["boards"] for r in capped))
+        ),
         "capped_max_overstatement": max((r["max_overstatement"] for r in capped), default=0),
-        "boards": boards, "mean_par_all": mean_par(rows),
-        "distinct_flags": len(distinct), "mean_par_distinct": mean_par(distinct),
+        "boards": boards,
+        "mean_par_all": mean_par(rows),
+        "distinct_flags": len(distinct),
+        "mean_par_distinct": mean_par(distinct),
         "spec_expected_par": n - harmonic(n),
     }
 
@@ -124,29 +153,75 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def render(summaries: list[dict[str, Any]], flags: list[dict[str, Any]], seeds: int) -> str:
-    out = [f"Puzzle par over {seeds} random boards per flag and grid "
-           f"(new_game seeds 'stats:<code>:<grid>:<i>', i < {seeds})", ""]
+    out = [
+        f"Puzzle par over {seeds} random boards per flag and grid "
+        f"(new_game seeds 'stats:<code>:<grid>:<i>', i < {seeds})",
+        "",
+    ]
     out += _table(
-        ["grid", "n", "flags", "K min/med/max", "K>=4", "capped", "overstated boards",
-         "over mean/max", "mean par", "all-distinct flags: par", "n - H_n"],
-        [[f"{s['grid']} {s['size']}", str(s["n"]), str(s["flags"]),
-          f"{s['k_min']}/{s['k_median']:g}/{s['k_max']}", str(s["enumerating_flags"]),
-          str(s["capped_flags"]), f"{s['capped_boards_overstated']}/{s['capped_boards']}",
-          f"{_fmt(s['capped_mean_overstatement'])}/{s['capped_max_overstatement']}",
-          _fmt(s["mean_par_all"]), f"{s['distinct_flags']}: {_fmt(s['mean_par_distinct'])}",
-          f"{s['spec_expected_par']:.2f}"] for s in summaries])
-    out += ["", "capped: flags with K >= 4 classes and more than 750,000 candidate layouts, which",
-            "the spec sends to the identity-count fallback; overstated: their random boards whose",
-            "fallback par exceeds the exact par, and by how much (swaps).",
-            "", "Flags past the cap:"]
+        [
+            "grid",
+            "n",
+            "flags",
+            "K min/med/max",
+            "K>=4",
+            "capped",
+            "overstated boards",
+            "over mean/max",
+            "mean par",
+            "all-distinct flags: par",
+            "n - H_n",
+        ],
+        [
+            [
+                f"{s['grid']} {s['size']}",
+                str(s["n"]),
+                str(s["flags"]),
+                f"{s['k_min']}/{s['k_median']:g}/{s['k_max']}",
+                str(s["enumerating_flags"]),
+                str(s["capped_flags"]),
+                f"{s['capped_boards_overstated']}/{s['capped_boards']}",
+                f"{_fmt(s['capped_mean_overstatement'])}/{s['capped_max_overstatement']}",
+                _fmt(s["mean_par_all"]),
+                f"{s['distinct_flags']}: {_fmt(s['mean_par_distinct'])}",
+                f"{s['spec_expected_par']:.2f}",
+            ]
+            for s in summaries
+        ],
+    )
+    out += [
+        "",
+        "capped: flags with K >= 4 classes and more than 750,000 candidate layouts, which",
+        "the spec sends to the identity-count fallback; overstated: their random boards whose",
+        "fallback par exceeds the exact par, and by how much (swaps).",
+        "",
+        "Flags past the cap:",
+    ]
     capped = [f for f in flags if f["capped"]]
     if not capped:
         out.append("  none")
-    out += ["  " + line for line in _table(
-        ["flag", "grid", "K", "candidates", "overstated", "mean over", "max over"],
-        [[f["code"], f["grid"], str(f["k"]), f"{f['candidates']:,}",
-          f"{f['overstated_boards']}/{f['boards']}", f"+{f['mean_overstatement']:.2f}",
-          f"+{f['max_overstatement']}"] for f in capped])] if capped else []
+    out += (
+        [
+            "  " + line
+            for line in _table(
+                ["flag", "grid", "K", "candidates", "overstated", "mean over", "max over"],
+                [
+                    [
+                        f["code"],
+                        f["grid"],
+                        str(f["k"]),
+                        f"{f['candidates']:,}",
+                        f"{f['overstated_boards']}/{f['boards']}",
+                        f"+{f['mean_overstatement']:.2f}",
+                        f"+{f['max_overstatement']}",
+                    ]
+                    for f in capped
+                ],
+            )
+        ]
+        if capped
+        else []
+    )
     out += ["", "Tile classes K per grid (K: number of flags):"]
     for s in summaries:
         out.append(f"  {s['grid']:<7}" + "  ".join(f"{k}:{v}" for k, v in s["k_histogram"].items()))
@@ -180,9 +255,19 @@ def run(args: argparse.Namespace) -> int:
         with steps(len(grids) * len(codes), "signature audit") as step:
             audit = signature_audit.audit(codes, grids, args.seeds, step)
     if args.json:  # the shape both stats commands share: {"command", "seeds", then the figures}
-        print(json.dumps({"command": "stats puzzle", "seeds": args.seeds, "signature": args.signature,
-                          "grids": summaries, "flags": flags, **({"audit": audit} if audit else {})},
-                         indent=2))
+        print(
+            json.dumps(
+                {
+                    "command": "stats puzzle",
+                    "seeds": args.seeds,
+                    "signature": args.signature,
+                    "grids": summaries,
+                    "flags": flags,
+                    **({"audit": audit} if audit else {}),
+                },
+                indent=2,
+            )
+        )
     else:
         print(render(summaries, flags, args.seeds))
         if audit:

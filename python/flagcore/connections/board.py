@@ -5,6 +5,7 @@ know: the groups (the answers), the seed (which rebuilds the answers), the categ
 which the pools are looked up in the library), stats and the trace. ``to_dict()`` is the
 client's JSON view, without answers; ``to_dict(reveal=True)`` adds them. Neither holds a pool.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -36,13 +37,12 @@ class Group:
 
     @property
     def tier_name(self) -> str:
-        """"yellow", "green", "blue" or "purple" (easiest to hardest)."""
+        """ "yellow", "green", "blue" or "purple" (easiest to hardest)."""
         return TIER_NAMES[self.tier]
 
     def to_dict(self) -> dict[str, Any]:
         """{"tier", "label", "codes", "category_id"}: plain JSON types."""
-        return {"tier": self.tier, "label": self.label, "codes": list(self.codes),
-                "category_id": self.category_id}
+        return {"tier": self.tier, "label": self.label, "codes": list(self.codes), "category_id": self.category_id}
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,5 @@ class Board:
         if reveal:
             from .ids import board_id  # ids imports this module
 
-            view.update(seed=self.seed, board_id=board_id(self),
-                        groups=[g.to_dict() for g in self.groups])
+            view.update(seed=self.seed, board_id=board_id(self), groups=[g.to_dict() for g in self.groups])
         return view

@@ -6,13 +6,14 @@ compared as a set, so the order of the codes does not matter); the player wins w
 groups solved and fewer than four mistakes. Guesses after the end are refused. Every check runs
 before any state changes, so a rejected guess leaves the game exactly as it was.
 """
+
 from __future__ import annotations
 
 import importlib
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Iterable
 
 import flagcore
 from flagcore.reference import rng as _ref_rng
@@ -22,7 +23,7 @@ from .grading import ITEMS_PER_CATEGORY, RESULTS, validate_selection
 from .ids import board_id
 
 MAX_MISTAKES = 4
-TIER_SQUARES = ("\U0001F7E8", "\U0001F7E9", "\U0001F7E6", "\U0001F7EA")  # yellow green blue purple
+TIER_SQUARES = ("\U0001f7e8", "\U0001f7e9", "\U0001f7e6", "\U0001f7ea")  # yellow green blue purple
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,9 @@ def _verdicts() -> dict[int, tuple[str, int]]:
     table = {}
     for picked in itertools.combinations_with_replacement(range(4), ITEMS_PER_CATEGORY):
         best = max(picked.count(g) for g in range(4))
-        result = RESULTS[0] if best == ITEMS_PER_CATEGORY else RESULTS[1] if best == ITEMS_PER_CATEGORY - 1 else RESULTS[2]
+        result = (
+            RESULTS[0] if best == ITEMS_PER_CATEGORY else RESULTS[1] if best == ITEMS_PER_CATEGORY - 1 else RESULTS[2]
+        )
         table[sum(1 << (3 * g) for g in picked)] = (result, picked[0] if best == ITEMS_PER_CATEGORY else -1)
     return table
 
@@ -168,8 +171,7 @@ class ConnectionsGame:
         end, raises ValueError/TypeError and leaves the game unchanged.
         """
         if self._over:
-            raise ValueError("guess: the game is over "
-                             f"({'won' if self.won else 'lost'}), no more guesses")
+            raise ValueError(f"guess: the game is over ({'won' if self.won else 'lost'}), no more guesses")
         values = self._values
         try:
             # what clients send: a list or tuple of four codes on the board
@@ -218,10 +220,17 @@ class ConnectionsGame:
 
     def _outcome(self, result: str, matched: Group | None) -> GuessOutcome:
         mistakes = self._mistakes
-        return frozen_from_fields(GuessOutcome, {  # type: ignore[no-any-return]
-            "result": result, "matched": matched, "mistakes": mistakes, "mistakes_left": MAX_MISTAKES - mistakes,
-            "won": len(self._solved) == len(self._groups) and mistakes < MAX_MISTAKES,
-            "lost": mistakes >= MAX_MISTAKES})
+        return frozen_from_fields(
+            GuessOutcome,
+            {  # type: ignore[no-any-return]
+                "result": result,
+                "matched": matched,
+                "mistakes": mistakes,
+                "mistakes_left": MAX_MISTAKES - mistakes,
+                "won": len(self._solved) == len(self._groups) and mistakes < MAX_MISTAKES,
+                "lost": mistakes >= MAX_MISTAKES,
+            },
+        )
 
     def copy(self) -> ConnectionsGame:
         """An independent game in the same state, without checking the board again.
@@ -233,8 +242,12 @@ class ConnectionsGame:
         twin = object.__new__(ConnectionsGame)
         state = twin.__dict__
         state.update(self.__dict__)  # the board, its groups and grading table are shared: read only
-        state.update(_order=list(self._order), _solved=list(self._solved), _failed=set(self._failed),
-                     _history=list(self._history))
+        state.update(
+            _order=list(self._order),
+            _solved=list(self._solved),
+            _failed=set(self._failed),
+            _history=list(self._history),
+        )
         return twin
 
     def shuffle_remaining(self, rng: object) -> tuple[str, ...]:
@@ -270,5 +283,7 @@ class ConnectionsGame:
         return "\n".join([title, f"{status}, mistakes {self._mistakes}/{MAX_MISTAKES}", *rows])
 
     def __repr__(self) -> str:
-        return (f"<ConnectionsGame solved {len(self._solved)}/4, mistakes {self._mistakes}/"
-                f"{MAX_MISTAKES}{', won' if self.won else ', lost' if self.lost else ''}>")
+        return (
+            f"<ConnectionsGame solved {len(self._solved)}/4, mistakes {self._mistakes}/"
+            f"{MAX_MISTAKES}{', won' if self.won else ', lost' if self.lost else ''}>"
+        )

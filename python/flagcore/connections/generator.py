@@ -18,24 +18,27 @@ any board where it fits another group even arguably (``Category.arguable``); ``l
 reproduces the spec's generator flaws included, for measurement, and knows pools only. When the fixed search exhausts,
 no valid board exists for the library and mode at all, whatever the seed: :class:`NoBoardError`.
 """
+
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields as dataclass_fields
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from operator import itemgetter
 from types import ModuleType
-from typing import Any, Iterator, Mapping, NamedTuple, Sequence, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
+from .. import _connections_layout as _layout
 from .. import library as _library_module
 from .._impl import pick
 from ..errors import NoBoardError
 from ..library import KINDS, MODES, Category, Library, LibraryError
-from .. import _connections_layout as _layout
-from .board import TIER_NAMES, Board, Group, frozen_from_fields
+from .board import Board, Group, frozen_from_fields
 
 _impl = pick("_connections", "connections")
 _seed_to_state = pick("_rng", "rng").seed_to_state
@@ -149,19 +152,37 @@ def compile_tables(library: Library, mode: str) -> Tables:
     pool_flat, pool_off = _flat([cat.certain for cat in cats], known)
     fit_flat, fit_off = _flat([cat.pool | cat.arguable for cat in cats], known)
     tags: dict[str, int] = {}
-    tag_index = np.array([tags.setdefault(c.tag, len(tags)) if c.kind == "synthetic" and c.tag else -1
-                          for c in cats], dtype=np.int32)
+    tag_index = np.array(
+        [tags.setdefault(c.tag, len(tags)) if c.kind == "synthetic" and c.tag else -1 for c in cats], dtype=np.int32
+    )
     synthetic = np.array([c.kind == "synthetic" for c in cats], dtype=np.int8)
     # the spec's move list: [...libraryMatches, ...syntheticTagsForTier], each in library order
-    tier_lists = [[i for i, c in enumerate(cats) if c.tier == t and c.kind == "library"]
-                  + [i for i, c in enumerate(cats) if c.tier == t and c.kind == "synthetic"]
-                  for t in range(4)]
+    tier_lists = [
+        [i for i, c in enumerate(cats) if c.tier == t and c.kind == "library"]
+        + [i for i, c in enumerate(cats) if c.tier == t and c.kind == "synthetic"]
+        for t in range(4)
+    ]
     tier_off = np.zeros(5, dtype=np.int32)
     tier_off[1:] = np.cumsum([len(t) for t in tier_lists])
     tier_flat = np.array([i for t in tier_lists for i in t], dtype=np.int32)
-    return Tables(mode, codes, cats, index, len(codes), pool_flat, pool_off, synthetic, tag_index,
-                  len(tags), tier_flat, tier_off, tuple(frozenset(c.certain) for c in cats),
-                  fit_flat, fit_off, tuple(frozenset(c.arguable | c.doubtful) for c in cats))
+    return Tables(
+        mode,
+        codes,
+        cats,
+        index,
+        len(codes),
+        pool_flat,
+        pool_off,
+        synthetic,
+        tag_index,
+        len(tags),
+        tier_flat,
+        tier_off,
+        tuple(frozenset(c.certain) for c in cats),
+        fit_flat,
+        fit_off,
+        tuple(frozenset(c.arguable | c.doubtful) for c in cats),
+    )
 
 
 def _flat(sets: Sequence[frozenset[str]], known: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -260,8 +281,9 @@ def _stats(tables: Tables, counters: list[int], decoy: list[int], ambiguous: int
         "moves_tried": counters[0],
         "backtracks": counters[1],
         "decoy_applied": decoy[0] >= 0,
-        "decoy": None if decoy[0] < 0 else {"tier": decoy[0], "removed": tables.codes[decoy[1]],
-                                             "added": tables.codes[decoy[2]]},
+        "decoy": None
+        if decoy[0] < 0
+        else {"tier": decoy[0], "removed": tables.codes[decoy[1]], "added": tables.codes[decoy[2]]},
         "skips": dict(zip(REASONS, counters[2:7])),
         "tier_entries": counters[7:11],
         "tier_exhaustions": counters[11:15],
@@ -270,7 +292,14 @@ def _stats(tables: Tables, counters: list[int], decoy: list[int], ambiguous: int
     }
 
 
-if (_layout.C_MOVES, _layout.C_BACKTRACKS, _layout.C_SKIPS, _layout.C_ENTRIES, _layout.C_EXHAUSTED, _layout.COUNTERS) != (0, 1, 2, 7, 11, 15):
+if (
+    _layout.C_MOVES,
+    _layout.C_BACKTRACKS,
+    _layout.C_SKIPS,
+    _layout.C_ENTRIES,
+    _layout.C_EXHAUSTED,
+    _layout.COUNTERS,
+) != (0, 1, 2, 7, 11, 15):
     raise ImportError("flagcore.connections.generator: counters layout changed; update _stats")
 
 
@@ -285,8 +314,9 @@ def _no_board(tables: Tables, seed: int | str, legacy: bool, counters: Sequence[
 
 # _board sets these fields directly; if board.py gains a field, fail at import rather than build
 # incomplete objects.
-if ({f.name for f in dataclass_fields(Group)} != {"tier", "label", "codes", "category_id"}
-        or {f.name for f in dataclass_fields(Board)} != {"tiles", "groups", "seed", "mode", "legacy", "stats", "events"}):
+if {f.name for f in dataclass_fields(Group)} != {"tier", "label", "codes", "category_id"} or {
+    f.name for f in dataclass_fields(Board)
+} != {"tiles", "groups", "seed", "mode", "legacy", "stats", "events"}:
     raise ImportError("flagcore.connections.generator: Board/Group fields changed; update _board")
 
 
@@ -299,12 +329,23 @@ def _board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) ->
     groups = []
     for g in range(4):
         cat = tables.categories[cats[g]]
-        groups.append(frozen_from_fields(Group, {"tier": g, "label": cat.label, "codes": gcodes[4 * g:4 * g + 4],
-                                      "category_id": cat.id}))
-    return frozen_from_fields(Board, {  # type: ignore[no-any-return]
-        "tiles": itemgetter(*tiles)(codes), "groups": tuple(groups), "seed": seed, "mode": tables.mode,
-        "legacy": legacy, "stats": _stats(tables, counters, decoy, int(ambiguous), int(arguable)),
-        "events": None if events is None else _events(tables, events)})
+        groups.append(
+            frozen_from_fields(
+                Group, {"tier": g, "label": cat.label, "codes": gcodes[4 * g : 4 * g + 4], "category_id": cat.id}
+            )
+        )
+    return frozen_from_fields(
+        Board,
+        {  # type: ignore[no-any-return]
+            "tiles": itemgetter(*tiles)(codes),
+            "groups": tuple(groups),
+            "seed": seed,
+            "mode": tables.mode,
+            "legacy": legacy,
+            "stats": _stats(tables, counters, decoy, int(ambiguous), int(arguable)),
+            "events": None if events is None else _events(tables, events),
+        },
+    )
 
 
 class BoardKit(NamedTuple):
@@ -324,8 +365,16 @@ _KIT = BoardKit(Board, Group, _board)
 # public API
 
 
-def generate_with(impl: ModuleType, seed: int | str, mode: str = "flags", *, library: Library | None = None,
-                  decoy: bool = True, legacy: bool = False, trace: bool = False) -> Board:
+def generate_with(
+    impl: ModuleType,
+    seed: int | str,
+    mode: str = "flags",
+    *,
+    library: Library | None = None,
+    decoy: bool = True,
+    legacy: bool = False,
+    trace: bool = False,
+) -> Board:
     """``generate`` computed by ``impl`` (the compiled core or the reference twin)."""
     board_seed, state = _normal_seed(seed)
     mode = _check_mode(mode)
@@ -336,8 +385,15 @@ def generate_with(impl: ModuleType, seed: int | str, mode: str = "flags", *, lib
     return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
 
 
-def generate(seed: int | str, mode: str = "flags", *, library: Library | None = None, decoy: bool = True,
-             legacy: bool = False, trace: bool = False) -> Board:
+def generate(
+    seed: int | str,
+    mode: str = "flags",
+    *,
+    library: Library | None = None,
+    decoy: bool = True,
+    legacy: bool = False,
+    trace: bool = False,
+) -> Board:
     """One Connections board from ``seed`` (int in [0, 2**32) or str) in ``mode`` ("flags" | "trivia").
 
     library: None for the bundled library (loaded once), or your own Library.
@@ -351,8 +407,15 @@ def generate(seed: int | str, mode: str = "flags", *, library: Library | None = 
     TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
     beyond the per-Library table cache.
     """
-    if (type(seed) is int and 0 <= seed < 4294967296 and library is None and decoy is True and legacy is False
-            and trace is False and type(mode) is str):
+    if (
+        type(seed) is int
+        and 0 <= seed < 4294967296
+        and library is None
+        and decoy is True
+        and legacy is False
+        and trace is False
+        and type(mode) is str
+    ):
         # the request a server sends most (an int seed, the bundled library, default options): the
         # same checks passed by construction, and the prepared tables read from one dict
         prepared = _default_prepared.get((_impl, mode))
@@ -445,9 +508,17 @@ class BoardBatch(Sequence[Board]):
         if not 0 <= j < n:
             raise IndexError(f"BoardBatch index {i} out of range for {n} boards")
         seed = self.seeds[j]
-        raw = (int(self.status[j]), self.categories[j].tolist(), self.group_tiles[j].tolist(),
-               self.tiles[j].tolist(), self.decoys[j].tolist(), self.counters[j].tolist(),
-               int(self.ambiguous[j]), int(self.arguable[j]), None)
+        raw = (
+            int(self.status[j]),
+            self.categories[j].tolist(),
+            self.group_tiles[j].tolist(),
+            self.tiles[j].tolist(),
+            self.decoys[j].tolist(),
+            self.counters[j].tolist(),
+            int(self.ambiguous[j]),
+            int(self.arguable[j]),
+            None,
+        )
         return _board(self.tables, seed if isinstance(seed, str) else int(seed), self.legacy, raw)
 
     def __iter__(self) -> Iterator[Board]:
@@ -478,14 +549,28 @@ class BoardBatch(Sequence[Board]):
 
 
 def _alloc(n: int) -> dict[str, np.ndarray]:
-    return {"status": np.zeros(n, dtype=np.int8), "categories": np.zeros((n, 4), dtype=np.int32),
-            "group_tiles": np.zeros((n, 16), dtype=np.int32), "tiles": np.zeros((n, 16), dtype=np.int32),
-            "decoys": np.zeros((n, 3), dtype=np.int32), "counters": np.zeros((n, _layout.COUNTERS), dtype=np.int32),
-            "ambiguous": np.zeros(n, dtype=np.int8), "arguable": np.zeros(n, dtype=np.int8)}
+    return {
+        "status": np.zeros(n, dtype=np.int8),
+        "categories": np.zeros((n, 4), dtype=np.int32),
+        "group_tiles": np.zeros((n, 16), dtype=np.int32),
+        "tiles": np.zeros((n, 16), dtype=np.int32),
+        "decoys": np.zeros((n, 3), dtype=np.int32),
+        "counters": np.zeros((n, _layout.COUNTERS), dtype=np.int32),
+        "ambiguous": np.zeros(n, dtype=np.int8),
+        "arguable": np.zeros(n, dtype=np.int8),
+    }
 
 
-def generate_many_with(impl: ModuleType, seeds: Any, mode: str = "flags", *, threads: int | None = None,
-                       library: Library | None = None, decoy: bool = True, legacy: bool = False) -> BoardBatch:
+def generate_many_with(
+    impl: ModuleType,
+    seeds: Any,
+    mode: str = "flags",
+    *,
+    threads: int | None = None,
+    library: Library | None = None,
+    decoy: bool = True,
+    legacy: bool = False,
+) -> BoardBatch:
     """``generate_many`` computed by ``impl`` (the compiled core or the reference twin)."""
     mode = _check_mode(mode)
     nthreads = _check_threads(threads)
@@ -513,8 +598,15 @@ def generate_many_with(impl: ModuleType, seeds: Any, mode: str = "flags", *, thr
     return BoardBatch(tables, board_seeds, legacy, arrays)
 
 
-def generate_many(seeds: Any, mode: str = "flags", *, threads: int | None = None, library: Library | None = None,
-                  decoy: bool = True, legacy: bool = False) -> BoardBatch:
+def generate_many(
+    seeds: Any,
+    mode: str = "flags",
+    *,
+    threads: int | None = None,
+    library: Library | None = None,
+    decoy: bool = True,
+    legacy: bool = False,
+) -> BoardBatch:
     """Boards for many seeds at once: ``generate_many(seeds, mode)[i] == generate(seeds[i], mode)``.
 
     seeds: a sequence of int/str seeds or a 1-D integer numpy array. The batch runs in compiled

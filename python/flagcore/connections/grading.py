@@ -4,10 +4,11 @@ The loop is the spec's own: walk the groups in order, return "correct" on a grou
 four selected tiles and "one_away" on a group holding three. Groups on a board are disjoint, so
 at most one group can hold three or more of four selected tiles and the order never matters.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .board import Group
 
@@ -32,8 +33,9 @@ def validate_selection(selected: object, name: str = "selected") -> tuple[str, .
         codes = tuple(selected)
     else:
         if selected is None or isinstance(selected, (str, bytes, bytearray)) or not isinstance(selected, Iterable):
-            raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, "
-                            f"not {type(selected).__name__}")
+            raise TypeError(
+                f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not {type(selected).__name__}"
+            )
         if isinstance(selected, dict):
             raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not dict")
         codes = tuple(selected)
@@ -56,8 +58,7 @@ def _validate_groups(groups: object) -> tuple[Group, ...]:
         if not isinstance(g, Group):
             raise TypeError(f"groups must hold Group objects, found {type(g).__name__}")
         if len(g.codes) != ITEMS_PER_CATEGORY:
-            raise ValueError(f"groups: group {g.label!r} has {len(g.codes)} codes, "
-                             f"needs {ITEMS_PER_CATEGORY}")
+            raise ValueError(f"groups: group {g.label!r} has {len(g.codes)} codes, needs {ITEMS_PER_CATEGORY}")
     return out
 
 

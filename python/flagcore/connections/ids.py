@@ -12,6 +12,7 @@ detects every burst error up to 16 bits, and one character spans 5 bits, so ever
 mistyped character and every swap of two neighbouring characters is rejected rather than
 silently opening another board. The seed comes first so that ids do not all start alike.
 """
+
 from __future__ import annotations
 
 import binascii

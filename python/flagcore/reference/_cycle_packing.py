@@ -54,13 +54,13 @@ vertices that survive the reductions (a board needs >= 5 interleaved tile classe
 branching happens), with at most prod(table counts) nodes before pruning. Typical 5x3 boards never
 branch; random boards of n = 256 with classes of 2-4 tiles finish in milliseconds compiled.
 """
+
 from __future__ import annotations
 
 import heapq
-from typing import Dict, List, Tuple
 
-Graph = Dict[int, Dict[int, int]]  # out[u][w] = multiplicity of u -> w
-Key = Tuple[Tuple[int, int, int], ...]
+Graph = dict[int, dict[int, int]]  # out[u][w] = multiplicity of u -> w
+Key = tuple[tuple[int, int, int], ...]
 
 
 class _G:
@@ -72,7 +72,7 @@ class _G:
         self.out: Graph = {}
         self.inn: Graph = {}
 
-    def copy(self) -> "_G":
+    def copy(self) -> _G:
         g = _G()
         g.out = {u: dict(d) for u, d in self.out.items()}
         g.inn = {u: dict(d) for u, d in self.inn.items()}
@@ -140,13 +140,13 @@ def _reduce(g: _G) -> int:
                 g.drop(v)
                 continue
             if len(inn) == 1:
-                (u, _), = inn.items()
+                ((u, _),) = inn.items()
                 for w, c in sorted(out.items()):
                     g.add(u, w, c)
                 g.drop(v)
                 changed = True
             elif len(out) == 1:
-                (w, _), = out.items()
+                ((w, _),) = out.items()
                 for u, c in sorted(inn.items()):
                     g.add(u, w, c)
                 g.drop(v)
@@ -154,9 +154,9 @@ def _reduce(g: _G) -> int:
     return gain
 
 
-def _components(g: _G) -> List[_G]:
+def _components(g: _G) -> list[_G]:
     seen: set[int] = set()
-    comps: List[_G] = []
+    comps: list[_G] = []
     for s in sorted(g.out):
         if s in seen:
             continue
@@ -179,8 +179,8 @@ def _components(g: _G) -> List[_G]:
 
 def _upper_bound(g: _G) -> int:
     """min(floor(sum_e mult(e) / g(e)), floor(sum_e mult(e) * y(e))): see the module docstring."""
-    parts: Dict[int, int] = {}
-    y: Dict[Tuple[int, int], float] = {}
+    parts: dict[int, int] = {}
+    y: dict[tuple[int, int], float] = {}
     for w in sorted(g.out):
         dist = {w: 0}
         frontier = [w]
@@ -211,7 +211,7 @@ def _upper_bound(g: _G) -> int:
     return min(girth_bound, int(total + 1e-9))
 
 
-def _lightest_path(g: _G, y: Dict[Tuple[int, int], float], src: int, dst: int) -> float:
+def _lightest_path(g: _G, y: dict[tuple[int, int], float], src: int, dst: int) -> float:
     """Dijkstra: the least y-weight of a path src -> dst (dst is reachable: strongly connected)."""
     best = {src: 0.0}
     heap = [(0.0, src)]
@@ -231,7 +231,7 @@ def _lightest_path(g: _G, y: Dict[Tuple[int, int], float], src: int, dst: int) -
     raise AssertionError("balanced graph: the tail of every edge is reachable from its head")
 
 
-def _shortest_cycle_through(g: _G, v: int) -> List[int]:
+def _shortest_cycle_through(g: _G, v: int) -> list[int]:
     """Vertices of a shortest cycle through v (v first), by BFS from v back to v."""
     parent = {v: v}
     frontier = [v]
@@ -291,13 +291,13 @@ def node_cost(vertices: int, edges: int) -> int:
     return 1 + edges * edges * edges.bit_length() // 65536 + vertices * vertices // 16384
 
 
-def _tables(rows: List[int], cols: List[int], budget: _Budget, cost: int) -> List[List[List[int]]]:
+def _tables(rows: list[int], cols: list[int], budget: _Budget, cost: int) -> list[list[list[int]]]:
     """Every non-negative integer matrix with the given row and column sums, in a fixed order.
 
     Each table is one search node: a vertex with many neighbours has astronomically many pairings,
     and the budget must stop the enumeration itself, not only the recursion over its results.
     """
-    out: List[List[List[int]]] = []
+    out: list[list[list[int]]] = []
     r, s = len(rows), len(cols)
     cur = [[0] * s for _ in range(r)]
     colleft = list(cols)
@@ -317,7 +317,7 @@ def _tables(rows: List[int], cols: List[int], budget: _Budget, cost: int) -> Lis
             cur[i][j] = 0
             return
         # remaining capacity of the columns after j must absorb what this row leaves
-        rest = sum(colleft[j + 1:])
+        rest = sum(colleft[j + 1 :])
         lo = max(0, rowleft - rest)
         for x in range(min(rowleft, colleft[j]), lo - 1, -1):
             cur[i][j] = x
@@ -333,7 +333,7 @@ def _tables(rows: List[int], cols: List[int], budget: _Budget, cost: int) -> Lis
 EST_CAP = 1 << 40  # the compiled twin saturates its int64 estimate here
 
 
-def _table_estimate(rows: List[int], s: int) -> int:
+def _table_estimate(rows: list[int], s: int) -> int:
     """Saturated product over in-neighbours of C(a + s - 1, s - 1), an estimate of the pairings."""
     est = 1
     for a in rows:
@@ -361,10 +361,10 @@ class Solver:
     """Memoised branch and bound; one instance per top-level call."""
 
     def __init__(self, max_nodes: int = -1) -> None:
-        self.memo: Dict[Key, Tuple[int, bool]] = {}
+        self.memo: dict[Key, tuple[int, bool]] = {}
         self.budget = _Budget(max_nodes)
 
-    def graph(self, g: _G, target: int) -> Tuple[int, bool]:
+    def graph(self, g: _G, target: int) -> tuple[int, bool]:
         """Exact max cycles of a reduced graph if it is >= target; else (upper bound < target, False)."""
         comps = _components(g)
         ubs = [_upper_bound(c) for c in comps]
@@ -380,7 +380,7 @@ class Solver:
                 return acc + rest, False
         return acc, True
 
-    def component(self, g: _G, target: int, ub: int) -> Tuple[int, bool]:
+    def component(self, g: _G, target: int, ub: int) -> tuple[int, bool]:
         key = g.key()
         hit = self.memo.get(key)
         if hit is not None:
@@ -397,7 +397,7 @@ class Solver:
             v = _pick_vertex(g)
             ins = sorted(g.inn[v].items())
             outs = sorted(g.out[v].items())
-            children: List[Tuple[int, int, int, _G, int]] = []
+            children: list[tuple[int, int, int, _G, int]] = []
             for table in _tables([c for _, c in ins], [c for _, c in outs], self.budget, cost):
                 h = g.copy()
                 h.drop(v)
@@ -425,7 +425,7 @@ class Solver:
         return bound, False
 
 
-def max_cycles(edges: Dict[Tuple[int, int], int], max_nodes: int = -1) -> int:
+def max_cycles(edges: dict[tuple[int, int], int], max_nodes: int = -1) -> int:
     """Maximum number of edge-disjoint cycles of a balanced loop-free multigraph {(u, w): count}.
 
     Raises SearchLimit after ``max_nodes`` search nodes (negative: no limit).
@@ -433,7 +433,7 @@ def max_cycles(edges: Dict[Tuple[int, int], int], max_nodes: int = -1) -> int:
     return max_cycles_nodes(edges, max_nodes)[0]
 
 
-def max_cycles_nodes(edges: Dict[Tuple[int, int], int], max_nodes: int = -1) -> Tuple[int, int]:
+def max_cycles_nodes(edges: dict[tuple[int, int], int], max_nodes: int = -1) -> tuple[int, int]:
     """max_cycles and the number of search nodes it took."""
     g = _G()
     for (u, w), c in sorted(edges.items()):

@@ -54,30 +54,66 @@ in, ``arguable`` those in its arguable set.
 Like the core, this module is a leaf: it imports nothing above it. The generator hands it the
 tables to search and, in ``prepare``, the kit that turns a raw result into a Board.
 """
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from .._connections_layout import (C_BACKTRACKS, C_ENTRIES, C_EXHAUSTED, C_MOVES, C_SKIPS, COUNTERS, DECOY_BELOW,
-                                   E_BACKTRACK, E_DECOY, E_DRAW, E_ENTER, E_PLACE, E_SKIP, E_TRY, E_UNDO,
-                                   EVENT_KINDS, EVENT_WIDTH, ITEMS, R_CROWDS_PLACED, R_TAG_ON_BOARD,
-                                   R_TOO_FEW_AVAILABLE, R_TOO_FEW_EXCLUSIVE, R_TOO_FEW_PICKABLE, REASONS,
-                                   STATUS_NO_BOARD, STATUS_OK, TIERS)
+from .._connections_layout import (
+    C_BACKTRACKS,
+    C_ENTRIES,
+    C_EXHAUSTED,
+    C_MOVES,
+    C_SKIPS,
+    COUNTERS,
+    DECOY_BELOW,
+    E_BACKTRACK,
+    E_DECOY,
+    E_DRAW,
+    E_ENTER,
+    E_PLACE,
+    E_SKIP,
+    E_TRY,
+    E_UNDO,
+    EVENT_KINDS,
+    EVENT_WIDTH,
+    ITEMS,
+    R_CROWDS_PLACED,
+    R_TAG_ON_BOARD,
+    R_TOO_FEW_AVAILABLE,
+    R_TOO_FEW_EXCLUSIVE,
+    R_TOO_FEW_PICKABLE,
+    REASONS,
+    STATUS_NO_BOARD,
+    STATUS_OK,
+    TIERS,
+)
 from .rng import Rng, shuffle
 
 __all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_many", "search_one"]  # + the layout names
 
-RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int,
-                  "list[tuple[int, ...]] | None"]
+RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int, "list[tuple[int, ...]] | None"]
 
 
 class Prepared:
     """The tables of one (library, mode) in the shape this module searches fastest."""
 
-    __slots__ = ("tables", "kit", "n_codes", "pools", "pool_sets", "fits", "fit_sets", "synthetic", "tag_index", "n_tags",
-                 "tier_lists")
+    __slots__ = (
+        "tables",
+        "kit",
+        "n_codes",
+        "pools",
+        "pool_sets",
+        "fits",
+        "fit_sets",
+        "synthetic",
+        "tag_index",
+        "n_tags",
+        "tier_lists",
+    )
 
     def __init__(self, tables: Any, kit: Any) -> None:
         self.tables = tables
@@ -85,18 +121,18 @@ class Prepared:
         self.n_codes = int(tables.n_codes)
         off = tables.pool_off.tolist()
         flat = tables.pool_flat.tolist()
-        self.pools = [flat[off[i]:off[i + 1]] for i in range(len(off) - 1)]  # ascending code index
+        self.pools = [flat[off[i] : off[i + 1]] for i in range(len(off) - 1)]  # ascending code index
         self.pool_sets = [frozenset(p) for p in self.pools]
         foff = tables.fit_off.tolist()
         fflat = tables.fit_flat.tolist()
-        self.fits = [fflat[foff[i]:foff[i + 1]] for i in range(len(foff) - 1)]  # pool + arguable, ascending
+        self.fits = [fflat[foff[i] : foff[i + 1]] for i in range(len(foff) - 1)]  # pool + arguable, ascending
         self.fit_sets = [frozenset(f) for f in self.fits]
         self.synthetic = [bool(s) for s in tables.synthetic.tolist()]
         self.tag_index = tables.tag_index.tolist()
         self.n_tags = int(tables.n_tags)
         toff = tables.tier_off.tolist()
         tflat = tables.tier_flat.tolist()
-        self.tier_lists = [tflat[toff[t]:toff[t + 1]] for t in range(TIERS)]
+        self.tier_lists = [tflat[toff[t] : toff[t + 1]] for t in range(TIERS)]
 
 
 def prepare(tables: Any, kit: Any) -> Prepared:
@@ -247,8 +283,16 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
             break
     group_tiles = [x for four in groups for x in four]
     tiles = shuffle(group_tiles, s.rng)
-    return (STATUS_OK, list(cats), group_tiles, tiles, decoy_info, s.counters,
-            *count_ambiguous(prep, cats, group_tiles), s.events)
+    return (
+        STATUS_OK,
+        list(cats),
+        group_tiles,
+        tiles,
+        decoy_info,
+        s.counters,
+        *count_ambiguous(prep, cats, group_tiles),
+        s.events,
+    )
 
 
 def search_board(prep: Prepared, state: int, seed: int | str, legacy: bool, decoy: bool, trace: bool) -> Any:
@@ -261,15 +305,26 @@ def count_ambiguous(prep: Prepared, cats: Sequence[int], group_tiles: Sequence[i
     rule = arguable = 0
     for g in range(TIERS):
         others = [cats[h] for h in range(TIERS) if h != g]
-        for x in group_tiles[g * ITEMS:(g + 1) * ITEMS]:
+        for x in group_tiles[g * ITEMS : (g + 1) * ITEMS]:
             rule += any(x in prep.pool_sets[c] for c in others)
             arguable += any(x in prep.fit_sets[c] and x not in prep.pool_sets[c] for c in others)
     return rule, arguable
 
 
-def search_many(prep: Prepared, states: np.ndarray, legacy: bool, decoy: bool, status: np.ndarray,
-                cats: np.ndarray, group_tiles: np.ndarray, tiles: np.ndarray, decoys: np.ndarray,
-                counters: np.ndarray, ambiguous: np.ndarray, arguable: np.ndarray) -> None:
+def search_many(
+    prep: Prepared,
+    states: np.ndarray,
+    legacy: bool,
+    decoy: bool,
+    status: np.ndarray,
+    cats: np.ndarray,
+    group_tiles: np.ndarray,
+    tiles: np.ndarray,
+    decoys: np.ndarray,
+    counters: np.ndarray,
+    ambiguous: np.ndarray,
+    arguable: np.ndarray,
+) -> None:
     """search_one for each state, written into row i of the output arrays (the core's layout)."""
     for i, state in enumerate(states.tolist()):
         st, c, gt, t, dec, cnt, amb, arg, _ = search_one(prep, state, legacy, decoy, False)

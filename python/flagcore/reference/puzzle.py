@@ -9,10 +9,12 @@ ones return:
   them and run the checks of flagcore._args first, in the same order as the compiled module, so
   both twins raise the same exception with the same message for every bad input.
 """
+
 from __future__ import annotations
 
 import itertools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

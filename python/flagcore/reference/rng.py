@@ -1,7 +1,9 @@
 """Pure-Python mulberry32 and Fisher-Yates, the twin of flagcore._rng."""
+
 from __future__ import annotations
 
-from typing import Any, Iterable, TypeVar
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from .._args import as_bound, as_seed, check_rng
 

@@ -4,15 +4,27 @@ A direct transcription of the spec's JavaScript: one FNV-1a 32 chain per buffer,
 the end of the buffer reads as 0 (``pixelData[index + 1] ?? 0``). The visual signature compares
 tiles with numpy in integers, pair by pair in the same order as the compiled loop.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
-from .._signature_args import (FNV_OFFSET, FNV_PRIME, QUANTIZE, SEAM_BAND, SEAM_TOLERANCE,
-                               SHOWN_TOLERANCE, as_image, as_pixel_bytes, check_grid, check_stride,
-                               check_tile_grid, tile_rects)
+from .._signature_args import (
+    FNV_OFFSET,
+    FNV_PRIME,
+    QUANTIZE,
+    SEAM_BAND,
+    SEAM_TOLERANCE,
+    SHOWN_TOLERANCE,
+    as_image,
+    as_pixel_bytes,
+    check_grid,
+    check_stride,
+    check_tile_grid,
+    tile_rects,
+)
 
 _MASK = 0xFFFFFFFF
 
@@ -46,8 +58,7 @@ def tile_signatures(image: Any, columns: Any, rows: Any, inset: Any = 4) -> list
         for x in xs:
             # The bytes getImageData(x, y, inner_w, inner_h).data holds: the rectangle's rows
             # one after the other.
-            tile = b"".join(raw[(y + r) * pitch + x * 4:(y + r) * pitch + (x + inner_w) * 4]
-                            for r in range(inner_h))
+            tile = b"".join(raw[(y + r) * pitch + x * 4 : (y + r) * pitch + (x + inner_w) * 4] for r in range(inner_h))
             out.append(_hash(tile, 8))
     return out
 
@@ -60,10 +71,9 @@ def visual_signatures(image: Any, columns: Any, rows: Any) -> list[int]:
     rgb = img[:, :, :3].astype(np.int32)
     alpha = img[:, :, 3:].astype(np.int32)
     shown = (rgb * alpha + 255 * (255 - alpha) + 127) // 255  # over a white page
-    tiles = [shown[r * th:(r + 1) * th, c * tw:(c + 1) * tw]
-             for r in range(rows) for c in range(columns)]
+    tiles = [shown[r * th : (r + 1) * th, c * tw : (c + 1) * tw] for r in range(rows) for c in range(columns)]
     limit = np.full((th, tw, 1), SEAM_TOLERANCE, dtype=np.int32)
-    limit[SEAM_BAND:th - SEAM_BAND, SEAM_BAND:tw - SEAM_BAND] = SHOWN_TOLERANCE
+    limit[SEAM_BAND : th - SEAM_BAND, SEAM_BAND : tw - SEAM_BAND] = SHOWN_TOLERANCE
     n = len(tiles)
     parent = list(range(n))
 

@@ -3,6 +3,7 @@
 ``create_app()`` returns the ASGI app; ``flagcore serve`` runs it with uvicorn. See the README's
 "Web server" section for the API, the token scheme and how to scale it out.
 """
+
 from __future__ import annotations
 
 from .app import create_app

@@ -8,12 +8,13 @@ since anyone may open the board again, so it needs no signature of its own. A Pu
 the flag, grid, start board and par; ``verify`` replays the client's swap log against it.
 Every error is a JSON body ``{"error": {"code", "message"}}`` with a 4xx status.
 """
+
 from __future__ import annotations
 
 import re
 import secrets
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import orjson
@@ -28,7 +29,7 @@ from .openapi import SPEC
 from .tokens import Signer, SpendHook, TokenError
 from .trace import simulate
 
-MAX_SWAPS = 1000            # a 5x3 board needs at most 14; anything near this is not a game
+MAX_SWAPS = 1000  # a 5x3 board needs at most 14; anything near this is not a game
 MAX_BENCH_TILES = 64
 MAX_CODE_CHARS = 8
 WEB_GRIDS = ("easy", "medium", "hard")  # the game's grids; their signatures are precomputed
@@ -102,11 +103,14 @@ class Api:
         self._random_flags = sorted(self.flag_codes)
         self.names = {code: self.library.name(code) for code in self.library.codes}
         # each tile's JSON object, encoded once: a board reply is these joined
-        self._tile_json = {code: orjson.dumps({"code": code, "name": self._name(code)})
-                           for code in self.flag_codes | set(self.names)}
+        self._tile_json = {
+            code: orjson.dumps({"code": code, "name": self._name(code)}) for code in self.flag_codes | set(self.names)
+        }
         # replies that never change, encoded once
-        self._flags_reply = Reply(orjson.dumps([{"code": c, "name": self._name(c)} for c in self._random_flags]),
-                                  headers=((b"cache-control", b"public, max-age=3600"),))
+        self._flags_reply = Reply(
+            orjson.dumps([{"code": c, "name": self._name(c)} for c in self._random_flags]),
+            headers=((b"cache-control", b"public, max-age=3600"),),
+        )
         self._openapi_reply = Reply(orjson.dumps(SPEC))
 
     def endpoints(self) -> dict[str, Endpoint]:
@@ -162,9 +166,14 @@ class Api:
         """A dealt board's reply, encoded once in two halves around its "daily" value."""
         tiles = b",".join([self._tile_json[c] for c in board.tiles])
         quoted_id = b'"' + board_id.encode("ascii") + b'"'  # 13 letters and digits: nothing to escape
-        return Prepared(b'{"board_id":' + quoted_id + b',"mode":"' + board.mode.encode("ascii") + b'","daily":',
-                        b',"tiles":[' + tiles + b'],"mistakes":0,"mistakes_left":%d,"solved":[],"over":false,"token":'
-                        % MAX_MISTAKES + quoted_id + b"}")
+        return Prepared(
+            b'{"board_id":' + quoted_id + b',"mode":"' + board.mode.encode("ascii") + b'","daily":',
+            b',"tiles":['
+            + tiles
+            + b'],"mistakes":0,"mistakes_left":%d,"solved":[],"over":false,"token":' % MAX_MISTAKES
+            + quoted_id
+            + b"}",
+        )
 
     def _dealt(self, number: int, mode: str) -> Dealt:
         try:
@@ -198,14 +207,19 @@ class Api:
             outcome = game.guess(codes)
         except (TypeError, ValueError) as exc:
             raise ApiError(400, "bad_guess", str(exc)) from None
-        token = self.signer.sign("connections", {"n": number, "m": mode, "g": [list(g) for g in game.guesses]},
-                                 self.token_ttl)
+        token = self.signer.sign(
+            "connections", {"n": number, "m": mode, "g": [list(g) for g in game.guesses]}, self.token_ttl
+        )
         reply: dict[str, Any] = {
             "result": outcome.result,
             "group": groups[outcome.matched.tier] if outcome.matched else None,
             "solved": [groups[g.tier] for g in game.solved_groups],
-            "mistakes": outcome.mistakes, "mistakes_left": outcome.mistakes_left,
-            "won": outcome.won, "lost": outcome.lost, "over": outcome.over, "token": token,
+            "mistakes": outcome.mistakes,
+            "mistakes_left": outcome.mistakes_left,
+            "won": outcome.won,
+            "lost": outcome.lost,
+            "over": outcome.over,
+            "token": token,
         }
         if outcome.over:  # the answers are earned once the game ends, won or lost
             reply["groups"] = list(groups)
@@ -250,13 +264,19 @@ class Api:
         except (TypeError, ValueError) as exc:  # ParSearchLimit is a ValueError
             raise ApiError(422, "no_deal", str(exc)) from None
         start = list(game.start)
-        token = self.signer.sign("puzzle", {"f": flag, "c": columns, "r": rows, "st": start, "p": game.par},
-                                 self.puzzle_ttl)
+        token = self.signer.sign(
+            "puzzle", {"f": flag, "c": columns, "r": rows, "st": start, "p": game.par}, self.puzzle_ttl
+        )
         return {
-            "flag": flag, "name": self._name(flag), "seed": seed,
+            "flag": flag,
+            "name": self._name(flag),
+            "seed": seed,
             "grid": {"name": grid_key, "columns": columns, "rows": rows},
-            "tiles_by_slot": start, "classes": _signatures(flag, columns, rows)[1],
-            "positions": _positions(columns, rows), "aspect": _aspect(flag), "token": token,
+            "tiles_by_slot": start,
+            "classes": _signatures(flag, columns, rows)[1],
+            "positions": _positions(columns, rows),
+            "aspect": _aspect(flag),
+            "token": token,
         }
 
     def verify(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -277,16 +297,23 @@ class Api:
             raise ApiError(409, "stale_token", "this board's par has changed since the deal; deal again")
         if self.on_spend is not None and not self.on_spend("puzzle", claim["jti"], claim["exp"]):
             raise ApiError(409, "token_used", "this Puzzle result was already verified")
-        return {"swaps": result.swaps, "par": result.min_possible, "over_par": result.swaps_over_min,
-                "perfect": result.perfect, "solved": result.solved, "flag": claim["f"]}
+        return {
+            "swaps": result.swaps,
+            "par": result.min_possible,
+            "over_par": result.swaps_over_min,
+            "perfect": result.perfect,
+            "solved": result.solved,
+            "flag": claim["f"],
+        }
 
     def cycles(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/puzzle/cycles``: the swap bench's cycles, min swaps and each slot's cycle."""
         tiles = _field(body, "tiles_by_slot", list)
         if not 2 <= len(tiles) <= MAX_BENCH_TILES:
             raise ApiError(400, "bad_board", f"tiles_by_slot must hold 2..{MAX_BENCH_TILES} tiles")
-        if not all(isinstance(t, int) and not isinstance(t, bool) for t in tiles) \
-                or sorted(tiles) != list(range(len(tiles))):
+        if not all(isinstance(t, int) and not isinstance(t, bool) for t in tiles) or sorted(tiles) != list(
+            range(len(tiles))
+        ):
             raise ApiError(400, "bad_board", "tiles_by_slot must be a permutation of 0..n-1")
         cycle_of = [-1] * len(tiles)
         count = 0
@@ -298,8 +325,12 @@ class Api:
                     slot = tiles[slot]
                 count += 1
         cycles = puzzle.count_cycles(tiles)  # the engine's count; the labels above only colour the bench
-        return {"cycles": cycles, "min_swaps": puzzle.min_swaps_to_identity(tiles),
-                "cycle_of": cycle_of, "solved": puzzle.is_strictly_solved(tiles)}
+        return {
+            "cycles": cycles,
+            "min_swaps": puzzle.min_swaps_to_identity(tiles),
+            "cycle_of": cycle_of,
+            "solved": puzzle.is_strictly_solved(tiles),
+        }
 
     # ------------------------------------------------------------ flags and the rest
 
@@ -331,7 +362,7 @@ def _share_text(game: ConnectionsGame, board_id: str) -> str:
     return "\n".join(lines)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _signatures(flag: str, columns: int, rows: int) -> tuple[tuple[int, ...] | None, list[int]]:
     """A bundled flag's tile signatures (None: every tile distinct) and each piece's look-alike
     class, numbered by first appearance."""
@@ -342,14 +373,16 @@ def _signatures(flag: str, columns: int, rows: int) -> tuple[tuple[int, ...] | N
     return tuple(int(s) for s in sigs), [seen.setdefault(s, len(seen)) for s in sigs]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _positions(columns: int, rows: int) -> list[list[str]]:
     """CSS background-position of each piece: the spec's background_percent of its column and row."""
-    return [[puzzle.background_percent(i % columns, columns), puzzle.background_percent(i // columns, rows)]
-            for i in range(columns * rows)]
+    return [
+        [puzzle.background_percent(i % columns, columns), puzzle.background_percent(i // columns, rows)]
+        for i in range(columns * rows)
+    ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _aspect(code: str) -> float:
     """Width / height of a bundled flag's artwork (its viewBox), for sizing the Puzzle board."""
     match = _SVG_SIZE.search(flag_svg(code)[:4096])

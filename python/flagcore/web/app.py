@@ -1,5 +1,6 @@
 """``create_app``: the ASGI application: the JSON API and flag artwork (flagcore.web.jsonapi), and
 the browser game's pages and static files (Starlette)."""
+
 from __future__ import annotations
 
 import warnings
@@ -21,13 +22,21 @@ from .tokens import SECRET_ENV, Signer, SpendHook, secret_from_env
 STATIC = Path(__file__).parent / "static"
 PAGES = ("connections", "puzzle", "simulator", "bench")
 # Pages load only this origin's scripts, styles and images: nothing from a CDN, so they work offline.
-_PAGE_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; "
-                                            "form-action 'self'; frame-ancestors 'none'",
-                 "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+}
 
 
-def create_app(secret: str | bytes | None = None, *, token_ttl: int = 7 * 24 * 3600, puzzle_ttl: int = 24 * 3600,
-               on_spend: SpendHook | None = None) -> JsonApi:
+def create_app(
+    secret: str | bytes | None = None,
+    *,
+    token_ttl: int = 7 * 24 * 3600,
+    puzzle_ttl: int = 24 * 3600,
+    on_spend: SpendHook | None = None,
+) -> JsonApi:
     """The flagcore web app, an ASGI application you can serve or mount in your own server.
 
     secret: signs game tokens and keys board ids; None reads FLAGCORE_SECRET and, when that is
@@ -42,9 +51,13 @@ def create_app(secret: str | bytes | None = None, *, token_ttl: int = 7 * 24 * 3
     if secret is None:
         key, from_env = secret_from_env()
         if not from_env:
-            warnings.warn(f"flagcore.web: {SECRET_ENV} is not set; using a random secret for this process. "
-                          "Game tokens and board ids will not survive a restart and are refused by other "
-                          "workers: set the same FLAGCORE_SECRET on every worker.", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"flagcore.web: {SECRET_ENV} is not set; using a random secret for this process. "
+                "Game tokens and board ids will not survive a restart and are refused by other "
+                "workers: set the same FLAGCORE_SECRET on every worker.",
+                RuntimeWarning,
+                stacklevel=2,
+            )
     else:
         key = secret.encode("utf-8") if isinstance(secret, str) else secret
     for name, ttl in (("token_ttl", token_ttl), ("puzzle_ttl", puzzle_ttl)):
@@ -57,11 +70,17 @@ def create_app(secret: str | bytes | None = None, *, token_ttl: int = 7 * 24 * 3
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
             return FileResponse(STATIC / f"{name}.html", headers=_PAGE_HEADERS)
+
         return endpoint
 
-    pages = Starlette(routes=[Route("/", page("index")), *(Route(f"/{name}", page(name)) for name in PAGES),
-                              Mount("/static", StaticFiles(directory=STATIC))],
-                      exception_handlers={HTTPException: _http_error})
+    pages = Starlette(
+        routes=[
+            Route("/", page("index")),
+            *(Route(f"/{name}", page(name)) for name in PAGES),
+            Mount("/static", StaticFiles(directory=STATIC)),
+        ],
+        exception_handlers={HTTPException: _http_error},
+    )
     return JsonApi(api.endpoints(), api.patterns(), pages)
 
 
@@ -69,5 +88,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     """Starlette's 404 and 405 (pages, static files, unknown paths) as the API's JSON errors."""
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code,
-                        headers=dict(exc.headers or {}))
+    return JSONResponse(
+        {"error": {"code": code, "message": str(exc.detail)}},
+        status_code=exc.status_code,
+        headers=dict(exc.headers or {}),
+    )

@@ -17,12 +17,14 @@ Every server that shares the secret deals the same board for the same id, so ids
 boards work across workers and machines. These ids are not ``flagcore connections --id`` ids,
 which carry the engine seed and therefore the answers.
 """
+
 from __future__ import annotations
 
 import hmac
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 from .._impl import pick
 from ..connections import Board, generate
@@ -95,8 +97,9 @@ class KeyedBoards:
     request for the board (its encoded reply, its grading table).
     """
 
-    def __init__(self, signer: Signer, prepare: Callable[[Board, str], Any] | None = None,
-                 cache_size: int = BOARD_CACHE) -> None:
+    def __init__(
+        self, signer: Signer, prepare: Callable[[Board, str], Any] | None = None, cache_size: int = BOARD_CACHE
+    ) -> None:
         self._signer = signer
         self._prepare = prepare
         # A board is dealt once and then graded at every guess of every player on it (a daily
@@ -151,6 +154,12 @@ def _encode_id(raw: bytes) -> str:
     """13 Crockford base32 characters of 8 bytes and a zero pad bit (65 bits, 5 per character)."""
     value = int.from_bytes(raw, "big") << 1
     pairs = _PAIRS
-    return (pairs[value >> 55] + pairs[(value >> 45) & 1023] + pairs[(value >> 35) & 1023]
-            + pairs[(value >> 25) & 1023] + pairs[(value >> 15) & 1023] + pairs[(value >> 5) & 1023]
-            + _ALPHABET[value & 31])
+    return (
+        pairs[value >> 55]
+        + pairs[(value >> 45) & 1023]
+        + pairs[(value >> 35) & 1023]
+        + pairs[(value >> 25) & 1023]
+        + pairs[(value >> 15) & 1023]
+        + pairs[(value >> 5) & 1023]
+        + _ALPHABET[value & 31]
+    )

@@ -11,10 +11,12 @@ endpoint of a load run is the true ceiling of the other endpoints.
 Every error is ``{"error": {"code", "message"}}`` with a 4xx status; an unexpected exception is
 answered with a JSON 500 and then re-raised, so the server logs it (and a test client raises it).
 """
+
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, MutableMapping, NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl
 
 import orjson
@@ -97,7 +99,7 @@ class JsonApi:
                 return
             for prefix, suffix, handler in self.patterns:
                 if path.startswith(prefix) and path.endswith(suffix) and len(path) > len(prefix) + len(suffix):
-                    middle = path[len(prefix):len(path) - len(suffix)]
+                    middle = path[len(prefix) : len(path) - len(suffix)]
                     await self._serve(Endpoint("GET", lambda _: handler(middle)), scope, receive, send)
                     return
         await self.fallback(scope, receive, send)
@@ -132,7 +134,7 @@ def _route_path(scope: Scope) -> str:
     """The path below the mount point when the app is mounted inside another ASGI app."""
     path: str = scope["path"]
     root: str = scope.get("root_path", "")
-    return path[len(root):] if root and path.startswith(root) else path
+    return path[len(root) :] if root and path.startswith(root) else path
 
 
 def _query(text: str) -> dict[str, str]:

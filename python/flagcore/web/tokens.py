@@ -9,6 +9,7 @@ Every payload carries ``k`` (the token's kind, so a Puzzle token is never accept
 Connections state), ``exp`` (UNIX seconds after which it is refused) and ``jti`` (an id unique to
 the token, what an embedding server's single-use hook keys on).
 """
+
 from __future__ import annotations
 
 import binascii
@@ -18,7 +19,8 @@ import itertools
 import os
 import secrets
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 
@@ -112,8 +114,14 @@ class Signer:
 
     def sign(self, kind: str, payload: dict[str, Any], ttl: int, now: float | None = None) -> str:
         """A token of ``kind`` carrying ``payload`` (plus k, exp and jti), valid for ``ttl`` seconds."""
-        raw = orjson.dumps({**payload, "k": kind, "exp": int((time.time() if now is None else now) + ttl),
-                            "jti": f"{self._jti_prefix}{next(self._jti_count):x}"})  # the MAC covers these bytes
+        raw = orjson.dumps(
+            {
+                **payload,
+                "k": kind,
+                "exp": int((time.time() if now is None else now) + ttl),
+                "jti": f"{self._jti_prefix}{next(self._jti_count):x}",
+            }
+        )  # the MAC covers these bytes
         return f"{_b64(raw)}.{_b64(self._token_mac.digest(raw))}"
 
     def check(self, kind: str, token: Any, now: float | None = None) -> dict[str, Any]:
@@ -131,8 +139,11 @@ class Signer:
             raise TokenError("token is malformed (not base64url)") from None
         good = self._token_mac.digest(raw)
         if not hmac.compare_digest(good, tag):
-            raise TokenError("token signature does not match: forged, altered, or signed with another secret",
-                             status=403, code="forged_token")
+            raise TokenError(
+                "token signature does not match: forged, altered, or signed with another secret",
+                status=403,
+                code="forged_token",
+            )
         body = orjson.loads(raw)  # signed by us, so well-formed
         if body.get("k") != kind:
             raise TokenError(f"token is a {body.get('k')!r} token, this endpoint needs a {kind!r} token")

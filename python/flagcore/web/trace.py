@@ -13,6 +13,7 @@ them), the fixed search counts references and forbids the codes two placed pools
 This is a teaching tool on raw engine seeds: it shows the answers of ``generate(seed)``, which
 are never the answers of a game the server deals (those boards are keyed, see boards.py).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -80,19 +81,25 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library) -> dict
                 codes[codes.index(ev["removed"])] = ev["added"]
         board_codes = [c for frame in stack for c in frame["codes"]]
         spill_codes = sorted(flat_spill) if legacy else sorted(c for c, n in refs.items() if n >= 2)
-        steps.append({
-            "event": ev,
-            "depth": depth,
-            "candidate": candidate,
-            "stack": [dict(frame, codes=list(frame["codes"])) for frame in stack],
-            "board": board_codes,
-            "spill": spill_codes,
-            "attempts": attempts,
-            "backtracks": backtracks,
-        })
+        steps.append(
+            {
+                "event": ev,
+                "depth": depth,
+                "candidate": candidate,
+                "stack": [dict(frame, codes=list(frame["codes"])) for frame in stack],
+                "board": board_codes,
+                "spill": spill_codes,
+                "attempts": attempts,
+                "backtracks": backtracks,
+            }
+        )
     return {
-        "seed": seed, "mode": mode, "legacy": legacy, "tiles": list(board.tiles),
-        "groups": [{"tier": g.tier, "tier_name": g.tier_name, "label": g.label, "codes": list(g.codes)}
-                   for g in board.groups],
+        "seed": seed,
+        "mode": mode,
+        "legacy": legacy,
+        "tiles": list(board.tiles),
+        "groups": [
+            {"tier": g.tier, "tier_name": g.tier_name, "label": g.label, "codes": list(g.codes)} for g in board.groups
+        ],
         "steps": steps,
     }
