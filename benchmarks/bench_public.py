@@ -22,7 +22,7 @@ import threading
 import numpy as np
 import pytest
 
-from flagcore import _puzzle, puzzle
+from flagcore import _impl, _puzzle, puzzle
 from flagcore._args import as_classes
 from flagcore.reference import puzzle as ref_puzzle
 from flagcore.reference import rng as ref_rng
@@ -53,8 +53,8 @@ ITERATIONS = 20  # calls per round for the microsecond calls
 def side(request, monkeypatch):
     """``reference``: the public module with the reference twin behind it."""
     if request.param == "reference":
-        monkeypatch.setattr(puzzle, "_core", ref_puzzle)
-        monkeypatch.setattr(puzzle, "_rng", ref_rng)
+        monkeypatch.setattr(_impl.core, "puzzle", ref_puzzle)
+        monkeypatch.setattr(_impl.core, "rng", ref_rng)
     return request.param
 
 
@@ -166,11 +166,10 @@ def test_new_game_threads(benchmark, threads):
 @pytest.fixture(params=["public", "reference"])
 def connections_side(request, monkeypatch):
     """``reference``: connections.generate with the reference twin behind it."""
-    from flagcore.connections import generator
     from flagcore.reference import connections as ref_connections
 
     if request.param == "reference":
-        monkeypatch.setattr(generator, "_impl", ref_connections)
+        monkeypatch.setattr(_impl.core, "connections", ref_connections)
     return request.param
 
 

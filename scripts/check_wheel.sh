@@ -129,8 +129,9 @@ compiled = sorted(m.__name__ for m in sys.modules.values()
 print(f"imported {len(modules)} modules from {here}; compiled: {compiled}")
 assert flagcore.Rng.__module__ == "flagcore._rng"
 from flagcore import connections, signatures
-assert signatures._impl.__name__ == "flagcore._signatures"
-assert connections.generator._impl.__name__ == "flagcore._connections"
+from flagcore._impl import core
+assert core.signatures.__name__ == "flagcore._signatures"
+assert core.connections.__name__ == "flagcore._connections"
 EOF
   step "tests/typing_sample.py (every public function) in the fresh venv"
   python typing_sample.py

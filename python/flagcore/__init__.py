@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ._impl import pick as _pick
+from ._impl import core as _core
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -18,10 +18,6 @@ if TYPE_CHECKING:
     # and the submodules as modules, not as the Any that __getattr__ returns.
     from . import connections, library, puzzle, reference, signatures  # noqa: F401
     from ._rng import Rng, shuffle
-else:
-    _rng = _pick("_rng", "rng")
-    Rng = _rng.Rng
-    shuffle = _rng.shuffle
 
 _SUBMODULES = ("puzzle", "connections", "signatures", "library", "reference")
 
@@ -29,6 +25,9 @@ __all__ = ["Rng", "shuffle", "__version__", *_SUBMODULES]
 
 
 def __getattr__(name: str) -> Any:
+    # Rng and shuffle are read from the implementation in use at each access (flagcore._impl).
+    if name in ("Rng", "shuffle"):
+        return getattr(_core.rng, name)
     if name in _SUBMODULES:
         return importlib.import_module(f"flagcore.{name}")
     raise AttributeError(f"module 'flagcore' has no attribute {name!r}")

@@ -14,11 +14,23 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["FlagcoreError", "LibraryError", "NoBoardError", "ParSearchLimit", "SvgRenderError", "CairoMissingError"]
+__all__ = [
+    "FlagcoreError",
+    "LibraryError",
+    "NoBoardError",
+    "ParSearchLimit",
+    "SvgRenderError",
+    "CairoMissingError",
+    "ImplError",
+]
 
 
 class FlagcoreError(Exception):
     """Base of every exception flagcore defines."""
+
+
+class ImplError(FlagcoreError, ImportError):
+    """FLAGCORE_IMPL names no implementation, or the one it names cannot be imported."""
 
 
 class NoBoardError(FlagcoreError, RuntimeError):

@@ -25,11 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ._args import as_board_matrix, as_classes, as_int_vector, as_max_nodes, as_method, as_slot, is_int
-from ._impl import pick
+from ._impl import core
 from .errors import ParSearchLimit
-
-_core = pick("_puzzle", "puzzle")
-_rng = pick("_rng", "rng")
 
 I32 = npt.NDArray[np.int32]
 _FLAG_CODE = re.compile(r"[A-Z]{2}(?:-[A-Z]{2,3})?")  # regional flags too: GB-ENG
@@ -39,7 +36,7 @@ GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "ha
 # A grid as callers name it: "easy" | "medium" | "hard" (or an alias), "CxR", or (columns, rows).
 Grid = str | tuple[int, int] | Sequence[int]
 MAX_GRID_SIDE = 32
-MAX_VISUAL_RESHUFFLE_ATTEMPTS = _core.MAX_VISUAL_RESHUFFLE_ATTEMPTS
+MAX_VISUAL_RESHUFFLE_ATTEMPTS = core.puzzle.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
 # measured (README "Puzzle") needs a tiny fraction of it; an adversarial board stops in well
 # under a second compiled instead of running for minutes.
@@ -72,17 +69,17 @@ __all__ = [
 
 def count_cycles(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> int:
     """Cycles of the permutation, fixed points included (the spec's countCyclesOfPermutation)."""
-    return int(_core.checked_count_cycles(tiles_by_slot))
+    return int(core.puzzle.checked_count_cycles(tiles_by_slot))
 
 
 def min_swaps_to_identity(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> int:
     """Fewest swaps to put every piece in its home slot: n - count_cycles."""
-    return int(_core.checked_min_swaps_to_identity(tiles_by_slot))
+    return int(core.puzzle.checked_min_swaps_to_identity(tiles_by_slot))
 
 
 def is_strictly_solved(tiles_by_slot: Sequence[int] | npt.NDArray[np.integer[Any]]) -> bool:
     """True when piece i sits in slot i for every slot (the identity permutation)."""
-    return bool(_core.checked_is_strictly_solved(tiles_by_slot))
+    return bool(core.puzzle.checked_is_strictly_solved(tiles_by_slot))
 
 
 def is_visually_solved(
@@ -90,7 +87,7 @@ def is_visually_solved(
     signatures: Sequence[int | None] | npt.NDArray[np.integer[Any]] | None,
 ) -> bool:
     """Every slot shows a tile that looks like the piece that belongs there (None: strict identity)."""
-    return bool(_core.checked_is_visually_solved(tiles_by_slot, signatures))
+    return bool(core.puzzle.checked_is_visually_solved(tiles_by_slot, signatures))
 
 
 def min_swaps_to_visual_solve(
@@ -109,7 +106,7 @@ def min_swaps_to_visual_solve(
     The exact search is NP-hard in general: past ``max_nodes`` search nodes it raises
     ParSearchLimit (a ValueError) rather than return anything but the minimum; None: no limit.
     """
-    return int(_core.checked_min_swaps(tiles_by_slot, signatures, method, max_nodes))
+    return int(core.puzzle.checked_min_swaps(tiles_by_slot, signatures, method, max_nodes))
 
 
 # ---------------------------------------------------------------- batch entry points (servers)
@@ -117,12 +114,12 @@ def min_swaps_to_visual_solve(
 
 def count_cycles_batch(boards: Any) -> npt.NDArray[np.int64]:
     """count_cycles of every row of a 2-D integer array (one board per row), without the GIL."""
-    return np.asarray(_core.count_cycles_batch(as_board_matrix(boards)), dtype=np.int64)
+    return np.asarray(core.puzzle.count_cycles_batch(as_board_matrix(boards)), dtype=np.int64)
 
 
 def min_swaps_to_identity_batch(boards: Any) -> npt.NDArray[np.int64]:
     """min_swaps_to_identity of every row, without the GIL."""
-    return np.asarray(_core.min_swaps_to_identity_batch(as_board_matrix(boards)), dtype=np.int64)
+    return np.asarray(core.puzzle.min_swaps_to_identity_batch(as_board_matrix(boards)), dtype=np.int64)
 
 
 def min_swaps_batch(
@@ -139,7 +136,7 @@ def min_swaps_batch(
     mat = as_board_matrix(boards)
     rows, n = mat.shape
     if signatures is None:
-        return np.asarray(_core.min_swaps_to_identity_batch(mat), dtype=np.int64)
+        return np.asarray(core.puzzle.min_swaps_to_identity_batch(mat), dtype=np.int64)
     if isinstance(signatures, np.ndarray) and signatures.ndim == 2:
         if signatures.shape[0] != rows:
             raise ValueError(f"signatures has {signatures.shape[0]} rows but boards has {rows}")
@@ -150,7 +147,7 @@ def min_swaps_batch(
         pairs = [as_classes(signatures, n)] * rows
     classes = np.ascontiguousarray(np.array([c for c, _ in pairs], dtype=np.int32).reshape(rows, n))
     ks = np.array([k for _, k in pairs], dtype=np.int32)
-    return np.asarray(_core.min_swaps_batch(mat, classes, ks, method, budget), dtype=np.int64)
+    return np.asarray(core.puzzle.min_swaps_batch(mat, classes, ks, method, budget), dtype=np.int64)
 
 
 # ---------------------------------------------------------------- grids and rendering
@@ -262,8 +259,8 @@ class PuzzleGame:
     def solved(self) -> bool:
         """True when the board looks solved (look-alike pieces are interchangeable), or is the identity in strict mode."""  # noqa: E501
         if self._classes is None or self.identity_mode:
-            return bool(_core.checked_is_strictly_solved(self._tiles))
-        return bool(_core.checked_is_visually_solved(self._tiles, self._classes))
+            return bool(core.puzzle.checked_is_strictly_solved(self._tiles))
+        return bool(core.puzzle.checked_is_visually_solved(self._tiles, self._classes))
 
     def swap(self, a: int, b: int) -> bool:
         """Swap the tiles in slots a and b; return whether the board is now solved.
@@ -351,8 +348,8 @@ def new_game(
         classes, k = as_classes(signatures, n)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
-    state = _rng.seed_to_state(seed)  # validates the seed
-    start, par = _core.deal(n, classes, k, state, budget)
+    state = core.rng.seed_to_state(seed)  # validates the seed
+    start, par = core.puzzle.deal(n, classes, k, state, budget)
     return PuzzleGame(
         start=start,
         signatures=signatures,
@@ -381,5 +378,5 @@ def verify(
     ParSearchLimit when par needs more than ``max_nodes`` search nodes (the log is then neither
     accepted nor rejected: the server cannot prove par for that board).
     """
-    moves, par = _core.checked_verify(start_tiles_by_slot, swaps, signatures, max_nodes)
+    moves, par = core.puzzle.checked_verify(start_tiles_by_slot, swaps, signatures, max_nodes)
     return _result(moves, par, True)

@@ -4,7 +4,7 @@ Two signatures, both compiled without the GIL (``FLAGCORE_IMPL=python`` selects 
 twin):
 
 * ``method="visual"`` (the default everywhere): ``visual_signatures`` compares whole tiles as a
-  player sees them, edges included (the rule is in ``flagcore._signature_args``), on a flag
+  player sees them, edges included (the rule is in ``flagcore._args.signatures``), on a flag
   rendered the way the game shows it: ``render_flag(code, columns, rows)``, every tile a whole
   number of pixels. A tile's signature is the lowest piece index that looks like it.
 * ``method="spec"``: the spec's hashPixelData (FNV-1a 32 over quantized RGB, every 8th byte,
@@ -14,7 +14,7 @@ twin):
 
 ``piece_signatures`` puts rendering and signature together for the puzzle: bundled flags at the
 three grids come from a precomputed table shipped in the wheel, everything else is rendered once
-and cached. The spec's tile geometry is documented in ``flagcore._signature_args``, the
+and cached. The spec's tile geometry is documented in ``flagcore._args.signatures``, the
 renderer's safety rules in ``flagcore._svg_render``.
 """
 
@@ -28,25 +28,15 @@ import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ._impl import pick
-from ._signature_args import check_grid
+from ._args.signatures import check_grid
+from ._impl import core
 from ._svg_render import SvgRenderError, render_svg
 from .errors import CairoMissingError
-
-_impl = pick("_signatures", "signatures")
-
-if TYPE_CHECKING:
-    # The compiled module's stub gives callers real signatures (the reference twin accepts the same).
-    from ._signatures import hash_pixel_data, tile_signatures, visual_signatures
-else:
-    hash_pixel_data = _impl.hash_pixel_data
-    tile_signatures = _impl.tile_signatures
-    visual_signatures = _impl.visual_signatures
 
 __all__ = [
     "hash_pixel_data",
@@ -73,6 +63,23 @@ MAX_COLUMNS = 64  # 3072 px wide at most
 MAX_ROWS = 64
 METHODS = ("visual", "spec")  # piece_signatures(method=...); the first is the default
 TABLE_FILE = "signatures.json"
+
+
+def hash_pixel_data(rgba: bytes | bytearray | memoryview | npt.NDArray[np.uint8], stride: int = 8) -> int:
+    """The spec's hashPixelData: FNV-1a 32 over quantized RGB of every ``stride``-th byte (alpha ignored)."""
+    return core.signatures.hash_pixel_data(rgba, stride)  # type: ignore[no-any-return]
+
+
+def tile_signatures(image: npt.NDArray[np.uint8], columns: int, rows: int, inset: int = INSET) -> list[int]:
+    """The spec's signature of each tile of ``image`` cut into columns x rows: hash_pixel_data of its interior."""
+    return core.signatures.tile_signatures(image, columns, rows, inset)  # type: ignore[no-any-return]
+
+
+def visual_signatures(image: npt.NDArray[np.uint8], columns: int, rows: int) -> list[int]:
+    """Tile classes of ``image`` cut into columns x rows by how the tiles look (look-alike tiles share one)."""
+    return core.signatures.visual_signatures(image, columns, rows)  # type: ignore[no-any-return]
+
+
 _CACHE_SIZE = 4096
 _CODE = re.compile(r"[A-Za-z]{2}(?:-[A-Za-z]{2,3})?")
 

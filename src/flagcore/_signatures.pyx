@@ -13,7 +13,7 @@ throughput instead of its latency.
 """
 from libc.stdint cimport uint8_t, uint32_t
 
-from flagcore._signature_args import (as_image, as_pixel_bytes, check_grid, check_stride, tile_rects,
+from flagcore._args.signatures import (as_image, as_pixel_bytes, check_grid, check_stride, tile_rects,
                               QUANTIZE as _QUANTIZE_BYTES)
 
 cdef uint32_t FNV_OFFSET = 2166136261u
@@ -165,11 +165,11 @@ cdef uint32_t[::1] _new_uint32(Py_ssize_t n):
 
 
 # ---------------------------------------------------------------- the visual signature
-# Tiles as a player sees them (see flagcore._signature_args for the rule): compare every pixel of
+# Tiles as a player sees them (see flagcore._args.signatures for the rule): compare every pixel of
 # two tiles composited over white, with a looser tolerance in the seam band, and join linked
 # tiles with union-find.
 
-from flagcore._signature_args import (check_tile_grid, SHOWN_TOLERANCE as _SHOWN_TOL,
+from flagcore._args.signatures import (check_tile_grid, SHOWN_TOLERANCE as _SHOWN_TOL,
                               SEAM_TOLERANCE as _SEAM_TOL, SEAM_BAND as _SEAM_BAND)
 
 

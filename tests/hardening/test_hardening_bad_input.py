@@ -16,6 +16,7 @@ import datetime as dt
 
 import numpy as np
 import pytest
+from conftest import TWINS
 
 import flagcore
 from flagcore import _rng, _signatures, connections, library, puzzle, signatures
@@ -28,7 +29,7 @@ from flagcore.reference import signatures as ref_signatures
 
 RNGS = {"core": _rng, "ref": ref_rng}
 SIGS = {"core": _signatures, "ref": ref_signatures}
-GENS = {"core": generator._impl, "ref": ref_connections}
+GENS = {"core": TWINS["compiled"]["connections"], "ref": ref_connections}
 
 LIB = library.load_library()
 BOARD = connections.generate(1)

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from twin_sizes import sized
 
+from flagcore import _impl, puzzle
 from flagcore import _puzzle as core
-from flagcore import puzzle
 from flagcore._args import as_classes
 from flagcore.reference import puzzle as ref
 from flagcore.signatures import bundled_codes, piece_signatures
@@ -89,7 +89,7 @@ def test_every_budget_agrees_on_one_board():
 @pytest.mark.parametrize("impl", ["core", "ref"])
 def test_public_api_raises_never_returns_a_bound(impl, monkeypatch):
     if impl == "ref":
-        monkeypatch.setattr(puzzle, "_core", ref)
+        monkeypatch.setattr(_impl.core, "puzzle", ref)
     tiles, sigs, _, k, par, nodes = BRANCHING[0]
     with pytest.raises(puzzle.ParSearchLimit) as info:
         puzzle.min_swaps_to_visual_solve(tiles, sigs, max_nodes=nodes - 1)
@@ -116,7 +116,7 @@ def test_public_api_raises_never_returns_a_bound(impl, monkeypatch):
 @pytest.mark.parametrize("impl", ["core", "ref"])
 def test_new_game_and_verify_fail_cleanly(impl, monkeypatch):
     if impl == "ref":
-        monkeypatch.setattr(puzzle, "_core", ref)
+        monkeypatch.setattr(_impl.core, "puzzle", ref)
     sigs = [i // 2 for i in range(64)]  # 32 classes of 2 on an 8x8 grid
     game = None
     for seed in range(50):

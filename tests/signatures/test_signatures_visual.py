@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from flagcore import _signatures as core
 from flagcore import puzzle, signatures
-from flagcore._signature_args import SEAM_TOLERANCE, SHOWN_TOLERANCE
+from flagcore._args.signatures import SEAM_TOLERANCE, SHOWN_TOLERANCE
 from flagcore.reference import signatures as ref
 
 IMPLS = [core, ref]

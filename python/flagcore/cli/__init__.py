@@ -18,7 +18,9 @@ import warnings
 from collections.abc import Sequence
 from typing import NoReturn
 
+from .._impl import core
 from .._version import __version__
+from ..errors import ImplError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        core.name  # noqa: B018 -- FLAGCORE_IMPL is read here, so a bad value is one line, not a traceback
+    except ImplError as exc:
+        print(f"flagcore: error: {exc}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)

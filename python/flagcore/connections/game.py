@@ -9,14 +9,13 @@ before any state changes, so a rejected guess leaves the game exactly as it was.
 
 from __future__ import annotations
 
-import importlib
 import itertools
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from types import ModuleType
 
 import flagcore
-from flagcore.reference import rng as _ref_rng
 
 from .board import Board, Group, frozen_from_fields
 from .grading import ITEMS_PER_CATEGORY, RESULTS, validate_selection
@@ -47,13 +46,13 @@ class GuessOutcome:
         return self.won or self.lost
 
 
-def _rng_modules() -> list[ModuleType]:
-    modules: list[ModuleType] = [_ref_rng]
-    try:
-        modules.append(importlib.import_module("flagcore._rng"))
-    except ImportError:  # a pure-Python install still shuffles with the reference twin
-        pass
-    return modules
+def _rng_module(rng: object) -> ModuleType | None:
+    # The module whose Rng class ``rng`` is (the compiled one or the reference twin's, whichever the
+    # caller built): that module's shuffle drives it. Neither twin is imported here.
+    module = sys.modules.get(type(rng).__module__)
+    if module is not None and getattr(module, "Rng", None) is type(rng) and hasattr(module, "shuffle"):
+        return module
+    return None
 
 
 # Grading in a few integer operations. Code i of the board's groups (tier order, four per group)
@@ -220,9 +219,9 @@ class ConnectionsGame:
 
     def _outcome(self, result: str, matched: Group | None) -> GuessOutcome:
         mistakes = self._mistakes
-        return frozen_from_fields(
+        return frozen_from_fields(  # type: ignore[no-any-return]
             GuessOutcome,
-            {  # type: ignore[no-any-return]
+            {
                 "result": result,
                 "matched": matched,
                 "mistakes": mistakes,
@@ -259,11 +258,10 @@ class ConnectionsGame:
         if isinstance(rng, (int, str)) and not isinstance(rng, bool):
             self._order = flagcore.shuffle(self._remaining(), flagcore.Rng(rng))
             return tuple(self._order)
-        # Each Rng class (compiled or reference twin) drives the shuffle of its own module.
-        for module in _rng_modules():
-            if isinstance(rng, module.Rng):
-                self._order = module.shuffle(self._remaining(), rng)
-                return tuple(self._order)
+        module = _rng_module(rng)
+        if module is not None:
+            self._order = module.shuffle(self._remaining(), rng)
+            return tuple(self._order)
         raise TypeError(f"rng must be a flagcore.Rng or a seed (int or str), not {type(rng).__name__}")
 
     def share(self) -> str:

@@ -35,13 +35,10 @@ import numpy as np
 
 from .. import _connections_layout as _layout
 from .. import library as _library_module
-from .._impl import pick
+from .._impl import core
 from ..errors import NoBoardError
 from ..library import KINDS, MODES, Category, Library, LibraryError
 from .board import Board, Group, frozen_from_fields
-
-_impl = pick("_connections", "connections")
-_seed_to_state = pick("_rng", "rng").seed_to_state
 
 ITEMS = _layout.ITEMS
 REASONS = _layout.REASONS
@@ -257,7 +254,7 @@ def _check_flag(name: str, value: Any) -> bool:
 
 def _normal_seed(seed: Any) -> tuple[int | str, int]:
     """(the seed as the Board records it: int or str, its uint32 Rng state)."""
-    state = int(_seed_to_state(seed))
+    state = int(core.rng.seed_to_state(seed))
     return (seed if isinstance(seed, str) else state), state
 
 
@@ -334,9 +331,9 @@ def _board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) ->
                 Group, {"tier": g, "label": cat.label, "codes": gcodes[4 * g : 4 * g + 4], "category_id": cat.id}
             )
         )
-    return frozen_from_fields(
+    return frozen_from_fields(  # type: ignore[no-any-return]
         Board,
-        {  # type: ignore[no-any-return]
+        {
             "tiles": itemgetter(*tiles)(codes),
             "groups": tuple(groups),
             "seed": seed,
@@ -418,12 +415,13 @@ def generate(
     ):
         # the request a server sends most (an int seed, the bundled library, default options): the
         # same checks passed by construction, and the prepared tables read from one dict
-        prepared = _default_prepared.get((_impl, mode))
+        impl = core.connections
+        prepared = _default_prepared.get((impl, mode))
         if prepared is not None:
-            return _impl.search_board(prepared, seed, seed, False, True, False)  # type: ignore[no-any-return]
+            return impl.search_board(prepared, seed, seed, False, True, False)  # type: ignore[no-any-return]
         if mode in MODES:
-            _default_prepared[(_impl, mode)] = _tables_for(_impl, None, mode)[1]
-    return generate_with(_impl, seed, mode, library=library, decoy=decoy, legacy=legacy, trace=trace)
+            _default_prepared[(impl, mode)] = _tables_for(impl, None, mode)[1]
+    return generate_with(core.connections, seed, mode, library=library, decoy=decoy, legacy=legacy, trace=trace)
 
 
 _default_prepared: dict[tuple[ModuleType, str], Any] = {}  # (impl, mode) -> the bundled library's tables
@@ -616,7 +614,9 @@ def generate_many(
     without a board does not stop the batch: ``batch.status`` marks it and ``batch[i]`` raises the
     NoBoardError that ``generate`` would.
     """
-    return generate_many_with(_impl, seeds, mode, threads=threads, library=library, decoy=decoy, legacy=legacy)
+    return generate_many_with(
+        core.connections, seeds, mode, threads=threads, library=library, decoy=decoy, legacy=legacy
+    )
 
 
 def find_ambiguities(board: Board, library: Library | None = None) -> list[Ambiguity]:
@@ -630,7 +630,7 @@ def find_ambiguities(board: Board, library: Library | None = None) -> list[Ambig
     """
     if not isinstance(board, Board):
         raise TypeError(f"board must be a flagcore.connections.Board, not {type(board).__name__}")
-    tables, _ = _tables_for(_impl, library, _check_mode(board.mode))
+    tables, _ = _tables_for(core.connections, library, _check_mode(board.mode))
     cats = []
     for g in board.groups:
         if g.category_id not in tables.index:

@@ -20,14 +20,13 @@ import datetime as _dt
 import re
 from typing import TYPE_CHECKING
 
-from .._impl import pick
+from .._impl import core
 from ..library import MODES
 from .board import Board
 
 if TYPE_CHECKING:
     from ..library import Library
 
-_rng = pick("_rng", "rng")
 
 VERSION = 1
 ID_LENGTH = 13
@@ -41,7 +40,7 @@ _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 def encode_board_id(seed: int | str, mode: str = "flags", legacy: bool = False) -> str:
     """The board id of ``generate(seed, mode, legacy=legacy)`` without generating the board."""
-    state = _rng.seed_to_state(seed)
+    state = core.rng.seed_to_state(seed)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if not isinstance(legacy, bool):

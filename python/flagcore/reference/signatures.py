@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._signature_args import (
+from .._args.signatures import (
     FNV_OFFSET,
     FNV_PRIME,
     QUANTIZE,

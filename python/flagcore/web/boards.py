@@ -26,13 +26,11 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .._impl import pick
+from .._impl import core
 from ..connections import Board, generate
 from ..connections.ids import _ALPHABET, _DECODE, daily_seed  # Crockford base32, o/i/l as 0/1/1
 from ..library import MODES
 from .tokens import Signer
-
-_rng = pick("_rng", "rng")
 
 ID_LENGTH = 13
 # An id's characters as the digits int(..., 32) reads (0-9a-v), so the C parser decodes it
@@ -62,7 +60,7 @@ def parse_seed(text: str) -> int | str:
 
 def game_number(seed: int | str) -> int:
     """The public uint32 a seed names (str seeds: FNV-1a 32 of the UTF-8, as the engine does)."""
-    return int(_rng.seed_to_state(seed))
+    return int(core.rng.seed_to_state(seed))
 
 
 def daily_number(date: str) -> int:

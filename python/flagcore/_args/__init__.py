@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .errors import ParSearchLimit
+from ..errors import ParSearchLimit
 
 __all__ = ["ParSearchLimit"]  # re-exported for old imports; everything else here is internal
 
