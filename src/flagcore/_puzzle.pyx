@@ -26,7 +26,7 @@ from puzzle_search cimport (ParStatus, PAR_NO_MEMORY, PAR_TOO_MANY_CLASSES, PAR_
 
 import numpy as np
 
-from flagcore._args import as_max_nodes, as_method
+from flagcore._args.puzzle import as_max_nodes, as_method
 from flagcore.errors import ParSearchLimit
 
 cdef int64_t ENUMERATION_CAP = 750000

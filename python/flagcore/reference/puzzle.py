@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._args import as_classes, as_max_nodes, as_method, as_permutation, as_swap_log
+from .._args.puzzle import as_classes, as_max_nodes, as_method, as_permutation, as_swap_log
 from ..errors import ParSearchLimit
 from ._cycle_packing import SearchLimit, max_cycles_nodes
 from .rng import Rng, shuffle
