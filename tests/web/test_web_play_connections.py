@@ -144,6 +144,8 @@ def tab_until(pg, test: str, back: bool = False) -> None:  # type: ignore[no-unt
 
 def test_a_full_win_with_the_keyboard_alone(page, server) -> None:  # type: ignore[no-untyped-def]
     groups = open_board(page, f"{server.url}/connections?seed=2024")
+    assert page.get_attribute("#message", "role") == "status"  # a live region: what it says is announced
+    labels = [g.label for g in answers(page.evaluate("game.boardId")).groups]
     page.evaluate("document.activeElement.blur()")
     tab_until(page, "e.classList.contains('tile')")
     # one tile is in the tab order; its focus ring is visible
@@ -158,9 +160,9 @@ def test_a_full_win_with_the_keyboard_alone(page, server) -> None:  # type: igno
         tab_until(page, "e.id === 'submit'")
         page.keyboard.press("Enter")
         page.wait_for_function(f"document.querySelectorAll('#solved .group').length === {n}")
-        if n < 4:  # the focus is back on the board, ready for the next group
+        if n < 4:  # the focus is back on the board, ready for the next group; the result is announced
             page.wait_for_function("document.activeElement.classList.contains('tile')")
-            assert "Correct:" in page.inner_text("#message")
+            assert page.inner_text("#message") == f"Correct: {labels[n - 1]}."
     page.wait_for_selector("#end:not([hidden])")
     assert page.inner_text("#outcome") == "Solved with 0 mistakes!"
     assert page.evaluate("document.activeElement.id") == "copy"

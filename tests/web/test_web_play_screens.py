@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from web_helpers import answers, greedy_log
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # about 15 s per size and scheme
 SIZES = {1280: 800, 390: 844}  # width -> height of the first screen
 
 
