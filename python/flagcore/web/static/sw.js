@@ -15,22 +15,14 @@ self.addEventListener("activate", event => {
     .then(() => self.clients.claim()));
 });
 
+// One strategy for everything it keeps: the network first (so a new version shows at once), a
+// copy kept for later; offline the copy, and for a page never saved the offline page.
 self.addEventListener("fetch", event => {
   const request = event.request, url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
-  if (request.mode === "navigate") {  // pages: the network first (a new version), else the copy, else the offline page
-    const page = url.pathname;
-    event.respondWith(fetch(request).then(response => {
-      if (response.ok) { const copy = response.clone(); caches.open(CACHE).then(c => c.put(page, copy)); }
-      return response;
-    }).catch(() => caches.match(page).then(hit => hit || caches.match("/static/offline.html"))));
-    return;
-  }
-  // styles, scripts, icons, flags: the copy at once, refreshed in the background
-  event.respondWith(caches.open(CACHE).then(cache => cache.match(request).then(hit => {
-    const fresh = fetch(request).then(response => { if (response.ok) cache.put(request, response.clone()); return response; });
-    if (!hit) return fresh;
-    fresh.catch(() => { /* offline: the copy stands */ });
-    return hit;
-  })));
+  const key = request.mode === "navigate" ? url.pathname : request;  // a page is kept once, whatever its query
+  event.respondWith(fetch(request).then(response => {
+    if (response.ok) { const copy = response.clone(); caches.open(CACHE).then(cache => cache.put(key, copy)); }
+    return response;
+  }).catch(() => caches.match(key).then(hit => hit || (request.mode === "navigate" ? caches.match("/static/offline.html") : Response.error()))));
 });
