@@ -25,11 +25,11 @@ MAX_STEPS = 20_000  # the longest trace of seeds 0..9,999 in either mode is far 
 
 
 def simulate(seed: int | str, mode: str, legacy: bool, library: Library) -> dict[str, Any]:
-    """The simulator's data for engine ``seed``: the board (tiles, groups) and its search as
+    """The simulator's data for engine ``seed`` on ``library``: the board (tiles, groups) and its search as
     ``steps``, each one event with the stack, candidate, board codes, spill, attempts, backtracks
     and depth after it (at most MAX_STEPS steps). Raises NoBoardError when the seed has no board."""
-    board = generate(seed, mode, legacy=legacy, trace=True)
-    pools = {c.id: c.pool for c in library.categories(mode)}
+    board = generate(seed, mode, library=library, legacy=legacy, trace=True)
+    pools = {c.id: c.pool for c in library.categories(mode)}  # the same library the board came from
     events = board.events or []
     stack: list[dict[str, Any]] = []  # one frame per tier entered: {"tier", "label", "codes"}
     flat_spill: set[str] = set()  # legacy: the spec's flat "forbidden" set
