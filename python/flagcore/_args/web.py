@@ -8,6 +8,7 @@ board ids) raise ``BoardRequestError`` from flagcore.web.boards, which owns the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -88,15 +89,30 @@ def as_guess_codes(codes: list[Any]) -> list[str]:
     return codes
 
 
-def as_swap_list(swaps: list[Any]) -> list[list[int]]:
-    """A Puzzle swap log's shape: at most MAX_SWAPS [a, b] lists of ints (the engine checks the
-    slots as it replays them, and a log it refuses is rejected rather than malformed)."""
+def as_swap_list(swaps: list[Any]) -> list[Any]:
+    """A Puzzle swap log's length (its moves are checked by the engine as it replays them)."""
     if len(swaps) > MAX_SWAPS:
         raise ApiError(400, "bad_swaps", f"swaps holds at most {MAX_SWAPS} moves")
-    for i, move in enumerate(swaps):
-        if not (type(move) is list and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
-            raise ApiError(400, "bad_swaps", f"swaps[{i}] must be a pair of slot numbers [a, b]")
     return swaps
+
+
+def refused_swap_log(exc: Exception, body: dict[str, Any]) -> ApiError:
+    """Why the engine refused a swap log: a malformed one (a move that is not [a, b] of ints) is a
+    bad request, a well-formed one it cannot accept is rejected. Looked at only after a refusal,
+    so an accepted log costs no second pass over its moves."""
+    for i, move in enumerate(body["swaps"]):
+        if not (type(move) is list and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
+            return ApiError(400, "bad_swaps", f"swaps[{i}] must be a pair of slot numbers [a, b]")
+    return ApiError(422, "rejected", f"swap log rejected: {exc}")
+
+
+def refused_as(status: int, code: str) -> Callable[[Exception, dict[str, Any]], ApiError]:
+    """A refusal that sends the engine's own message with ``status`` and ``code``."""
+
+    def refusal(exc: Exception, request: dict[str, Any]) -> ApiError:
+        return ApiError(status, code, str(exc))
+
+    return refusal
 
 
 def as_bench_tiles(tiles: list[Any]) -> list[int]:

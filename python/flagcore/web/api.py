@@ -229,9 +229,10 @@ class Api:
     def verify(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/puzzle/verify``: replay a swap log against a deal's token; the verified result."""
         claim = self.signer.check("puzzle", field(body, "token", str))
-        swaps = as_swap_list(field(body, "swaps", list))  # a malformed log is a bad request
+        swaps = as_swap_list(field(body, "swaps", list))
         sigs, _ = _signatures(claim["f"], claim["c"], claim["r"])
-        # the engine reads a JSON list of [a, b] lists directly; a log it refuses is "rejected" (routes.py)
+        # the engine reads a JSON list of [a, b] lists directly, checks included; a log it refuses
+        # is malformed (400) or rejected (422): _args.web.refused_swap_log, named in routes.py
         result = puzzle.verify(claim["st"], swaps, sigs)
         if result.min_possible != claim["p"]:  # the engine's par changed since the deal
             raise ApiError(409, "stale_token", "this board's par has changed since the deal; deal again")

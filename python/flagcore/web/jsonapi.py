@@ -43,6 +43,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 JSON_TYPE = b"application/json"
 
+# How a route sends the engine's builtin refusal of the client's data (see Endpoint)
+Refusal = Callable[[Exception, dict[str, Any]], ApiError]
+
 # What the client sees of each exception a handler may raise: the one table of the API's errors.
 # ApiError carries its own status and code (the request rules in flagcore._args.web choose them).
 ERRORS: dict[type[FlagcoreError], tuple[int, str]] = {
@@ -68,7 +71,7 @@ def error_reply(status: int, code: str, message: str) -> Reply:
     return Reply(orjson.dumps({"error": {"code": code, "message": message}}), status=status)
 
 
-def error_reply_of(exc: Exception, refuses: tuple[int, str, str] | None) -> Reply | None:
+def error_reply_of(exc: Exception, refuses: Refusal | None, request: dict[str, Any]) -> Reply | None:
     """The JSON error an exception from a handler is sent as; None when it is a bug (a 500)."""
     if isinstance(exc, ApiError):
         return error_reply(exc.status, exc.code, str(exc))
@@ -77,8 +80,8 @@ def error_reply_of(exc: Exception, refuses: tuple[int, str, str] | None) -> Repl
             if cls in ERRORS:
                 return error_reply(*ERRORS[cls], str(exc))
     if refuses is not None and isinstance(exc, (TypeError, ValueError)):
-        status, code, prefix = refuses
-        return error_reply(status, code, prefix + str(exc))
+        refusal = refuses(exc, request)
+        return error_reply(refusal.status, refusal.code, str(refusal))
     return None
 
 
@@ -87,13 +90,13 @@ class Endpoint:
     """One API route: ``GET`` handlers get the query string as a dict, ``POST`` handlers the JSON
     body object; either returns a JSON value (sent with status 200) or a Reply.
 
-    ``refuses`` = (status, code, message prefix): how a TypeError or ValueError from the engine is
+    ``refuses(exc, request)`` turns a TypeError or ValueError from the handler into the ApiError
     sent, for a handler that hands the client's data to an engine that refuses it with a builtin
     error (a guess, a swap log); elsewhere such an error is a bug and gets a 500."""
 
     method: str
     handler: Callable[[dict[str, Any]], Any]
-    refuses: tuple[int, str, str] | None = None
+    refuses: Refusal | None = None
 
 
 # A path routed by its shape rather than exactly: (prefix, suffix, handler of the middle part).
@@ -127,6 +130,7 @@ class JsonApi:
     async def _serve(self, endpoint: Endpoint, scope: Scope, receive: Receive, send: Send) -> None:
         method = scope["method"]
         head = method == "HEAD" and endpoint.method == "GET"
+        arg: dict[str, Any] = {}  # the query or body, once read (a refusal may look at it)
         try:
             if method != endpoint.method and not head:
                 reply = error_reply(405, "method_not_allowed", "Method Not Allowed")
@@ -134,7 +138,7 @@ class JsonApi:
                 reply = reply._replace(headers=((b"allow", allow),))
             else:
                 if endpoint.method == "GET":
-                    arg: dict[str, Any] = _query(scope["query_string"].decode("latin-1"))
+                    arg = _query(scope["query_string"].decode("latin-1"))
                 else:
                     raw = await _read_body(scope, receive)
                     if raw is None:
@@ -143,7 +147,7 @@ class JsonApi:
                 result = endpoint.handler(arg)
                 reply = result if type(result) is Reply else Reply(orjson.dumps(result))
         except Exception as exc:
-            refusal = error_reply_of(exc, endpoint.refuses)
+            refusal = error_reply_of(exc, endpoint.refuses, arg)
             if refusal is None:  # a bug, not a refusal: a JSON 500, then the server logs it
                 await _send(send, error_reply(500, "internal", "internal error"), False)
                 raise

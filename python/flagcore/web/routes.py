@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._args.web import MAX_BENCH_TILES, MAX_SWAPS
+from .._args.web import MAX_BENCH_TILES, MAX_SWAPS, refused_as, refused_swap_log
+from .jsonapi import Refusal
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Route:
     response: dict[str, Any] | None = None
     errors: tuple[int, ...] = ()
     documented: bool = True
-    refuses: tuple[int, str, str] | None = None  # see flagcore.web.jsonapi.Endpoint
+    refuses: Refusal | None = None  # see flagcore.web.jsonapi.Endpoint
 
 
 ERROR_RESPONSE = {
@@ -119,7 +120,7 @@ ROUTES: tuple[Route, ...] = (
             }
         ),
         errors=(400, 403, 409, 410, 413),
-        refuses=(400, "bad_guess", ""),  # the game refuses codes not on the board or already solved
+        refuses=refused_as(400, "bad_guess"),  # the game refuses codes not on the board or already solved
     ),
     Route(
         "/api/connections/trace",
@@ -149,7 +150,7 @@ ROUTES: tuple[Route, ...] = (
         ),
         response=_json({"type": "object", "required": ["flag", "grid", "tiles_by_slot", "token"]}),
         errors=(400, 413, 422),
-        refuses=(422, "no_deal", ""),
+        refuses=refused_as(422, "no_deal"),
     ),
     Route(
         "/api/puzzle/verify",
@@ -181,7 +182,7 @@ ROUTES: tuple[Route, ...] = (
             }
         ),
         errors=(400, 403, 409, 410, 413, 422),
-        refuses=(422, "rejected", "swap log rejected: "),  # a well-formed log the replay refuses
+        refuses=refused_swap_log,
     ),
     Route(
         "/api/puzzle/cycles",
