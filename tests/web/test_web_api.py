@@ -506,20 +506,34 @@ def test_trace_bad_input(client: TestClient) -> None:
     error(client.get("/api/connections/trace", params={"seed": "99999999999"}), 400)
 
 
-def test_trace_uses_the_library_it_is_given() -> None:
+@pytest.mark.parametrize("library_seed", [3, 11, None])
+def test_trace_uses_the_library_it_is_given(library_seed: int | None) -> None:
+    """Board and spill come from the library given (random ones and the bundled one, all with
+    arguable and doubtful codes, where the search's sets differ from the pools): each "place" event
+    of the fixed search says how many exclusive codes its group keeps, the certain codes no other
+    placed fit set holds."""
     from connections_libraries import random_library
 
     from flagcore.connections import generate
+    from flagcore.library import load_library
     from flagcore.web.trace import simulate
 
-    library = random_library(3)
+    library = load_library() if library_seed is None else random_library(library_seed, arguable_range=(1, 4))
+    certain = {c.id: c.certain for c in library.categories("flags")}
     for legacy in (False, True):
         board = generate(5, "flags", library=library, legacy=legacy, trace=True)
         data = simulate(5, "flags", legacy, library)
         assert data["tiles"] == list(board.tiles)
         assert [s["event"] for s in data["steps"]] == board.events
+        assert all(set(s["board"]) <= set(library.codes) for s in data["steps"])
         placed = [s for s in data["steps"] if s["event"]["event"] == "place"]
-        assert placed and all(set(s["board"]) <= set(library.codes) for s in data["steps"])
+        assert placed
+        for step in placed:
+            ev = step["event"]
+            if legacy:  # the spill holds the rest of the group's certain codes
+                assert set(certain[ev["category_id"]]) - set(ev["codes"]) <= set(step["spill"])
+            else:
+                assert len(certain[ev["category_id"]] - set(step["spill"])) == ev["exclusive"]
 
 
 # ------------------------------------------------------------------ routes and errors
