@@ -168,3 +168,34 @@ def as_swap_log(swaps: Any, n: int) -> list[tuple[int, int]]:
             raise ValueError(f"swaps[{i}] swaps slot {a} with itself")
         pairs.append((int(a), int(b)))
     return pairs
+
+
+# ---------------------------------------------------------------- verify's replay
+# Both twins replay a swap log and report what is wrong as one of these codes; verify_error writes
+# the message, so the five messages exist once.
+VERIFY_TOO_FEW_TILES = 1
+VERIFY_START_SOLVED = 2
+VERIFY_MOVES_AFTER_SOLVED = 3  # detail: the index of the first move after the board was solved
+VERIFY_NOT_SOLVED = 4
+VERIFY_BELOW_PAR = 5  # detail: (moves, par)
+
+
+def verify_error(code: int, detail: Any = None) -> ValueError:
+    """The error verify raises for a replay that ended with status ``code``."""
+    if code == VERIFY_TOO_FEW_TILES:
+        return ValueError("start_tiles_by_slot must have at least 2 tiles")
+    if code == VERIFY_START_SOLVED:
+        return ValueError("start_tiles_by_slot is already solved: no game starts from it")
+    if code == VERIFY_MOVES_AFTER_SOLVED:
+        return ValueError(f"swaps[{detail}:] come after the board was already solved")
+    if code == VERIFY_NOT_SOLVED:
+        return ValueError("swaps do not solve the board")
+    if code == VERIFY_BELOW_PAR:
+        moves, par = detail
+        return ValueError(f"swaps has {moves} moves, fewer than par {par}: the log is impossible")
+    raise AssertionError(f"unknown verify status {code}")  # a twin reported a code this table lacks
+
+
+def too_many_classes_error(max_dense: int) -> ValueError:
+    """The exact par's limit on interleaved tile classes (a board far outside any flag's grid)."""
+    return ValueError(f"the exact par handles at most {max_dense} interleaved tile classes")
