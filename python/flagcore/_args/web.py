@@ -8,6 +8,8 @@ board ids) raise ``BoardRequestError`` from flagcore.web.boards, which owns the 
 
 from __future__ import annotations
 
+import datetime as _dt
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -57,6 +59,20 @@ def field(body: dict[str, Any], name: str, kinds: type | tuple[type, ...], requi
         raise ApiError(400, "bad_type", f"{name} must not be a boolean")
     if not isinstance(value, kinds):
         raise ApiError(400, "bad_type", f"{name} has the wrong type ({type(value).__name__})")
+    return value
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def as_request_day(value: Any, name: str = "daily") -> str:
+    """A day of the dailies: a 'YYYY-MM-DD' calendar date, returned as given."""
+    if not isinstance(value, str) or not _DAY.fullmatch(value):
+        raise ApiError(400, "bad_date", f"{name} must be a date YYYY-MM-DD")
+    try:
+        _dt.date.fromisoformat(value)
+    except ValueError:
+        raise ApiError(400, "bad_date", f"{name} {value!r} is not a calendar date") from None
     return value
 
 

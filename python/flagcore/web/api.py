@@ -24,6 +24,7 @@ from .._args.web import (
     as_bench_tiles,
     as_flag_switch,
     as_guess_codes,
+    as_request_day,
     as_request_seed,
     as_swap_list,
     field,
@@ -193,12 +194,17 @@ class Api:
     # ------------------------------------------------------------ Puzzle
 
     def deal(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``POST /api/puzzle/deal``: a shuffled board with a signed token binding flag, grid, start and par."""
+        """``POST /api/puzzle/deal``: a shuffled board with a signed token binding flag, grid, start and par;
+        ``{"daily": "YYYY-MM-DD"}`` deals that day's Puzzle (the reply says the day)."""
+        if body.get("daily") is not None:
+            if any(body.get(k) is not None for k in ("flag", "grid", "seed")):
+                raise ApiError(400, "bad_request", "daily names the flag, grid and seed: give it alone")
+            day = as_request_day(body["daily"])
+            return {**self._deal(*self._daily_plan(day)), "daily": day}
         grid_name = field(body, "grid", str, required=False) or "hard"
         grid_key = puzzle.GRID_ALIASES.get(grid_name.strip().lower(), grid_name.strip().lower())
         if grid_key not in WEB_GRIDS:
             raise ApiError(400, "bad_grid", "grid must be one of easy, medium, hard (or regular, pro, elite)")
-        columns, rows = puzzle.GRIDS[grid_key]
         raw_seed = body.get("seed")
         seed = as_request_seed(raw_seed) if raw_seed is not None else secrets.randbelow(1 << 32)
         flag = field(body, "flag", str, required=False)
@@ -208,6 +214,16 @@ class Api:
             flag = flag.strip().upper()
             if flag not in self.flag_codes:
                 raise ApiError(400, "unknown_flag", f"flag {flag[:12]!r} is not a bundled flag")
+        return self._deal(flag, grid_key, seed)
+
+    def _daily_plan(self, day: str) -> tuple[str, str, str]:
+        """(flag, grid, seed) of the Puzzle daily of ``day``: the seed "puzzle:DAY", a flag drawn from
+        it as for a random deal, the hard grid (until the season's schedule is in the package)."""
+        seed = f"puzzle:{day}"
+        return self._random_flags[Rng(f"flag|{seed}").below(len(self._random_flags))], "hard", seed
+
+    def _deal(self, flag: str, grid_key: str, seed: int | str) -> dict[str, Any]:
+        columns, rows = puzzle.GRIDS[grid_key]
         # by code: the engine caches each flag's signatures on each grid; ParSearchLimit: no_deal (routes.py)
         game = puzzle.new_game(flag, grid_key, seed=seed)
         start = list(game.start)
