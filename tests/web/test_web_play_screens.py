@@ -72,12 +72,14 @@ def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(new_p
     page.goto(server.url + "/connections?seed=2025")
     page.wait_for_selector("#tiles .tile")
     groups = [list(g.codes) for g in answers(page.evaluate("game.boardId")).groups]
-    for k in range(4):
+    guesses = [groups[2]] + [[groups[0][k], groups[1][k], groups[3][k], groups[0][(k + 1) % 4]] for k in range(4)]
+    for n, codes in enumerate(guesses):  # one group found, then four wrong guesses
         page.evaluate("game.selected.clear()")
-        for code in (groups[0][k], groups[1][k], groups[2][k], groups[3][k]):
+        for code in codes:
             page.click(f'#tiles .tile[data-code="{code}"]')
         page.click("#submit")
-        page.wait_for_function(f"document.querySelectorAll('#mistakes span').length === {3 - k}")
+        done = "#solved .group" if n == 0 else "#mistakes span"
+        page.wait_for_function(f"document.querySelectorAll('{done}').length === {1 if n == 0 else 4 - n}")
     page.wait_for_selector("#end:not([hidden])")
     state("connections-lost")
 

@@ -141,7 +141,8 @@ function finish(r, before) {
   const found = new Set(r.solved.map(g => g.tier));
   const revealed = r.groups.filter(g => !found.has(g.tier));
   const rows = r.solved.map(g => groupRow(g, false));
-  $("solved").replaceChildren(...(revealed.length ? [el("h2", { class: "part-title", text: `You found ${r.solved.length} of 4` })] : []), ...rows);
+  const foundTitle = r.solved.length ? `You found ${r.solved.length} of 4` : "You found none";
+  $("solved").replaceChildren(...(revealed.length ? [el("h2", { class: "part-title", text: foundTitle })] : []), ...rows);
   $("revealed").replaceChildren(...(revealed.length ? [el("h2", { class: "part-title", text: "Not found: the answers" }),
                                                        ...revealed.map(g => groupRow(g, true))] : []));
   game.tiles = [];
