@@ -30,6 +30,7 @@ CHROMIUM = os.environ.get("FLAGCORE_CHROMIUM", "/usr/bin/chromium")
 # the flags the browser tests launch chromium with (tests/web/conftest.py): headless, no network of its own
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+HELP_SEEN = "['connections', 'puzzle'].forEach(g => localStorage.setItem('flagcore.help-seen.' + g, '1'))"
 PAGES = [  # (row, address, the game page marks its board interactive)
     ("Connections (today's board)", "/connections", True),
     ("Connections, first visit (help dialog)", "/connections", True),
@@ -90,7 +91,7 @@ def main() -> None:
                 for run in range(args.runs + 1):  # the first run warms the server (today's boards), not counted
                     context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
                     if "first visit" not in name:
-                        context.add_init_script("localStorage.setItem('flagcore.help-seen', '1')")
+                        context.add_init_script(HELP_SEEN)
                     page = context.new_page()
                     page.goto(base + path)
                     result = page.evaluate(MEASURE, game)

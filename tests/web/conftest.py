@@ -24,7 +24,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 # A returning player: the How to play dialog opens by itself only on a first visit.
-HELP_SEEN = "localStorage.setItem('flagcore.help-seen', '1')"
+HELP_SEEN = "['connections', 'puzzle'].forEach(g => localStorage.setItem('flagcore.help-seen.' + g, '1'))"
 
 
 def chromium_path() -> str:

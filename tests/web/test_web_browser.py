@@ -8,6 +8,7 @@ writes the README's pictures.
 from __future__ import annotations
 
 import pytest
+from conftest import HELP_SEEN
 from web_helpers import optimal_log
 
 pytestmark = pytest.mark.browser
@@ -119,7 +120,7 @@ def test_swap_bench(page, server) -> None:  # type: ignore[no-untyped-def]
 
 def test_pages_obey_their_csp(browser, server) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context()
-    context.add_init_script("localStorage.setItem('flagcore.help-seen', '1')")
+    context.add_init_script(HELP_SEEN)
     pg = context.new_page()
     problems: list[str] = []
     pg.on("console", lambda msg: problems.append(msg.text) if "Content Security Policy" in msg.text else None)

@@ -57,6 +57,18 @@ def test_a_puzzle_solve_with_the_keyboard_alone(page, server) -> None:  # type: 
     assert share[0] == "flagcore Puzzle seed 8" and share[1].startswith(f"Japan, 4x3: solved in {len(log)} swap")
 
 
+def test_first_visit_shows_the_puzzles_help_over_todays_deal(new_page, server) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(first_visit=True)
+    page.goto(f"{server.url}/puzzle")
+    page.wait_for_selector("#help[open] #rules-puzzle")
+    page.wait_for_selector(".ptile")
+    assert page.inner_text("#title").startswith(f"Today's deal {today()} · ")
+    assert page.locator("#help #house-rules").count() == 1
+    page.click("#help [data-close]")
+    page.goto(f"{server.url}/connections")  # the other game's help is its own first visit
+    page.wait_for_selector("#help[open] #rules-connections")
+
+
 def test_todays_deal_first_and_its_stats_survive_a_reload(page, server) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{server.url}/puzzle")
     page.wait_for_selector(".ptile")

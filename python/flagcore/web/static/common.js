@@ -68,9 +68,10 @@ function openHelp(sections) {
   return helpLoaded;
 }
 
-function setUpHelp(sections) {
+// Each game's help opens by itself on that game's first visit.
+function setUpHelp(game, sections) {
   $("help-button").onclick = () => openHelp(sections);
-  if (!store.get("flagcore.help-seen")) { store.set("flagcore.help-seen", "1"); openHelp(sections); }
+  if (!store.get("flagcore.help-seen." + game)) { store.set("flagcore.help-seen." + game, "1"); openHelp(sections); }
 }
 
 // ------------------------------------------------------------ stats

@@ -193,7 +193,7 @@ $("open").onclick = () => load({ id: $("board-id").value.trim() });
 $("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent).then(() => say("Copied."), () => {});
 const showStats = () => openStats(statsKey(), "Mistakes per win", MISTAKE_BUCKETS);
 $("stats-button").onclick = $("end-stats").onclick = showStats;
-setUpHelp(["rules-connections", "house-rules", "rules-stats"]);
+setUpHelp("connections", ["rules-connections", "house-rules", "rules-stats"]);
 
 const params = new URLSearchParams(location.search);
 if (params.has("id")) load({ id: params.get("id") });

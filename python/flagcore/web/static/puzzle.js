@@ -146,7 +146,7 @@ $("deal").onclick = () => deal(chosenDeal());
 $("daily").onclick = () => deal({ daily: today() });
 $("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent).then(() => say("Copied."), () => {});
 $("stats-button").onclick = $("end-stats").onclick = () => openStats("puzzle", "Swaps over par per solve", OVER_PAR_BUCKETS);
-setUpHelp(["rules-puzzle", "house-rules", "rules-stats"]);
+setUpHelp("puzzle", ["rules-puzzle", "house-rules", "rules-stats"]);
 
 const params = new URLSearchParams(location.search);
 if (params.has("grid")) $("grid").value = params.get("grid");
