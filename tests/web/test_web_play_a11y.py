@@ -33,12 +33,15 @@ def serious(pg) -> list[str]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious_on_any_page_or_state(new_page, server, scheme) -> None:  # type: ignore[no-untyped-def]
     page = new_page(color_scheme=scheme)
+    console: list[str] = []  # e.g. a 404 for /favicon.ico
+    page.on("console", lambda msg: console.append(f"{page.url}: {msg.text}") if msg.type == "error" else None)
     problems: dict[str, list[str]] = {}
     for path, ready in PAGES:
         page.goto(server.url + path)
         page.wait_for_selector(ready)
-        page.wait_for_timeout(50)  # let the first render settle (no animation is running on load)
+        page.wait_for_load_state("load")
         problems[path] = serious(page)
+    assert console == []
     page.goto(f"{server.url}/connections?seed=5")  # the states of a game: dialogs, one away, lost
     page.wait_for_selector("#tiles .tile")
     page.click("#help-button")
