@@ -7,11 +7,11 @@ Board, Group.
 from __future__ import annotations
 
 from ..errors import NoBoardError
-from .board import TIER_NAMES, Board, Group
+from .board import TIER_NAMES, Board, Group, board_id
 from .game import MAX_MISTAKES, ConnectionsGame, GuessOutcome
-from .generator import Ambiguity, BoardBatch, find_ambiguities, generate, generate_many
+from .generator import Ambiguity, BoardBatch, find_ambiguities, from_board_id, generate, generate_many
 from .grading import GuessResult, check_guess
-from .ids import board_id, daily_seed, encode_board_id, from_board_id, parse_board_id
+from .ids import daily_seed, encode_board_id, parse_board_id
 
 __all__ = ["TIER_NAMES", "Board", "Group"]
 __all__ += [

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .ids import encode_board_id
+
 TIER_NAMES = ("yellow", "green", "blue", "purple")
 
 _set_attr = object.__setattr__
@@ -66,7 +68,12 @@ class Board:
         """
         view: dict[str, Any] = {"mode": self.mode, "tiles": list(self.tiles)}
         if reveal:
-            from .ids import board_id  # ids imports this module
-
             view.update(seed=self.seed, board_id=board_id(self), groups=[g.to_dict() for g in self.groups])
         return view
+
+
+def board_id(board: Board) -> str:
+    """The compact id that rebuilds ``board`` (with the same library) via ``from_board_id``."""
+    if not isinstance(board, Board):
+        raise TypeError(f"board must be a flagcore.connections.Board, not {type(board).__name__}")
+    return encode_board_id(board.seed, board.mode, bool(board.legacy))

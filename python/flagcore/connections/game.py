@@ -17,9 +17,8 @@ from types import ModuleType
 
 import flagcore
 
-from .board import Board, Group, frozen_from_fields
+from .board import Board, Group, board_id, frozen_from_fields
 from .grading import ITEMS_PER_CATEGORY, RESULTS, validate_selection
-from .ids import board_id
 
 MAX_MISTAKES = 4
 TIER_SQUARES = ("\U0001f7e8", "\U0001f7e9", "\U0001f7e6", "\U0001f7ea")  # yellow green blue purple

@@ -39,6 +39,7 @@ from .._impl import core
 from ..errors import NoBoardError
 from ..library import KINDS, MODES, Category, Library, LibraryError
 from .board import Board, Group, frozen_from_fields
+from .ids import parse_board_id
 
 ITEMS = _layout.ITEMS
 REASONS = _layout.REASONS
@@ -380,6 +381,12 @@ def generate_with(
     trace = _check_flag("trace", trace)
     _, prepared = _tables_for(impl, library, mode)
     return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
+
+
+def from_board_id(board_id: str, library: Library | None = None) -> Board:
+    """Rebuild the board an id names (``library`` must be the one the board was made from)."""
+    state, mode, legacy = parse_board_id(board_id)
+    return generate(state, mode, library=library, legacy=legacy)
 
 
 def generate(

@@ -1,4 +1,4 @@
-"""Board ids people can share, and the daily seed.
+"""The board id codec (seed, mode, legacy <-> 13 characters) and the daily seed.
 
 A board is fixed by (seed, mode, legacy) and the library: ``generate`` turns a str seed into its
 uint32 state (FNV-1a 32 of the UTF-8) before drawing, so the state alone rebuilds the board.
@@ -18,15 +18,9 @@ from __future__ import annotations
 import binascii
 import datetime as _dt
 import re
-from typing import TYPE_CHECKING
 
 from .._impl import core
 from ..library import MODES
-from .board import Board
-
-if TYPE_CHECKING:
-    from ..library import Library
-
 
 VERSION = 1
 ID_LENGTH = 13
@@ -55,13 +49,6 @@ def encode_board_id(seed: int | str, mode: str = "flags", legacy: bool = False) 
     return "".join(reversed(chars))
 
 
-def board_id(board: Board) -> str:
-    """The compact id that rebuilds ``board`` (with the same library) via ``from_board_id``."""
-    if not isinstance(board, Board):
-        raise TypeError(f"board must be a flagcore.connections.Board, not {type(board).__name__}")
-    return encode_board_id(board.seed, board.mode, bool(board.legacy))
-
-
 def parse_board_id(board_id: str) -> tuple[int, str, bool]:
     """Decode a board id into (seed state, mode, legacy); ValueError names what is wrong."""
     if not isinstance(board_id, str):
@@ -88,14 +75,6 @@ def parse_board_id(board_id: str) -> tuple[int, str, bool]:
         raise ValueError(f"board id {board_id!r}: unknown flag bits {flags:#04x}")
     mode = "trivia" if flags & _FLAG_TRIVIA else "flags"
     return int.from_bytes(body[:4], "big"), mode, bool(flags & _FLAG_LEGACY)
-
-
-def from_board_id(board_id: str, library: Library | None = None) -> Board:
-    """Rebuild the board an id names (``library`` must be the one the board was made from)."""
-    state, mode, legacy = parse_board_id(board_id)
-    from .generator import generate  # the generator imports more than ids needs; load on use
-
-    return generate(state, mode, library=library, legacy=legacy)
 
 
 def daily_seed(date: _dt.date | str | None = None) -> str:
