@@ -16,8 +16,7 @@ import secrets
 import sys
 from typing import Any, TextIO
 
-from ..connections import Board, board_id, daily_seed, parse_board_id
-from ..connections.board import TIER_NAMES
+from ..connections import TIER_NAMES, Board, board_id, daily_seed, parse_board_id
 from ..library import MODES, Library
 
 _DIGITS = re.compile(r"[0-9]+")

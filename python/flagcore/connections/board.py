@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._args.connections import as_instance
+from .._connections_layout import TIER_NAMES
 from .ids import encode_board_id
-
-TIER_NAMES = ("yellow", "green", "blue", "purple")
 
 _set_attr = object.__setattr__
 
@@ -74,6 +74,5 @@ class Board:
 
 def board_id(board: Board) -> str:
     """The compact id that rebuilds ``board`` (with the same library) via ``from_board_id``."""
-    if not isinstance(board, Board):
-        raise TypeError(f"board must be a flagcore.connections.Board, not {type(board).__name__}")
+    as_instance(board, Board, "board", "a flagcore.connections.Board")
     return encode_board_id(board.seed, board.mode, bool(board.legacy))

@@ -26,9 +26,11 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from .._args.connections import BASE32_ALPHABET as _ALPHABET  # Crockford base32
+from .._args.connections import BASE32_DECODE as _DECODE  # o/i/l as 0/1/1
 from .._impl import core
 from ..connections import Board, generate
-from ..connections.ids import _ALPHABET, _DECODE, daily_seed  # Crockford base32, o/i/l as 0/1/1
+from ..connections.ids import daily_seed
 from ..library import MODES
 from .tokens import Signer
 
