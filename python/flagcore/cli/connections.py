@@ -174,14 +174,14 @@ def run(args: argparse.Namespace) -> int:
 
     seed, mode, legacy = _resolve(args)
     if args.png is not None:
-        from ..pictures import picture_format
+        from ..review.pictures import picture_format
 
         picture_format(args.png)  # a bad file name fails now, not after the board is made
     library = load_library(args.library)
     board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
     if args.png is not None:
-        from ..pictures import connections_png
+        from ..review.pictures import connections_png
 
         connections_png(board, args.png, reveal=args.reveal, names={code: library.name(code) for code in board.tiles})
         print(f"flagcore: wrote {args.png}", file=sys.stderr)

@@ -69,7 +69,7 @@ def parse_minimums(text: str) -> tuple[int, int, int, int]:
 
 def run_check(args: argparse.Namespace) -> int:
     from ..library import MODES, load_library
-    from ..library_check import MINIMUM_PER_TIER, check_library
+    from ..review.library_check import MINIMUM_PER_TIER, check_library
 
     if args.min_per_tier is not None:
         minimums = {mode: parse_minimums(args.min_per_tier) for mode in MODES}
@@ -92,8 +92,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_sheet(args: argparse.Namespace) -> int:
-    from ..contact_sheets import GROUPS, write_sheets
     from ..library import MODES, load_library
+    from ..review.contact_sheets import GROUPS, write_sheets
 
     library = load_library(args.library)
     modes = MODES if args.mode == "both" else (args.mode,)

@@ -70,7 +70,7 @@ def _max_nodes(text: str) -> int | None:
 
 def run(args: argparse.Namespace) -> int:
     if args.png is not None:
-        from ..pictures import picture_format
+        from ..review.pictures import picture_format
 
         if not args.flag:
             raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     columns, rows = game.grid
     if args.png is not None:
-        from ..pictures import puzzle_png
+        from ..review.pictures import puzzle_png
 
         assert game.flag is not None
         puzzle_png(game.flag, game.tiles_by_slot, columns, rows, game.par, args.png)

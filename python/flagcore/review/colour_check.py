@@ -111,7 +111,7 @@ class ColourReport:
 def render_rgba(svg: bytes, width: int = RENDER_WIDTH) -> np.ndarray:
     """Render SVG bytes to an (H, W, 4) uint8 array with the package's safe cairosvg renderer
     (the one tile signatures use: no external references, hostile SVG rejected)."""
-    from ._svg_render import render_svg
+    from .._svg_render import render_svg
 
     return render_svg(svg, width)
 
