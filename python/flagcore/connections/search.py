@@ -1,4 +1,5 @@
-"""
+"""One Connections board: ``generate``, ``generate_with`` and ``from_board_id``.
+
 The search itself is in the compiled core ``flagcore._connections`` (nogil, bitsets) and in its
 pure-Python twin ``flagcore.reference.connections`` (sets and reference counts), whose docstring
 states every step; this module checks the arguments and calls one of them with a Library's
@@ -8,14 +9,14 @@ prepared tables (``tables``), which builds the :class:`~flagcore.connections.boa
 Seeds and determinism. A seed is an int in [0, 2**32) or a str (FNV-1a 32 of its UTF-8), exactly
 as ``flagcore.Rng``; all randomness comes from that one mulberry32 stream, consumed in the same
 order by the core and the twin, so ``generate(seed, mode)`` is the same board on every machine and
-thread. Countries are indices into ``library.codes`` (sorted) and categories keep the order of
-``library.categories(mode)``; both orders are part of what a seed means.
+thread, given the same library (see ``tables`` for the orders that are part of what a seed means).
 
 Fixed vs legacy. The default search has the spec's four flaws fixed (refcounted spill, pools checked
 in both directions, decoy only from a group's exclusive codes, complete search) and keeps a tile off
 any board where it fits another group even arguably (``Category.arguable``); ``legacy=True``
-reproduces the spec's generator flaws included, for measurement, and knows pools only. When the fixed search exhausts,
-no valid board exists for the library and mode at all, whatever the seed: :class:`NoBoardError`.
+reproduces the spec's generator flaws included, for measurement, and knows pools only. When the
+fixed search exhausts, no valid board exists for the library and mode at all, whatever the seed:
+:class:`NoBoardError`.
 """
 
 from __future__ import annotations
