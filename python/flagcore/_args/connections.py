@@ -296,3 +296,11 @@ def check_category_known(category_id: str, index: Mapping[str, int], mode: str) 
     if category_id not in index:
         raise ValueError(f"board: category {category_id!r} is not in the library's {mode!r} categories")
     return index[category_id]
+
+
+def check_board_id_options(board_id: str, mode: str, legacy: bool, asked_mode: str | None, asked_legacy: bool) -> None:
+    """``--mode`` and ``--legacy`` beside ``--id``: they may repeat what the id holds, never contradict it."""
+    if asked_mode is not None and asked_mode != mode:
+        raise ValueError(f"--mode {asked_mode} contradicts board id {board_id!r} ({mode} mode)")
+    if asked_legacy and not legacy:
+        raise ValueError(f"--legacy contradicts board id {board_id!r} (not a legacy board)")

@@ -16,6 +16,7 @@ import sys
 from typing import Any, TextIO
 
 from .._args.common import parse_seed_text
+from .._args.connections import check_board_id_options
 from ..connections import TIER_NAMES, Board, board_id, daily_seed, parse_board_id
 from ..library import MODES, Library
 
@@ -80,10 +81,7 @@ def parse_seed(text: str) -> int | str:
 def _resolve(args: argparse.Namespace) -> tuple[int | str, str, bool]:
     if args.board_id is not None:
         state, mode, legacy = parse_board_id(args.board_id)
-        if args.mode is not None and args.mode != mode:
-            raise ValueError(f"--mode {args.mode} contradicts board id {args.board_id!r} ({mode} mode)")
-        if args.legacy and not legacy:
-            raise ValueError(f"--legacy contradicts board id {args.board_id!r} (not a legacy board)")
+        check_board_id_options(args.board_id, mode, legacy, args.mode, args.legacy)
         return state, mode, legacy
     mode = args.mode or "flags"
     if args.daily is not None:

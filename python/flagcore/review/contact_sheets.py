@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
+from .._args.review import as_int_in, as_modes, as_names
 from ..library import MODES, Category, Library
 from .library_check import artwork_path
 from .pictures import BACKGROUND, INK, TIER_RGB, fit_image, font_of_size, save_picture
@@ -198,19 +199,11 @@ def write_sheets(
 
     ``step(group)`` is called after each group's sheet (progress over ``len(GROUPS)`` steps at most).
     """
-    if isinstance(tile_width, bool) or not isinstance(tile_width, int) or not 24 <= tile_width <= 400:
-        raise ValueError(f"tile_width must be an int in 24..400, got {tile_width!r}")
-    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= 40:
-        raise ValueError(f"columns must be an int in 1..40, got {columns!r}")
-    modes = list(modes)
-    bad = [m for m in modes if m not in MODES]
-    if bad or not modes:
-        raise ValueError(f"modes must be drawn from {MODES}, got {modes!r}")
+    as_int_in(tile_width, "tile_width", 24, 400)
+    as_int_in(columns, "columns", 1, 40)
+    modes = as_modes(modes)
     by_group = sheet_groups(library, modes)
-    wanted = list(by_group) if groups is None else list(groups)
-    unknown = [g for g in wanted if g not in GROUPS]
-    if unknown:
-        raise ValueError(f"unknown sheet groups {unknown} (known: {', '.join(GROUPS)})")
+    wanted = as_names(by_group if groups is None else groups, GROUPS, "sheet groups")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     names = {code: library.name(code) for code in library.codes}

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from .._args.review import as_picture_path, as_tile_count
+
 if TYPE_CHECKING:
     from ..connections.board import Board
 
@@ -80,20 +82,7 @@ def fit_text(
 def picture_format(path: str | os.PathLike[str]) -> str:
     """The Pillow format for ``path`` from its extension; ValueError for a name no picture can
     have (empty, no known extension) and OSError naming a folder that does not exist."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or a path, not {type(path).__name__}")
-    name = os.fspath(path)
-    if not name.strip():
-        raise ValueError("picture file name is empty")
-    fmt = FORMATS.get(Path(name).suffix.lower())
-    if fmt is None:
-        raise ValueError(
-            f"cannot tell the picture format of {name!r}: end the name in one of " + ", ".join(sorted(FORMATS))
-        )
-    folder = Path(name).parent
-    if not folder.is_dir():
-        raise FileNotFoundError(f"cannot write {name!r}: folder {str(folder)!r} does not exist")
-    return fmt
+    return as_picture_path(path, FORMATS)
 
 
 def _flag_image(code: str, width: int) -> Image.Image:
@@ -180,8 +169,7 @@ def puzzle_png(
     The format follows ``path``'s extension (``FORMATS``); see ``picture_format`` for errors.
     """
     picture_format(path)
-    if len(tiles_by_slot) != columns * rows:
-        raise ValueError("tiles_by_slot: length must be columns * rows")
+    as_tile_count(tiles_by_slot, columns, rows)
     gap = 3
     solved = _flag_image(flag, 96 * columns)
     pieces = _cut(solved, columns, rows)
