@@ -63,7 +63,7 @@ def parse_seed(text: str | None) -> int | str | None:
 
 def run(args: argparse.Namespace) -> int:
     if args.png is not None:
-        from ..pictures import picture_format
+        from ..review.pictures import picture_format
 
         if not args.flag:
             # Stays here: a rule on two options together, which only this command has.
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     columns, rows = game.grid
     if args.png is not None:
-        from ..pictures import puzzle_png
+        from ..review.pictures import puzzle_png
 
         assert game.flag is not None
         puzzle_png(game.flag, game.tiles_by_slot, columns, rows, game.par, args.png)
