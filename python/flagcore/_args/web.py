@@ -8,8 +8,6 @@ board ids) raise ``BoardRequestError`` from flagcore.web.boards, which owns the 
 
 from __future__ import annotations
 
-import datetime as _dt
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +15,7 @@ import orjson
 
 from ..errors import ApiError
 from .common import parse_seed_text
+from .connections import as_date
 
 MAX_CODE_CHARS = 8
 MAX_BENCH_TILES = 64
@@ -62,17 +61,20 @@ def field(body: dict[str, Any], name: str, kinds: type | tuple[type, ...], requi
     return value
 
 
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def as_request_day(value: Any, name: str = "daily") -> str:
-    """A day of the dailies: a 'YYYY-MM-DD' calendar date, returned as given."""
-    if not isinstance(value, str) or not _DAY.fullmatch(value):
-        raise ApiError(400, "bad_date", f"{name} must be a date YYYY-MM-DD")
+def as_daily_deal(body: dict[str, Any]) -> str | None:
+    """The day of a Puzzle deal request ``{"daily": "YYYY-MM-DD"}`` (a calendar date), None when it
+    names none; the day names the flag, grid and seed, so the body may not name them too."""
+    value = body.get("daily")
+    if value is None:
+        return None
+    if any(body.get(k) is not None for k in ("flag", "grid", "seed")):
+        raise ApiError(400, "bad_request", "daily names the flag, grid and seed: give it alone")
+    if not isinstance(value, str):
+        raise ApiError(400, "bad_date", f"daily must be a date YYYY-MM-DD, not {type(value).__name__}")
     try:
-        _dt.date.fromisoformat(value)
-    except ValueError:
-        raise ApiError(400, "bad_date", f"{name} {value!r} is not a calendar date") from None
+        as_date(value, "daily")  # the one reading of a day (the Connections dailies use it too)
+    except ValueError as exc:
+        raise ApiError(400, "bad_date", str(exc)) from None
     return value
 
 

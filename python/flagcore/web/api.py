@@ -22,9 +22,9 @@ import orjson
 from .. import Rng, puzzle
 from .._args.web import (
     as_bench_tiles,
+    as_daily_deal,
     as_flag_switch,
     as_guess_codes,
-    as_request_day,
     as_request_seed,
     as_swap_list,
     field,
@@ -196,10 +196,8 @@ class Api:
     def deal(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/puzzle/deal``: a shuffled board with a signed token binding flag, grid, start and par;
         ``{"daily": "YYYY-MM-DD"}`` deals that day's Puzzle (the reply says the day)."""
-        if body.get("daily") is not None:
-            if any(body.get(k) is not None for k in ("flag", "grid", "seed")):
-                raise ApiError(400, "bad_request", "daily names the flag, grid and seed: give it alone")
-            day = as_request_day(body["daily"])
+        day = as_daily_deal(body)
+        if day is not None:
             return {**self._deal(*self._daily_plan(day)), "daily": day}
         grid_name = field(body, "grid", str, required=False) or "hard"
         grid_key = puzzle.GRID_ALIASES.get(grid_name.strip().lower(), grid_name.strip().lower())
