@@ -91,14 +91,24 @@ _VERDICTS = _verdicts()  # packed group counts -> (result, index of the matched 
 
 def _board_values(board: object) -> dict[str, int]:
     """Check a board and return each code's grading value (see _VALUES)."""
-    # The rules are called on the failure path only: a game is made per request on a server.
+    # A game is made per request on a server: the checks here are the cheap form of the rules in
+    # _args.connections, which are called only to raise the precise error.
     checked: Board = (
         board if isinstance(board, Board) else as_instance(board, Board, "board", "a flagcore.connections.Board")
     )
-    check_board_shape(checked, Group)
-    grouped = [code for group in checked.groups for code in group.codes]
+    tiles = checked.tiles
+    tile_set = set(tiles)
+    ok = len(tiles) == 4 * ITEMS_PER_CATEGORY == len(tile_set) and len(checked.groups) == 4
+    grouped: list[str] = []
+    for group in checked.groups:
+        if not isinstance(group, Group) or len(group.codes) != ITEMS_PER_CATEGORY:
+            ok = False
+            break
+        grouped.extend(group.codes)
+    if not ok:
+        check_board_shape(checked, Group)
     values = dict(zip(grouped, _VALUES))
-    if len(values) != len(grouped) or values.keys() != set(checked.tiles):
+    if len(values) != len(grouped) or values.keys() != tile_set:
         check_groups_cover(False)
     return values
 
