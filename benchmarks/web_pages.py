@@ -27,7 +27,7 @@ import urllib.request
 
 SECRET = "web-pages-benchmark-secret-0123456789"
 CHROMIUM = os.environ.get("FLAGCORE_CHROMIUM", "/usr/bin/chromium")
-# the flags the browser tests launch chromium with (tests/web/conftest.py): headless, no network of its own
+# the flags the browser tests launch chromium with (tests/web/browser_fixtures.py): headless, no network of its own
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 HELP_SEEN = "['connections', 'puzzle'].forEach(g => localStorage.setItem('flagcore.help-seen.' + g, '1'))"

@@ -1,5 +1,5 @@
 """The browser game's tools and the deals opened by address, in a real browser: Playwright drives
-Debian's headless chromium against a uvicorn server on 127.0.0.1 (fixtures in conftest.py).
+Debian's headless chromium against a uvicorn server on 127.0.0.1 (fixtures in browser_fixtures.py).
 Marked ``browser``: deselect with ``-m "not browser"``. The games as a player plays them are in
 test_web_play_*.py; ``FLAGCORE_SCREENSHOTS=docs pytest tests/web/test_web_play_screens.py``
 writes the README's pictures.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from web_helpers import optimal_log
 
+pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = pytest.mark.browser
 
 

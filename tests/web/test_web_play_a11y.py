@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from web_helpers import answers
 
+pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = pytest.mark.browser
 
 PAGES = [  # (address, what shows when it is ready)

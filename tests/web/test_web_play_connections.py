@@ -1,4 +1,4 @@
-"""Connections as a player plays it, in Debian's chromium (fixtures in conftest.py): today's board
+"""Connections as a player plays it, in Debian's chromium (fixtures in browser_fixtures.py): today's board
 and the help on a first visit, stats and streaks that survive a reload, a win with the keyboard
 alone, the game's feel (one away, wrong, reduced motion) and the lost state."""
 
@@ -14,6 +14,7 @@ from web_helpers import answers
 
 import flagcore.web
 
+pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = pytest.mark.browser
 STATIC = Path(flagcore.web.__file__).parent / "static"
 

@@ -1,4 +1,4 @@
-"""The Puzzle as a player plays it, in Debian's chromium (fixtures in conftest.py): the day's deal
+"""The Puzzle as a player plays it, in Debian's chromium (fixtures in browser_fixtures.py): the day's deal
 first, a solve with the keyboard alone, and the stats it leaves in the browser."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from web_helpers import greedy_log, optimal_log
 
+pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = pytest.mark.browser
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from web_helpers import answers, greedy_log
 
+pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # about 15 s per size and scheme
 SIZES = {1280: 800, 390: 844}  # width -> height of the first screen
 

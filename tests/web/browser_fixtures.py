@@ -1,6 +1,9 @@
 """Fixtures of the browser tests (``@pytest.mark.browser``): one uvicorn server and one headless
-Debian chromium for the whole session (the machine is small and shared), a fresh browser context
-per test. When chromium is missing these tests fail and say how to install it (never skip)."""
+Debian chromium per test process (the machine is small and shared), a fresh browser context per
+test. When chromium is missing these tests fail and say how to install it (never skip).
+
+A plugin the browser test modules name in ``pytest_plugins``, not a tests/web/conftest.py: test
+modules import the root tests/conftest.py as ``conftest``, which a second conftest would shadow."""
 
 from __future__ import annotations
 
