@@ -85,7 +85,9 @@ def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(new_p
     state("connections-lost")
 
     page.goto(server.url + "/puzzle")
+    page.wait_for_selector("#help[open] #rules-puzzle")  # the Puzzle's first visit too
     page.wait_for_selector(".ptile")
+    page.click("#help [data-close]")
     assert fits(page, ".ptile")
     state("puzzle", first_screen=True)
     deal = page.evaluate("puzzle.deal")
