@@ -22,6 +22,7 @@ __all__ = [
     "SvgRenderError",
     "CairoMissingError",
     "ImplError",
+    "StoreUnavailable",
 ]
 
 
@@ -82,3 +83,11 @@ class ParSearchLimit(FlagcoreError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         # keeps the exception picklable (process pools hand it back to the parent)
         return (type(self), (self.n, self.k, self.max_nodes, self.row))
+
+
+class StoreUnavailable(FlagcoreError, ConnectionError):
+    """The game store (a SQLite file or a Redis server) did not answer within its timeout.
+
+    Nothing was decided: the caller refuses the request (the server answers 503) and tries again
+    later; the store's client reconnects by itself once the store is back.
+    """
