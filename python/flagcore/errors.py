@@ -23,6 +23,12 @@ __all__ = [
     "CairoMissingError",
     "ImplError",
     "StoreUnavailable",
+    "ApiError",
+    "BoardRequestError",
+    "TokenError",
+    "ForgedTokenError",
+    "ExpiredTokenError",
+    "UnknownKeyError",
 ]
 
 
@@ -91,3 +97,36 @@ class StoreUnavailable(FlagcoreError, ConnectionError):
     Nothing was decided: the caller refuses the request (the server answers 503) and tries again
     later; the store's client reconnects by itself once the store is back.
     """
+
+
+# ---------------------------------------------------------------- the web server (flagcore.web)
+# flagcore.web.jsonapi.ERRORS maps each of these to its HTTP status and JSON error code.
+
+
+class ApiError(FlagcoreError, ValueError):
+    """A request the web API refuses, with its own HTTP ``status`` (4xx) and JSON error ``code``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class BoardRequestError(FlagcoreError, ValueError):
+    """A seed, date, mode or board id the web server cannot turn into a board (HTTP 400)."""
+
+
+class TokenError(FlagcoreError, ValueError):
+    """A game token is malformed, of the wrong kind or otherwise unusable (HTTP 400)."""
+
+
+class ForgedTokenError(TokenError):
+    """A game token's signature does not match: forged, altered or signed with another secret (HTTP 403)."""
+
+
+class ExpiredTokenError(TokenError):
+    """A game token has expired (HTTP 410)."""
+
+
+class UnknownKeyError(TokenError):
+    """A game token or board id was made under a secret this server no longer has: the server's
+    secret changed (HTTP 403, code ``secret_changed``)."""
