@@ -194,16 +194,18 @@ class Signer:
         if len(parts) != 3 or not all(parts):
             raise TokenError("token is malformed (expected <key id>.<payload>.<signature>)")
         kid, head, tail = parts
+        try:  # the spelling first: a re-spelt token is altered, whichever part was re-spelt
+            raw, tag = _unb64(head), _unb64(tail)
+            if len(_unb64(kid)) != 6:
+                raise ValueError("not a key id")
+        except ValueError:  # binascii.Error is a ValueError
+            raise ForgedTokenError("token is altered: not spelt as the server wrote it (base64url)") from None
         key = self._by_kid.get(kid)
         if key is None:
             raise UnknownKeyError(
                 "token was signed with a secret this server no longer has: the server's secret changed "
                 "since (or the token is from another server); start a new game"
             )
-        try:
-            raw, tag = _unb64(head), _unb64(tail)
-        except ValueError:  # binascii.Error is a ValueError
-            raise ForgedTokenError("token is altered: not spelt as the server wrote it (base64url)") from None
         good = self._keys[key].token_mac.digest(raw)
         if not hmac.compare_digest(good, tag):
             raise ForgedTokenError("token signature does not match: forged or altered")
