@@ -44,7 +44,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-SECRET = "load-test-secret-0123456789"
+SECRET = "kR7wPz2QmX9vTn4LcY8sHf3JdG6bEa1U"  # 32 base64url characters: 192 bits
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
 
 

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import make_store
+from stores import make_store
 
 from flagcore.store import GameRecord, SQLiteStore
 

@@ -33,7 +33,7 @@ class Players:
     def __init__(self, signer: Signer) -> None:
         self._signer = signer
 
-    def _tag(self, player: str, key: int | None = None) -> str:
+    def _tag(self, player: str, key: int = 0) -> str:
         mac = self._signer.derive(b"player|" + player.encode("ascii"), 16, key)
         return binascii.b2a_base64(mac, newline=False).decode("ascii").rstrip("=").replace("+", "-").replace("/", "_")
 
