@@ -26,6 +26,15 @@ def test_a_game_is_created_once_then_advanced_by_compare_and_set(store):
     assert store.load_game("ann", "B1") == GameRecord(2, b"two")
 
 
+def test_compare_and_set_on_the_data_too_when_the_caller_knows_it(store):
+    assert store.save_game("ann", "B1", 0, b"one", 60)
+    assert not store.save_game("ann", "B1", 1, b"two", 60, previous=b"not one")  # the right version, other data
+    assert store.load_game("ann", "B1") == GameRecord(1, b"one")
+    assert store.save_game("ann", "B1", 1, b"two", 60, previous=b"one")
+    assert not store.save_game("ann", "B1", 1, b"three", 60, previous=b"one")  # the version moved on
+    assert store.load_game("ann", "B1") == GameRecord(2, b"two")
+
+
 def test_a_game_that_was_never_created_cannot_be_advanced(store):
     assert not store.save_game("ann", "B1", 1, b"x", 60)
     assert store.load_game("ann", "B1") is None

@@ -49,16 +49,23 @@ class Store(ABC):
         """The game ``player`` has on ``board``, or None (never saved, or expired)."""
         return self._load_game(as_key(player, "player"), as_key(board, "board"))
 
-    def save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int) -> bool:
+    def save_game(
+        self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None = None
+    ) -> bool:
         """Compare-and-set: store ``data`` as version ``expected + 1`` if the stored version is
-        ``expected`` (0: no game stored yet); True if stored, False if another writer got there
-        first. The game is kept ``ttl`` seconds after this save."""
+        ``expected`` (0: no game stored yet) and, when ``previous`` is given, the stored data is
+        ``previous``; True if stored, False if another writer got there first. The game is kept
+        ``ttl`` seconds after this save.
+
+        ``previous`` lets a caller that knows the game (from a signed token) write without reading
+        it first: one round trip, and no write on a game that is not exactly the one it knows."""
         return self._save_game(
             as_key(player, "player"),
             as_key(board, "board"),
             as_count(expected, "expected", 0),
             as_value(data),
             as_count(ttl, "ttl", 1),
+            None if previous is None else as_value(previous, "previous"),
         )
 
     # ------------------------------------------------------------ spent tokens
@@ -111,7 +118,9 @@ class Store(ABC):
     def _load_game(self, player: str, board: str) -> GameRecord | None: ...
 
     @abstractmethod
-    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int) -> bool: ...
+    def _save_game(
+        self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None
+    ) -> bool: ...
 
     @abstractmethod
     def _spend(self, kind: str, jti: str, exp: int) -> bool: ...

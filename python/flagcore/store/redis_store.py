@@ -25,10 +25,12 @@ from .base import DEFAULT_TIMEOUT, GameRecord, Store
 if TYPE_CHECKING:
     import redis
 
-# KEYS[1] the game; ARGV: expected version, data, ttl. 1 if written, 0 if the version moved on.
+# KEYS[1] the game; ARGV: expected version, data, ttl, and "1" and the expected data when the
+# caller gives it. 1 if written, 0 if the game is not the one expected.
 _SAVE_GAME = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[4] == '1' and redis.call('HGET', KEYS[1], 'd') ~= ARGV[5] then return 0 end
 redis.call('HSET', KEYS[1], 'v', v + 1, 'd', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
@@ -120,9 +122,10 @@ class RedisStore(Store):
         version, data = self._call(lambda: self._redis.hmget(self._game_key(player, board), ["v", "d"]))
         return None if version is None or data is None else GameRecord(int(version), bytes(data))
 
-    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int) -> bool:
+    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
         key = self._game_key(player, board)
-        return bool(self._call(lambda: self._save_game_script(keys=[key], args=[expected, data, ttl])))
+        args = [expected, data, ttl] + ([] if previous is None else [b"1", previous])
+        return bool(self._call(lambda: self._save_game_script(keys=[key], args=args)))
 
     def _spend(self, kind: str, jti: str, exp: int) -> bool:
         ttl = exp - int(self._clock())

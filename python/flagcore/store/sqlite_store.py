@@ -132,7 +132,7 @@ class SQLiteStore(Store):
         )
         return None if row is None else GameRecord(row[0], bytes(row[1]))
 
-    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int) -> bool:
+    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> bool:
@@ -143,11 +143,17 @@ class SQLiteStore(Store):
                     "exp = excluded.exp WHERE games.exp <= ?",
                     (player, board, data, now + ttl, now),
                 )
-            else:
+            elif previous is None:
                 cur = conn.execute(
                     "UPDATE games SET version = version + 1, data = ?, exp = ? "
                     "WHERE player = ? AND board = ? AND version = ? AND exp > ?",
                     (data, now + ttl, player, board, expected, now),
+                )
+            else:
+                cur = conn.execute(
+                    "UPDATE games SET version = version + 1, data = ?, exp = ? "
+                    "WHERE player = ? AND board = ? AND version = ? AND exp > ? AND data = ?",
+                    (data, now + ttl, player, board, expected, now, previous),
                 )
             self._wrote(conn)
             return cur.rowcount == 1

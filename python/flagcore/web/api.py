@@ -55,6 +55,7 @@ from .trace import simulate
 
 PLAYER_HANDLERS = frozenset({"board", "guess", "deal", "verify"})  # the handlers that bind games to a player
 LATEST_ZONE = datetime.timezone(datetime.timedelta(hours=14))  # where each day starts first (Kiribati)
+DAILY_EPOCH = datetime.date(2024, 1, 1)  # no daily board before this day (flagcore's first)
 STALE = (
     "this guess token was already used, or the game has moved on since it was issued "
     "(another tab or device): reload the board to continue the game where it is"
@@ -100,6 +101,9 @@ class Api:
     store: Store | None = None
     # boards read from the store's published boards, by (game number, mode, secret): never change
     _published: dict[tuple[int, str, int], Dealt] = dataclass_field(default_factory=dict)
+    # the game numbers of every daily from DAILY_EPOCH to _daily_until: only these can be published
+    _daily_numbers: set[int] = dataclass_field(default_factory=set)
+    _daily_until: datetime.date = DAILY_EPOCH - datetime.timedelta(days=1)
 
     def __post_init__(self) -> None:
         self.boards = KeyedBoards(self.signer, self._prepare)
@@ -178,6 +182,8 @@ class Api:
         known = self._published.get((number, mode, key))
         if known is not None:
             return known
+        if not publish and not self._may_be_published(number):
+            return dealt  # a board of a seed or an id: never a day's board, so never published
         mine = orjson.dumps(_board_json(dealt.board))
         data = self.store.publish_board(dealt.board_id, mine) if publish else self.store.published_board(dealt.board_id)
         if data is None:
@@ -187,6 +193,14 @@ class Api:
             dealt = Dealt(board, dealt.board_id, self._prepare(board, dealt.board_id))
         self._published[(number, mode, key)] = dealt
         return dealt
+
+    def _may_be_published(self, number: int) -> bool:
+        """Whether ``number`` is the game number of a daily board so far (only those are published)."""
+        latest = datetime.datetime.now(LATEST_ZONE).date()
+        while self._daily_until < latest:
+            self._daily_until += datetime.timedelta(days=1)
+            self._daily_numbers.add(daily_number(self._daily_until.isoformat()))
+        return number in self._daily_numbers
 
     def _game_state(
         self,
@@ -214,14 +228,18 @@ class Api:
             "mistakes_left": game.mistakes_left,
             "solved": [groups[g.tier] for g in game.solved_groups],
             "over": game.over,
-            "token": self._bound_token(number, mode, key, player, version),
+            "token": self._bound_token(number, mode, key, player, version, guesses),
         }
         if game.over:
             reply.update(won=game.won, lost=game.lost, groups=list(groups), share=_share_text(game, dealt.board_id))
         return reply
 
-    def _bound_token(self, number: int, mode: str, key: int, player: str, version: int) -> str:
-        payload: dict[str, Any] = {"n": number, "m": mode, "u": player, "v": version}
+    def _bound_token(
+        self, number: int, mode: str, key: int, player: str, version: int, guesses: list[list[str]]
+    ) -> str:
+        """The token of a stored game: its board, player, version and guesses (the version and
+        guesses are what the next guess's compare-and-set expects)."""
+        payload: dict[str, Any] = {"n": number, "m": mode, "u": player, "v": version, "g": guesses}
         if key:  # a board of an old secret (rotation): name it, since the new secret signs the token
             payload["bk"] = self.signer.kid(key)
         return self.signer.sign("connections", payload, self.token_ttl)
@@ -250,34 +268,30 @@ class Api:
             past: list[list[str]] = []
         else:  # the token names the board by game number and mode (signed, so no id tag to check)
             state = self.signer.check("connections", token)
-            number, mode = state["n"], state["m"]
+            number, mode, past = state["n"], state["m"], state["g"]
             key = self._board_key(state)
-            if self.store is None:
-                if "g" not in state:
-                    raise TokenError("token is of a game kept by a server with a store; this one keeps none")
-                past = state["g"]
-            else:
+            if self.store is not None:
                 if "u" not in state:
                     raise TokenError("token is of a stateless game; this server keeps games: reload the board")
                 player, version = state["u"], state["v"]
         dealt: Dealt = self._dealt(number, mode, key)
-        if self.store is not None and player is not None:
-            record = self.store.load_game(player, dealt.board_id)
-            if (record.version if record else 0) != version:
-                raise ApiError(409, "stale_token", STALE)
-            past = orjson.loads(record.data) if record else []
         new_game, groups = dealt.extra.grading(dealt.board)
         game = new_game.copy()
-        for earlier in past:  # signed by this server, or kept by it: every one was a legal guess
+        for earlier in past:  # signed by this server: every one was a legal guess
             game.guess(earlier)
         if game.over:
             raise ApiError(409, "game_over", "the game is over; start a new one")
         outcome = game.guess(codes)  # codes not on the board or already solved: bad_guess (routes.py)
         guesses = [list(g) for g in game.guesses]
         if self.store is not None and player is not None:
-            if not self.store.save_game(player, dealt.board_id, version, orjson.dumps(guesses), self.token_ttl):
-                raise ApiError(409, "stale_token", STALE)  # another request recorded a guess first
-            token = self._bound_token(number, mode, key, player, version + 1)
+            # one round trip: written only if the stored game is exactly the token's (its version and
+            # guesses); a replayed or older token, or a guess recorded meanwhile, finds another game
+            previous = orjson.dumps(past) if version else None
+            if not self.store.save_game(
+                player, dealt.board_id, version, orjson.dumps(guesses), self.token_ttl, previous
+            ):
+                raise ApiError(409, "stale_token", STALE)
+            token = self._bound_token(number, mode, key, player, version + 1, guesses)
         else:
             payload: dict[str, Any] = {"n": number, "m": mode, "g": guesses}
             if key:
@@ -425,7 +439,10 @@ class Api:
 
 
 def _check_not_future(date: str) -> None:
-    """A daily board is served from the moment its day has begun somewhere (UTC+14), not before."""
+    """A daily board is served from the moment its day has begun somewhere (UTC+14), not before,
+    and from DAILY_EPOCH on."""
+    if date < DAILY_EPOCH.isoformat():
+        raise ApiError(400, "bad_board", f"there is no daily board before {DAILY_EPOCH.isoformat()}")
     latest = datetime.datetime.now(LATEST_ZONE).date().isoformat()
     if date > latest:  # both YYYY-MM-DD (daily_number checked the date), so text order is date order
         raise ApiError(
