@@ -124,7 +124,9 @@ class RedisStore(Store):
 
     def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
         key = self._game_key(player, board)
-        args = [expected, data, ttl] + ([] if previous is None else [b"1", previous])
+        args: list[bytes | int] = [expected, data, ttl]
+        if previous is not None:
+            args += [b"1", previous]
         return bool(self._call(lambda: self._save_game_script(keys=[key], args=args)))
 
     def _spend(self, kind: str, jti: str, exp: int) -> bool:

@@ -1,12 +1,14 @@
-"""flagcore.web: a stateless game server and browser game on the engines (``pip install "flagcore[web]"``).
+"""flagcore.web: a game server and browser game on the engines (``pip install "flagcore[web]"``).
 
-``create_app()`` returns the ASGI app; ``flagcore serve`` runs it with uvicorn. See the README's
+``create_app()`` returns the ASGI app; ``flagcore serve`` runs it (granian, or uvicorn), with its
+games in a store (flagcore.store). See the README's
 "Web server" section for the API, the token scheme and how to scale it out.
 """
 
 from __future__ import annotations
 
+from ..errors import TokenError
 from .app import create_app
-from .tokens import SECRET_ENV, TokenError
+from .tokens import SECRET_ENV
 
 __all__ = ["create_app", "SECRET_ENV", "TokenError"]

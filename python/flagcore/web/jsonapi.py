@@ -194,8 +194,9 @@ def _host(scope: Scope) -> str:
     """The request's Host header without its port, lower case ("" when there is none)."""
     for name, value in scope["headers"]:
         if name == b"host":
-            host = value.decode("latin-1").lower()
-            return host.rpartition(":")[0] if host.rpartition(":")[2].isdigit() and not host.endswith("]") else host
+            host: str = value.decode("latin-1").lower()
+            name_part, colon, port = host.rpartition(":")
+            return name_part if colon and port.isdigit() and not host.endswith("]") else host
     return ""
 
 
