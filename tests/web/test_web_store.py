@@ -276,3 +276,28 @@ def test_a_stateless_token_is_refused_by_a_server_with_a_store(store):
     token = guess(stateless, board["token"], groups[0]).json()["token"]
     bound = TestClient(create_app(SECRET, store=store))
     error(guess(bound, token, groups[1]), 400, "bad_token")
+
+
+def test_a_private_library_deals_the_boards(tmp_path: Path, store):
+    import json
+
+    def category(tier, label, codes):
+        return {"id": f"mine:{tier}", "label": label, "tier": tier, "modes": ["flags", "trivia"], "codes": codes}
+
+    mine = {
+        "synthetic": [],
+        "categories": [
+            category(0, "Nordic crosses", ["DK", "FI", "IS", "NO", "SE"]),
+            category(1, "Vertical tricolours", ["FR", "BE", "IE", "IT"]),
+            category(2, "Stars and stripes", ["US", "LR", "MY", "TG"]),
+            category(3, "Plants", ["CA", "LB", "CY", "ER"]),
+        ],
+    }
+    path = tmp_path / "private.json"
+    path.write_text(json.dumps(mine))
+    c = TestClient(create_app(SECRET, store=store, library=path))
+    board = c.get("/api/connections/board", params={"seed": "77"}).json()
+    tiles = {t["code"] for t in board["tiles"]}
+    assert tiles <= {code for cat in mine["categories"] for code in cat["codes"]}
+    reply = guess(c, board["token"], ["FR", "BE", "IE", "IT"]).json()
+    assert reply["result"] == "correct" and reply["group"]["label"] == "Vertical tricolours"

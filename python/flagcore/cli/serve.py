@@ -40,6 +40,13 @@ def register(groups: dict[str, Any]) -> None:
         "$XDG_DATA_HOME/flagcore/games.db) or redis://host:port/db",
     )
     p.add_argument(
+        "--library",
+        default=None,
+        metavar="PATH",
+        help="deal boards from this library (a JSON file or folder, as flagcore data check reads) instead of the "
+        "bundled one: with a private library, the public one does not give the answers away",
+    )
+    p.add_argument(
         "--allowed-host",
         action="append",
         default=None,
@@ -80,8 +87,9 @@ def run(args: argparse.Namespace) -> int:
             f'flagcore serve --server {args.server} needs the web extra: pip install "flagcore[web]"'
         ) from None
     from .._args.store import parse_store_url
+    from ..library import load_library
     from ..store import open_store
-    from ..web.app import HOSTS_ENV, STORE_ENV
+    from ..web.app import HOSTS_ENV, LIBRARY_ENV, STORE_ENV
     from ..web.tokens import SECRET_ENV, secret_file, secret_from_env
 
     secret, _ = secret_from_env()  # a weak FLAGCORE_SECRET fails here, before any worker starts
@@ -114,6 +122,9 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     os.environ[STORE_ENV] = url
+    if args.library is not None:
+        load_library(args.library)  # a broken library fails here, naming the file and the problem
+        os.environ[LIBRARY_ENV] = str(Path(args.library).resolve())
     hosts = args.allowed_host
     if hosts is None and args.host in LOOPBACK:
         hosts = [*LOOPBACK, "[::1]"]

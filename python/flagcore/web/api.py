@@ -99,6 +99,7 @@ class Api:
     puzzle_ttl: int
     on_spend: SpendHook | None
     store: Store | None = None
+    private_library: bool = False  # boards are dealt from ``library``, not the bundled one
     # boards read from the store's published boards, by (game number, mode, secret): never change
     _published: dict[tuple[int, str, int], Dealt] = dataclass_field(default_factory=dict)
     # the game numbers of every daily from DAILY_EPOCH to _daily_until: only these can be published
@@ -106,7 +107,7 @@ class Api:
     _daily_until: datetime.date = DAILY_EPOCH - datetime.timedelta(days=1)
 
     def __post_init__(self) -> None:
-        self.boards = KeyedBoards(self.signer, self._prepare)
+        self.boards = KeyedBoards(self.signer, self._prepare, library=self.library if self.private_library else None)
         self.flag_codes = frozenset(bundled_codes())
         self._random_flags = sorted(self.flag_codes)
         self.names = {code: self.library.name(code) for code in self.library.codes}

@@ -28,6 +28,7 @@ from .tokens import SECRET_ENV, Signer, SpendHook, secret_from_env
 
 STATIC = Path(__file__).parent / "static"
 STORE_ENV = "FLAGCORE_STORE"  # a store URL (flagcore.store.open_store); flagcore serve sets it for its workers
+LIBRARY_ENV = "FLAGCORE_LIBRARY"  # a private library (file or folder); flagcore serve sets it from --library
 HOSTS_ENV = "FLAGCORE_ALLOWED_HOSTS"  # comma-separated host names; flagcore serve sets it from --allowed-host
 PAGES = ("connections", "puzzle", "simulator", "bench")
 # Pages load only this origin's scripts, styles and images: nothing from a CDN, so they work offline.
@@ -45,6 +46,7 @@ def create_app(
     old_secrets: Sequence[str | bytes] | None = None,
     store: Store | str | None = None,
     allowed_hosts: Iterable[str] | None = None,
+    library: str | os.PathLike[str] | None = None,
     token_ttl: int = 7 * 24 * 3600,
     puzzle_ttl: int = 24 * 3600,
     on_spend: SpendHook | None = None,
@@ -64,6 +66,9 @@ def create_app(
         None reads FLAGCORE_STORE, and without it the app is stateless (nothing binding).
     allowed_hosts: the host names the app answers (any other Host header gets a JSON 400); None
         reads FLAGCORE_ALLOWED_HOSTS (comma-separated), and without it any host is answered.
+    library: a library file or folder (flagcore.library.load_library) to deal boards from instead
+        of the bundled one: a private library keeps the answers from anyone who has only the
+        public one; None reads FLAGCORE_LIBRARY, and without it the bundled library is used.
     token_ttl / puzzle_ttl: lifetime in seconds of a Connections game token / a Puzzle deal.
     on_spend(kind, jti, exp) -> bool: the single-use hook, called when a Puzzle result is
         verified; return False to refuse a token already spent. With a store, the app already
@@ -96,14 +101,17 @@ def create_app(
     if allowed_hosts is None and os.environ.get(HOSTS_ENV):
         allowed_hosts = os.environ[HOSTS_ENV].split(",")
     hosts = None if allowed_hosts is None else frozenset(h.strip().lower() for h in allowed_hosts if h.strip())
+    if library is None:
+        library = os.environ.get(LIBRARY_ENV) or None
     signer = Signer(key, old)
     api = Api(
         signer,
-        load_library(),
+        load_library(None if library is None else Path(library)),
         as_ttl(token_ttl, "token_ttl"),
         as_ttl(puzzle_ttl, "puzzle_ttl"),
         as_spend_hook(on_spend),
         store,
+        private_library=library is not None,
     )
     endpoints = api.endpoints()
     for path, endpoint in (extra_endpoints or {}).items():

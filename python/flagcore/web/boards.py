@@ -30,7 +30,7 @@ from .._impl import core
 from ..connections import Board, generate
 from ..connections.ids import _ALPHABET, _DECODE, daily_seed  # Crockford base32, o/i/l as 0/1/1
 from ..errors import BoardRequestError, ForgedTokenError, TokenError
-from ..library import MODES
+from ..library import MODES, Library
 from .tokens import Signer
 
 ID_LENGTH = 13
@@ -76,16 +76,22 @@ class Dealt(NamedTuple):
 class KeyedBoards:
     """Board ids and boards under one server secret.
 
-    ``prepare(board, board_id)`` is called once per board dealt, and its result is cached with
+    ``library``: the library boards are dealt from (None: the bundled one). ``prepare(board,
+    board_id)`` is called once per board dealt, and its result is cached with
     the board (``Dealt.extra``): a server keeps there what it would otherwise rebuild at every
     request for the board (its encoded reply, its grading table).
     """
 
     def __init__(
-        self, signer: Signer, prepare: Callable[[Board, str], Any] | None = None, cache_size: int = BOARD_CACHE
+        self,
+        signer: Signer,
+        prepare: Callable[[Board, str], Any] | None = None,
+        cache_size: int = BOARD_CACHE,
+        library: Library | None = None,
     ) -> None:
         self._signer = signer
         self._prepare = prepare
+        self._library = library  # None: the bundled library (generate's fast path)
         # A board is dealt once and then graded at every guess of every player on it (a daily
         # board: everyone); Boards are frozen, so one object can serve every request.
         self.dealt = lru_cache(maxsize=cache_size)(self._deal)
@@ -145,7 +151,7 @@ class KeyedBoards:
     def _deal(self, number: int, mode: str, key: int = 0) -> Dealt:
         body = _id_body(number, mode)
         keys = self._keys(body, key)  # bytes 3-6: the secret engine seed behind the public game number
-        board = generate(int.from_bytes(keys[3:7], "big"), mode)
+        board = generate(int.from_bytes(keys[3:7], "big"), mode, library=self._library)
         board_id = _encode_id(body + keys[:3])
         return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
 
