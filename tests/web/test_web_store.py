@@ -301,3 +301,20 @@ def test_a_private_library_deals_the_boards(tmp_path: Path, store):
     assert tiles <= {code for cat in mine["categories"] for code in cat["codes"]}
     reply = guess(c, board["token"], ["FR", "BE", "IE", "IT"]).json()
     assert reply["result"] == "correct" and reply["group"]["label"] == "Vertical tricolours"
+
+
+def test_rotation_from_the_environment(monkeypatch, store):
+    old_app = TestClient(create_app(OTHER, store=store))
+    board, groups = open_board(old_app, secret=OTHER)
+    token = guess(old_app, board["token"], groups[0]).json()["token"]
+    monkeypatch.setenv("FLAGCORE_SECRET", SECRET)
+    monkeypatch.setenv("FLAGCORE_OLD_SECRETS", f"{OTHER}  some-retired-secret-0001")
+    rotated = TestClient(create_app(store=store))
+    reply = guess(rotated, token, groups[1]).json()
+    assert reply["result"] == "correct" and reply["token"].split(".")[0] == Signer(SECRET.encode()).kid()
+    monkeypatch.setenv("FLAGCORE_OLD_SECRETS", "short")
+    with pytest.raises(ValueError, match="FLAGCORE_OLD_SECRETS: each old secret must be at least 16 characters"):
+        create_app(store=store)
+    monkeypatch.setenv("FLAGCORE_SECRET", "weak")
+    monkeypatch.delenv("FLAGCORE_OLD_SECRETS")
+    create_app(SECRET, store=store)  # a secret given to create_app: the environment's is not read

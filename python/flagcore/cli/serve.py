@@ -90,9 +90,10 @@ def run(args: argparse.Namespace) -> int:
     from ..library import load_library
     from ..store import open_store
     from ..web.app import HOSTS_ENV, LIBRARY_ENV, STORE_ENV
-    from ..web.tokens import SECRET_ENV, secret_file, secret_from_env
+    from ..web.tokens import SECRET_ENV, old_secrets_from_env, secret_file, secret_from_env
 
-    secret, _ = secret_from_env()  # a weak FLAGCORE_SECRET fails here, before any worker starts
+    secret = secret_from_env()  # a weak FLAGCORE_SECRET fails here, before any worker starts
+    old_secrets_from_env()
     url = args.store or default_store()
     kind, target = parse_store_url(url)
     if kind == "sqlite":

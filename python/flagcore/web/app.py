@@ -24,7 +24,7 @@ from ..store import Store, open_store
 from .api import Api
 from .jsonapi import Endpoint, JsonApi
 from .players import Players
-from .tokens import SECRET_ENV, Signer, SpendHook, secret_from_env
+from .tokens import SECRET_ENV, Signer, SpendHook, old_secrets_from_env, secret_from_env
 
 STATIC = Path(__file__).parent / "static"
 STORE_ENV = "FLAGCORE_STORE"  # a store URL (flagcore.store.open_store); flagcore serve sets it for its workers
@@ -79,9 +79,8 @@ def create_app(
     An embedding server that knows its users names the player of a request by setting
     ``scope["flagcore.player"]`` (flagcore.web.players); otherwise a signed cookie does.
     """
-    env_secret, env_old = secret_from_env()
     if secret is None:
-        key = env_secret
+        key = secret_from_env()
         if key is None:
             warnings.warn(
                 f"flagcore.web: {SECRET_ENV} is not set; using a random secret for this process. "
@@ -93,7 +92,10 @@ def create_app(
             key = secrets.token_urlsafe(32).encode("ascii")
     else:
         key = as_secret(secret, "secret")
-    old = env_old if old_secrets is None else tuple(s.encode("utf-8") if isinstance(s, str) else s for s in old_secrets)
+    if old_secrets is None:
+        old = old_secrets_from_env()
+    else:
+        old = tuple(s.encode("utf-8") if isinstance(s, str) else s for s in old_secrets)
     if store is None:
         store = os.environ.get(STORE_ENV, "none")
     if isinstance(store, str):

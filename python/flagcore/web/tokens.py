@@ -91,19 +91,22 @@ class Mac:
         return outer.digest()
 
 
-def secret_from_env(environ: dict[str, str] | None = None) -> tuple[bytes | None, tuple[bytes, ...]]:
-    """(FLAGCORE_SECRET or None when unset, the old secrets of FLAGCORE_OLD_SECRETS).
-
-    The secret must carry at least 128 bits of entropy (ValueError saying how to make one); the
-    old ones only verify until they are removed, and must be at least 16 characters.
-    """
+def secret_from_env(environ: dict[str, str] | None = None) -> bytes | None:
+    """FLAGCORE_SECRET, or None when it is unset. It must carry at least 128 bits of entropy
+    (ValueError saying how to make one)."""
     env = os.environ if environ is None else environ
     value = env.get(SECRET_ENV, "")
-    secret = as_secret(value, SECRET_ENV) if value else None
+    return as_secret(value, SECRET_ENV) if value else None
+
+
+def old_secrets_from_env(environ: dict[str, str] | None = None) -> tuple[bytes, ...]:
+    """The old secrets of FLAGCORE_OLD_SECRETS (whitespace-separated): they verify until they are
+    removed, never sign; each must be at least 16 characters."""
+    env = os.environ if environ is None else environ
     old = tuple(s.encode("utf-8") for s in env.get(OLD_SECRETS_ENV, "").split())
     if any(len(s) < 16 for s in old):
         raise ValueError(f"{OLD_SECRETS_ENV}: each old secret must be at least 16 characters")
-    return secret, old
+    return old
 
 
 def secret_file(path: str | os.PathLike[str]) -> bytes:
