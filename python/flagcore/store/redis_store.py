@@ -2,9 +2,9 @@
 
 Needs the ``redis`` extra (``pip install "flagcore[redis]"``: redis-py with its hiredis parser).
 Each operation is one atomic Redis command or Lua script, so any number of processes and
-machines can share it: a game's compare-and-set is a script that checks the version and writes
-in one step, a spend is ``SET NX`` with the token's expiry, a write-once a script that returns
-the value already there or writes the new one.
+machines can share it: a new game is ``SET NX``, a game's compare-and-set a script that checks
+the version (and the data, when given) and writes in one step, a spend ``SET NX`` with the
+token's expiry, a write-once a script that returns the value already there or writes the new one.
 
 Faults: a call waits at most ``timeout`` seconds for the server, and a connection that broke
 (Redis restarted) is retried once on a new connection, so a call raises StoreUnavailable within
@@ -25,14 +25,18 @@ from .base import DEFAULT_TIMEOUT, GameRecord, Store
 if TYPE_CHECKING:
     import redis
 
+# A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
+# guess, the most frequent write) and every later one this script.
 # KEYS[1] the game; ARGV: expected version, data, ttl, and "1" and the expected data when the
 # caller gives it. 1 if written, 0 if the game is not the one expected.
 _SAVE_GAME = """
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+local old = redis.call('GET', KEYS[1])
+if not old then return 0 end
+local colon = string.find(old, ':', 1, true)
+local v = tonumber(string.sub(old, 1, colon - 1))
 if v ~= tonumber(ARGV[1]) then return 0 end
-if ARGV[4] == '1' and redis.call('HGET', KEYS[1], 'd') ~= ARGV[5] then return 0 end
-redis.call('HSET', KEYS[1], 'v', v + 1, 'd', ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
+if ARGV[4] == '1' and string.sub(old, colon + 1) ~= ARGV[5] then return 0 end
+redis.call('SET', KEYS[1], (v + 1) .. ':' .. ARGV[2], 'EX', ARGV[3])
 return 1
 """
 # KEYS[1] the record; ARGV[1] the value. The value already there, or nil after writing ARGV[1].
@@ -119,11 +123,16 @@ class RedisStore(Store):
     # ------------------------------------------------------------ records
 
     def _load_game(self, player: str, board: str) -> GameRecord | None:
-        version, data = self._call(lambda: self._redis.hmget(self._game_key(player, board), ["v", "d"]))
-        return None if version is None or data is None else GameRecord(int(version), bytes(data))
+        value = self._call(lambda: self._redis.get(self._game_key(player, board)))
+        if value is None:
+            return None
+        version, _, data = bytes(value).partition(b":")
+        return GameRecord(int(version), data)
 
     def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
         key = self._game_key(player, board)
+        if expected == 0:  # a new game: written only if there is none (an expired one is gone)
+            return bool(self._call(lambda: self._redis.set(key, b"1:" + data, nx=True, ex=ttl)))
         args: list[bytes | int] = [expected, data, ttl]
         if previous is not None:
             args += [b"1", previous]
