@@ -50,6 +50,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -156,9 +157,9 @@ def lua(path: str, body: object | None, new_player: bool = False) -> str:
     method = "POST" if body is not None else "GET"
     headers = "nil"
     prefix = ""
-    if new_player:  # a random run id per wrk thread and a counter: a new player per request
-        prefix = "math.randomseed(os.time() + math.random(1, 1000000))\nrun = math.random(1, 2147483647)\ncount = 0\n"
-        headers = '{["x-bench-player"] = "bench-" .. run .. "-" .. count}'
+    if new_player:  # an id of its own per wrk run and thread, and a counter: a new player per request
+        prefix = f'run = "{uuid.uuid4().hex}" .. tostring({{}})\ncount = 0\n'
+        headers = '{["x-bench-player"] = run .. "-" .. count}'
     return (
         f'wrk.headers["Content-Type"] = "application/json"\n{prefix}'
         f"request = function() {'count = count + 1 ' if new_player else ''}"
