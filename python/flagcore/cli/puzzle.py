@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from .. import puzzle
+from .._args.puzzle import as_max_nodes_text
 from .connections import parse_seed as connections_seed
 
 
@@ -60,24 +61,19 @@ def parse_seed(text: str | None) -> int | str | None:
     return None if text is None else connections_seed(text)
 
 
-def _max_nodes(text: str) -> int | None:
-    if text.strip().lower() == "none":
-        return None
-    if not text.strip().isdigit():
-        raise ValueError(f"--max-nodes must be a positive int or 'none', got {text!r}")
-    return int(text)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.png is not None:
-        from ..pictures import picture_format
+        from ..review.pictures import picture_format
 
         if not args.flag:
+            # Stays here: a rule on two options together, which only this command has.
             raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
         picture_format(args.png)  # a bad file name fails now, not after the board is dealt
+    seed, max_nodes = parse_seed(args.seed), as_max_nodes_text(args.max_nodes)
     try:
-        game = puzzle.new_game(args.flag, args.grid, seed=parse_seed(args.seed), max_nodes=_max_nodes(args.max_nodes))
-    except puzzle.ParSearchLimit as exc:  # the library's advice names its keyword; say the option
+        game = puzzle.new_game(args.flag, args.grid, seed=seed, max_nodes=max_nodes)
+    except puzzle.ParSearchLimit as exc:
+        # Stays here: the library's advice names its keyword (max_nodes); a command user needs the option.
         raise ValueError(
             f"the exact par of this board ({exc.n} tiles, {exc.k} tile classes) needs "
             f"more than {exc.max_nodes} search nodes; pass a larger --max-nodes, or "
@@ -85,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     columns, rows = game.grid
     if args.png is not None:
-        from ..pictures import puzzle_png
+        from ..review.pictures import puzzle_png
 
         assert game.flag is not None
         puzzle_png(game.flag, game.tiles_by_slot, columns, rows, game.par, args.png)

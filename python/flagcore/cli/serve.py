@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .._args.common import as_at_least, as_in_range
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -71,10 +73,8 @@ def register(groups: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.port <= 65535:
-        raise ValueError(f"--port must be in 0..65535, got {args.port}")
-    if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    as_in_range(args.port, "--port", 0, 65535)
+    as_at_least(args.workers, "--workers", 1)
     try:
         import starlette  # noqa: F401
 
