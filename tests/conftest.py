@@ -21,7 +21,8 @@ TWINS = {name: _impl.modules(name) for name in ("compiled", "python")}
 
 def use_twin(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Make the whole package call the twin ``name`` ("compiled" or "python") for one test."""
-    monkeypatch.setattr(_impl.core, "__dict__", dict(_impl.core.__dict__))  # restored after the test
+    for slot in _impl.Core.__slots__:  # remember the switch's state: monkeypatch puts it back after the test
+        monkeypatch.setattr(_impl.core, slot, getattr(_impl.core, slot))
     _impl.core.use(name)
 
 

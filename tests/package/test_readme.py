@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import use_twin
 
 REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -124,13 +125,11 @@ def test_bash_command_runs(folder, env, command, request, monkeypatch, capsys):
         request.getfixturevalue("my_json")
     want = EXIT_STATUS.get(command, 0)
     if in_process(command):
-        from flagcore import _impl
         from flagcore.cli import main
 
         monkeypatch.chdir(folder)
         # as a reader types it: the compiled core, whatever FLAGCORE_IMPL the suite runs under (see env)
-        monkeypatch.setattr(_impl.core, "__dict__", dict(_impl.core.__dict__))
-        _impl.core.use("compiled")
+        use_twin(monkeypatch, "compiled")
         code = main(shlex.split(command)[1:])
         out, err = capsys.readouterr()
     else:

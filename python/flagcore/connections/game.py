@@ -91,11 +91,15 @@ _VERDICTS = _verdicts()  # packed group counts -> (result, index of the matched 
 
 def _board_values(board: object) -> dict[str, int]:
     """Check a board and return each code's grading value (see _VALUES)."""
-    checked: Board = as_instance(board, Board, "board", "a flagcore.connections.Board")
+    # The rules are called on the failure path only: a game is made per request on a server.
+    checked: Board = (
+        board if isinstance(board, Board) else as_instance(board, Board, "board", "a flagcore.connections.Board")
+    )
     check_board_shape(checked, Group)
     grouped = [code for group in checked.groups for code in group.codes]
     values = dict(zip(grouped, _VALUES))
-    check_groups_cover(len(values) == len(grouped) and values.keys() == set(checked.tiles))
+    if len(values) != len(grouped) or values.keys() != set(checked.tiles):
+        check_groups_cover(False)
     return values
 
 
@@ -207,7 +211,9 @@ class ConnectionsGame:
         values = self._values
         solved = self._solved_places << _COUNT_BITS
         unknown = [c for c in selected if c not in values]
-        check_playable(unknown, [] if unknown else [c for c in selected if values[c] & solved])
+        repeated = [] if unknown else [c for c in selected if values[c] & solved]
+        if unknown or repeated:
+            check_playable(unknown, repeated)
         return selected, sum(values[c] for c in selected)
 
     def _outcome(self, result: str, matched: Group | None) -> GuessOutcome:
