@@ -8,7 +8,10 @@ also runs the whole suite with FLAGCORE_IMPL=python (.ci/run).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from redis_server import RedisServer
 
 from flagcore import _impl
 
@@ -27,3 +30,12 @@ def use_twin(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
 def twin(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     use_twin(monkeypatch, request.param)
     return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A real redis-server for the session (tests/redis_server.py): the store and web tests share it."""
+    server = RedisServer()
+    server.start()
+    yield server
+    server.stop()

@@ -7,9 +7,13 @@ writes the README's pictures.
 
 from __future__ import annotations
 
-import pytest
-from web_helpers import optimal_log
+from collections.abc import Iterator
 
+import pytest
+from web_helpers import SECRET, ServerThread, answers, optimal_log
+
+# a returning player: no help dialog over the page
+HELP_SEEN = "['connections', 'puzzle'].forEach(g => localStorage.setItem('flagcore.help-seen.' + g, '1'))"
 pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = pytest.mark.browser
 
@@ -120,9 +124,7 @@ def test_swap_bench(page, server) -> None:  # type: ignore[no-untyped-def]
 
 def test_pages_obey_their_csp(browser, server) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context()
-    context.add_init_script(  # a returning player: no help dialog over the page
-        "['connections', 'puzzle'].forEach(g => localStorage.setItem('flagcore.help-seen.' + g, '1'))"
-    )
+    context.add_init_script(HELP_SEEN)
     pg = context.new_page()
     problems: list[str] = []
     pg.on("console", lambda msg: problems.append(msg.text) if "Content Security Policy" in msg.text else None)
@@ -139,3 +141,53 @@ def test_pages_obey_their_csp(browser, server) -> None:  # type: ignore[no-untyp
         pg.wait_for_selector(ready)
     context.close()
     assert not problems
+
+
+@pytest.fixture(scope="module")
+def bound_server(tmp_path_factory) -> Iterator[ServerThread]:  # type: ignore[no-untyped-def]
+    """The app with a store (a SQLite file): games are the player's (the browser's cookie)."""
+    from flagcore.store import SQLiteStore
+    from flagcore.web import create_app
+
+    store = SQLiteStore(tmp_path_factory.mktemp("store") / "games.db")
+    with ServerThread(create_app(SECRET, store=store)) as running:
+        yield running
+    store.close()
+
+
+def test_reloading_a_bound_game_keeps_its_mistakes_and_its_end(browser, bound_server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 900, "height": 1000}, bypass_csp=True, service_workers="block")
+    context.add_init_script(HELP_SEEN)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def guess(codes: list[str]) -> None:
+        pg.evaluate("game.selected.clear()")
+        for code in codes:
+            pg.click(f'#tiles .tile[data-code="{code}"]')
+        pg.click("#submit")
+
+    pg.goto(f"{bound_server.url}/connections?seed=2026")
+    pg.wait_for_selector("#tiles .tile")
+    groups = [list(g.codes) for g in answers(pg.evaluate("game.boardId")).groups]
+    guess(groups[0])
+    pg.wait_for_function("document.querySelectorAll('#solved .group').length === 1")
+    guess([groups[1][0], groups[1][1], groups[2][0], groups[3][0]])
+    pg.wait_for_function("document.querySelectorAll('#mistakes span').length === 3")
+    pg.reload()  # the page reopens the board by its id: the stored game, not a new one
+    pg.wait_for_selector("#tiles .tile")
+    assert pg.locator("#mistakes span").count() == 3
+    assert pg.locator("#solved .group").count() == 1 and pg.locator("#tiles .tile").count() == 12
+    for k in range(1, 4):  # three more mistakes: the game is lost
+        guess([groups[1][0], groups[1][k % 4], groups[2][k], groups[3][k]])
+        pg.wait_for_function(f"document.querySelectorAll('#mistakes span').length === {3 - k}")
+    pg.wait_for_selector("#end:not([hidden])")
+    pg.reload()  # a finished game stays finished, its found groups still apart from the revealed ones
+    pg.wait_for_selector("#end:not([hidden])")
+    assert pg.inner_text("#outcome") == "Out of mistakes: 4 mistakes, 1 of 4 groups found."
+    assert pg.is_disabled("#submit")
+    assert pg.locator("#solved .group").count() == 1 and pg.locator("#revealed .group.revealed").count() == 3
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

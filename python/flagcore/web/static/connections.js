@@ -14,7 +14,8 @@ async function load(query) {
                           daily: data.daily, mode: data.mode, focus: 0 });
     for (const t of data.tiles) game.names[t.code] = t.name;
     game.selected.clear();
-    $("solved").replaceChildren();
+    // with a store, the board reply is the player's game where it is: solved groups, mistakes, over
+    $("solved").replaceChildren(...(data.solved || []).map(g => groupRow(g, false)));
     $("revealed").replaceChildren();
     $("end").hidden = true;
     $("mode").value = data.mode;
@@ -27,7 +28,8 @@ async function load(query) {
                                               : "/connections?id=" + data.board_id);
     $("archive").replaceChildren(...archiveList(statsKey(), day => `/connections?daily=${day}&mode=${data.mode}`));
     say("");
-    showMistakes(0, data.mistakes_left);
+    showMistakes(data.mistakes || 0, data.mistakes_left);
+    if (data.over) finish(data, new Map());
     render();
     performance.mark("flagcore-interactive");  // benchmarks/web_pages.py reads it
   } catch (err) { say(err.message); }
@@ -147,7 +149,7 @@ function finish(r, before) {
                                                        ...revealed.map(g => groupRow(g, true))] : []));
   game.tiles = [];
   render();
-  if (r.won) slide(before, { group: r.group, row: rows[rows.length - 1] });
+  if (r.won && r.group) slide(before, { group: r.group, row: rows[rows.length - 1] });  // not on a reload
   const outcome = r.won ? `Solved with ${plural(r.mistakes, "mistake")}!`
                         : `Out of mistakes: ${plural(r.mistakes, "mistake")}, ${r.solved.length} of 4 groups found.`;
   $("outcome").textContent = outcome;
