@@ -18,13 +18,13 @@ def client() -> TestClient:
 
 
 def test_the_days_deal_is_the_same_for_everyone_and_says_its_day(client: TestClient) -> None:
-    first = client.post("/api/puzzle/deal", json={"daily": "2026-12-01"}).json()
-    again = client.post("/api/puzzle/deal", json={"daily": "2026-12-01"}).json()
-    other = client.post("/api/puzzle/deal", json={"daily": "2026-12-02"}).json()
-    assert first["daily"] == "2026-12-01" and first["seed"] == "puzzle:2026-12-01"
+    first = client.post("/api/puzzle/deal", json={"daily": "2026-11-29"}).json()
+    again = client.post("/api/puzzle/deal", json={"daily": "2026-11-29"}).json()
+    other = client.post("/api/puzzle/deal", json={"daily": "2026-11-30"}).json()
+    assert first["daily"] == "2026-11-29" and first["seed"] == "puzzle:2026-11-29"
     keep = ("flag", "grid", "tiles_by_slot", "seed")
     assert {k: first[k] for k in keep} == {k: again[k] for k in keep}
-    assert other["seed"] == "puzzle:2026-12-02" and other["tiles_by_slot"] != first["tiles_by_slot"]
+    assert other["seed"] == "puzzle:2026-11-30" and other["tiles_by_slot"] != first["tiles_by_slot"]
     # the same deal as asking for its flag, grid and seed by hand: the day names nothing secret
     by_hand = {"flag": first["flag"], "grid": first["grid"]["name"], "seed": first["seed"]}
     assert client.post("/api/puzzle/deal", json=by_hand).json()["tiles_by_slot"] == first["tiles_by_slot"]
@@ -39,8 +39,10 @@ def test_the_days_deal_is_the_same_for_everyone_and_says_its_day(client: TestCli
         ({"daily": "1 Dec"}, "bad_date"),
         ({"daily": 20261201}, "bad_date"),
         ({"daily": True}, "bad_date"),
-        ({"daily": "2026-12-01", "seed": 3}, "bad_request"),
-        ({"daily": "2026-12-01", "flag": "JP"}, "bad_request"),
+        ({"daily": "2026-11-29", "seed": 3}, "bad_request"),
+        ({"daily": "2026-11-29", "flag": "JP"}, "bad_request"),
+        ({"daily": "2999-01-01"}, "future_daily"),  # not out yet: the same rule as the Connections dailies
+        ({"daily": "2000-01-01"}, "bad_board"),  # before the dailies began
     ],
 )
 def test_a_bad_day_is_a_bad_request(client: TestClient, body: dict, code: str) -> None:
