@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import NoBoardError
 from .board import TIER_NAMES, Board, Group
+from .daily import daily
 from .game import MAX_MISTAKES, ConnectionsGame, GuessOutcome
 from .generator import Ambiguity, BoardBatch, find_ambiguities, generate, generate_many
 from .grading import GuessResult, check_guess
@@ -26,4 +27,4 @@ __all__ += [
     "from_board_id",
     "parse_board_id",
 ]
-__all__ += ["generate", "generate_many", "BoardBatch", "find_ambiguities", "NoBoardError", "Ambiguity"]
+__all__ += ["daily", "generate", "generate_many", "BoardBatch", "find_ambiguities", "NoBoardError", "Ambiguity"]
