@@ -20,7 +20,7 @@ rotation on every machine and in both twins.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
 from ._args.season import EPOCH, as_day
@@ -47,13 +47,50 @@ def block_size(n: int) -> int:
     return n // 5 + 1
 
 
-class Rotation(Generic[T]):
-    """``items`` dealt one a day in cycles of len(items) days (see the module docstring)."""
+def match(items: list[T], first_day: int, fits: Callable[[T, int], bool]) -> list[T]:
+    """``items`` reordered so that item j goes to day first_day + j and ``fits(item, day)`` holds
+    for as many as possible (a maximum bipartite matching, Kuhn's augmenting paths). Where the
+    given order already fits, it is kept; items nothing fits take the days left over, in order.
+    """
+    n = len(items)
+    ok = [[fits(x, first_day + d) for d in range(n)] for x in items]
+    day_of_item = [-1] * n
+    item_of_day = [-1] * n
 
-    def __init__(self, items: Sequence[T], key: str) -> None:
+    def augment(x: int, seen: list[bool]) -> bool:
+        for d in [x, *range(n)]:  # its own day first: keep the shuffle where it fits
+            if ok[x][d] and not seen[d]:
+                seen[d] = True
+                if item_of_day[d] < 0 or augment(item_of_day[d], seen):
+                    item_of_day[d] = x
+                    day_of_item[x] = d
+                    return True
+        return False
+
+    for x in range(n):
+        augment(x, [False] * n)
+    free_days = iter(d for d in range(n) if item_of_day[d] < 0)
+    for x in range(n):
+        if day_of_item[x] < 0:
+            d = next(free_days)
+            item_of_day[d] = x
+    return [items[item_of_day[d]] for d in range(n)]
+
+
+class Rotation(Generic[T]):
+    """``items`` dealt one a day in cycles of len(items) days (see the module docstring).
+
+    ``fits(item, day)``, when given, says whether an item may sit on a day (a category next to the
+    categories other rotations put on that day): each block's items are then matched to the
+    block's days so that as many as possible fit (:func:`match`), still inside their block, so the
+    gap bound holds unchanged.
+    """
+
+    def __init__(self, items: Sequence[T], key: str, fits: Callable[[T, int], bool] | None = None) -> None:
         if not items:
             raise ValueError(f"rotation {key!r}: no items to rotate")
         self.key = key
+        self.fits = fits
         self.n = len(items)
         base = core.rng.shuffle(list(items), core.rng.Rng(key))
         b = block_size(self.n)
@@ -67,7 +104,10 @@ class Rotation(Generic[T]):
             rng = core.rng.Rng(f"{self.key}|{k}")
             order: list[T] = []
             for block in self.blocks:
-                order.extend(core.rng.shuffle(block, rng))
+                items = core.rng.shuffle(block, rng)
+                if self.fits is not None:
+                    items = match(items, k * self.n + len(order), self.fits)
+                order.extend(items)
             if len(self._cycles) >= _CYCLE_CACHE:
                 self._cycles.clear()
             hit = self._cycles[k] = (tuple(order), {x: j for j, x in enumerate(order)})

@@ -55,6 +55,12 @@ TIERS = 4
 _ATTR = "_flagcore_season"  # where a Library keeps its schedules (one per mode and engine)
 _lock = threading.Lock()
 LOOKBACK = 7  # days whose off-plan categories a day tries last
+# A category with fewer certain codes cannot come back without keeping 3 of its 4 previous
+# members. The rare ones of a tier share turns: each shared turn of the rotation goes to one of
+# its rare categories in turn, so each comes back that many times less often, but at least once
+# in YEAR days (as few shared turns as allow that).
+RARE_BELOW = 6
+YEAR = 364
 
 __all__ = ["EPOCH", "Schedule", "daily", "daily_categories", "schedule"]
 
@@ -68,12 +74,14 @@ class Schedule:
     prepared: Any
     placeable: tuple[tuple[int, ...], ...]  # per tier: category indices some board can hold
     never: tuple[tuple[int, ...], ...]  # per tier: the others (listed last, for completeness)
-    rotations: tuple[_season.Rotation[int], ...]
+    shares: tuple[tuple[tuple[int, ...], ...], ...]  # per tier, per shared turn: the rare categories in it
+    rotations: list[_season.Rotation[int]]  # per tier; item -1 - j is the tier's shared turn j
     certain: tuple[frozenset[int], ...]  # per category: its certain codes (code indices)
     fit: tuple[frozenset[int], ...]  # per category: every code that fits it, arguably or not
-    member_order: tuple[tuple[int, ...], ...]  # per category: its certain codes, shuffled once
     tier_of: tuple[int, ...]
+    depth_order: tuple[int, ...]  # the tiers in the order they are planned and searched
     drafts: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first drafts by day (a cache)
+    orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member and rare orders (a cache)
 
 
 def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
@@ -92,10 +100,7 @@ def _build(library: Library | None, mode: str) -> Schedule:
         ok = []
         for c in tiers[t]:
             # the search restricted to c in its tier: complete, so a failure means no board holds c
-            lists = [[c] if d == t else tiers[d] for d in range(TIERS)]
-            flat = np.array([x for lst in lists for x in lst], dtype=np.int32)
-            off = np.cumsum([0] + [len(lst) for lst in lists], dtype=np.int64).astype(np.int32)
-            if impl.search_categories(prepared, flat, off)[0] == 0:
+            if _found(impl, prepared, [[c] if d == t else tiers[d] for d in range(TIERS)]):
                 ok.append(c)
         placeable.append(tuple(ok))
         never.append(tuple(c for c in tiers[t] if c not in ok))
@@ -105,22 +110,66 @@ def _build(library: Library | None, mode: str) -> Schedule:
             "a board, and no four categories of this library can form one without an ambiguous tile"
         )
     certain = _sets(tables.pool_flat, tables.pool_off)
-    member_order = tuple(
-        tuple(core.rng.shuffle(sorted(certain[c]), core.rng.Rng(f"season|{mode}|{cat.id}")))
-        for c, cat in enumerate(tables.categories)
-    )
-    return Schedule(
+    fit = _sets(tables.fit_flat, tables.fit_off)
+    shares = tuple(_shares(placeable[t], certain, mode, t) for t in range(TIERS))
+    sched = Schedule(
         mode=mode,
         tables=tables,
         prepared=prepared,
         placeable=tuple(placeable),
         never=tuple(never),
-        rotations=tuple(_season.Rotation(placeable[t], f"season|{mode}|{t}") for t in range(TIERS)),
+        shares=shares,
+        rotations=[],
         certain=certain,
-        fit=_sets(tables.fit_flat, tables.fit_off),
-        member_order=member_order,
+        fit=fit,
         tier_of=tuple(c.tier for c in tables.categories),
+        depth_order=tuple(sorted(range(TIERS), key=lambda t: (_turns_per_cycle(placeable[t], shares[t]), t))),
     )
+    tags = tables.tag_index.tolist()
+
+    def pair_fits(a: int, b: int) -> bool:
+        # necessary for a and b on one board: each keeps 4 certain codes outside the other's fit set
+        if tags[a] >= 0 and tags[a] == tags[b]:
+            return False
+        return len(certain[a] - fit[b]) >= ITEMS and len(certain[b] - fit[a]) >= ITEMS
+
+    # Tiers are planned one after the other, the one with fewest turns first (free), each later
+    # one matched, block by block, to the days of the earlier ones' categories: a category fits a
+    # day when the fixed search finds a board with it, the earlier tiers' planned categories and,
+    # for each tier still to plan, a category of the block that tier deals that day.
+    rotations: list[Any] = []
+    for t in range(TIERS):
+        shared = {c for share in shares[t] for c in share}
+        items = [c for c in placeable[t] if c not in shared] + [-1 - j for j in range(len(shares[t]))]
+        rotations.append(_season.Rotation(items, f"season|{mode}|{t}"))
+    sched.rotations = rotations
+
+    def block_at(t: int, i: int) -> list[int]:
+        rot = rotations[t]
+        k, pos = divmod(i, rot.n)
+        block = rot.blocks[pos // len(rot.blocks[0])]
+        return [rare_member(sched, t, -1 - x, k) if x < 0 else x for x in block]
+
+    for step, t in enumerate(sched.depth_order):
+        earlier = sched.depth_order[:step]
+
+        def fits(item: int, i: int, earlier: tuple[int, ...] = earlier, t: int = t) -> bool:
+            c = rare_member(sched, t, -1 - item, i // rotations[t].n) if item < 0 else item
+            planned = {e: planned_at(sched, e, i) for e in earlier}
+            if not all(pair_fits(c, o) for o in planned.values()):
+                return False
+            lists = [[c] if d == t else [planned[d]] if d in planned else block_at(d, i) for d in range(TIERS)]
+            return _found(impl, prepared, lists)
+
+        rotations[t].fits = fits
+    return sched
+
+
+def _found(impl: Any, prepared: Any, lists: list[list[int]]) -> bool:
+    """Whether the fixed search finds a board with tier d drawn from lists[d]."""
+    flat = np.array([x for lst in lists for x in lst], dtype=np.int32)
+    off = np.cumsum([0] + [len(lst) for lst in lists], dtype=np.int64).astype(np.int32)
+    return bool(impl.search_categories(prepared, flat, off)[0] == 0)
 
 
 def schedule(library: Library | None, mode: str) -> Schedule:
@@ -139,6 +188,52 @@ def schedule(library: Library | None, mode: str) -> Schedule:
         return per[key]  # type: ignore[no-any-return]
 
 
+def _turns_per_cycle(placeable: tuple[int, ...], shares: tuple[tuple[int, ...], ...]) -> int:
+    return len(placeable) - sum(len(x) for x in shares) + len(shares)
+
+
+def _shares(
+    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], mode: str, t: int
+) -> tuple[tuple[int, ...], ...]:
+    """The tier's rare categories dealt into the fewest shared turns that bring each back within YEAR days."""
+    rare = [c for c in placeable if len(certain[c]) < RARE_BELOW]
+    if not rare:
+        return ()
+    if len(rare) == 1:  # one alone would keep a turn of its own: it shares with the largest pool
+        rare.append(max((c for c in placeable if c not in rare), key=lambda c: (len(certain[c]), -c)))
+    regular = len(placeable) - len(rare)
+    k = next(k for k in range(1, len(rare) + 1) if -(-len(rare) // k) * (regular + k) <= YEAR or k == len(rare))
+    rare = core.rng.shuffle(rare, core.rng.Rng(f"season|{mode}|{t}|shares"))
+    return tuple(tuple(rare[j::k]) for j in range(k))
+
+
+def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
+    """The rare category that has tier t's shared turn j in cycle k: each in turn, in a fixed order."""
+    share = s.shares[t][j]
+    return share[k % len(share)]
+
+
+def planned_at(s: Schedule, t: int, i: int) -> int:
+    """The category tier t plans for day i."""
+    rot = s.rotations[t]
+    item = rot.at(i)
+    return rare_member(s, t, -1 - item, i // rot.n) if item < 0 else item
+
+
+def turns(s: Schedule, c: int, i: int) -> list[tuple[int, int]]:
+    """(day, use index) of category c's turns in day i's cycle and its neighbours."""
+    t = s.tier_of[c]
+    rot = s.rotations[t]
+    k = i // rot.n
+    cycles = [q for q in (k - 1, k, k + 1) if q >= 0]
+    if c in rot.cycle(0)[1]:
+        return [(rot.turn(c, q), q) for q in cycles]
+    for j, share in enumerate(s.shares[t]):
+        if c in share:  # its use index counts its own turns: one per lap of the shared turn
+            return [(rot.turn(-1 - j, q), q // len(share)) for q in cycles if rare_member(s, t, j, q) == c]
+    return []
+
+
 def preferred_order(s: Schedule, i: int, recent: frozenset[int] = frozenset()) -> tuple[list[list[int]], list[int]]:
     """(per tier the candidates in the order day i tries them, the planned category per tier).
 
@@ -146,45 +241,62 @@ def preferred_order(s: Schedule, i: int, recent: frozenset[int] = frozenset()) -
     in ``recent`` (what the days before took off the plan) after them; the never placeable last.
     """
     orders, planned = [], []
+    far = 1 << 30
     for t in range(TIERS):
-        rot = s.rotations[t]
-        first = rot.at(i)
-        rest = sorted((c for c in s.placeable[t] if c != first), key=lambda c: (c in recent, -rot.distance(c, i)))
+        first = planned_at(s, t, i)
+
+        def key(c: int) -> tuple[bool, int]:
+            return c in recent, -min((abs(d - i) for d, _ in turns(s, c, i)), default=far)
+
+        rest = sorted((c for c in s.placeable[t] if c != first), key=key)
         orders.append([first, *rest, *s.never[t]])
         planned.append(first)
     return orders, planned
 
 
-def window(p: int, u: int) -> int:
-    """Where use u of a category with p certain codes starts reading its member order."""
-    return (ITEMS * u + ITEMS * u // p) % p
+def member_order(s: Schedule, c: int, u: int) -> list[int]:
+    """Category c's certain codes in the order its use u reads them (see the module docstring)."""
+    p = len(s.certain[c])
+    per_lap = max(1, p // ITEMS)
+    lap, j = divmod(u, per_lap)
+    key = (c, lap)
+    order = s.orders.get(key)
+    if order is None:
+        if len(s.orders) >= 65536:
+            s.orders.clear()
+        seed = f"season|{s.mode}|{s.tables.categories[c].id}|{lap}"
+        order = s.orders[key] = tuple(core.rng.shuffle(sorted(s.certain[c]), core.rng.Rng(seed)))
+    return list(order[ITEMS * j :] + order[: ITEMS * j])
 
 
 def members(s: Schedule, c: int, i: int, exclusive: frozenset[int]) -> list[int]:
     """The four codes category c gets on day i, from its exclusive codes (see the module docstring)."""
-    order = s.member_order[c]
-    p = len(order)
-    t = s.tier_of[c]
-    rot = s.rotations[t]
-    if c in rot.cycle(0)[1]:
-        u = rot.nearest_cycle(c, i)
-        o = window(p, u) + (0 if rot.turn(c, u) == i else ITEMS // 2)
-        previous = {order[(window(p, u - 1) + j) % p] for j in range(ITEMS)} if u > 0 else set()
-    else:  # never placeable: cannot happen on a board; kept total for a hand-made library
-        o, previous = 0, set()
-    ring = order[o % p :] + order[: o % p]
+    near = min(turns(s, c, i), key=lambda du: (abs(du[0] - i), du[1]), default=None)
+    if near is None:  # never placeable: cannot happen on a board; kept total for a hand-made library
+        return sorted(exclusive)[:ITEMS]
+    day, u = near
+    ring = member_order(s, c, u)
+    if day != i:  # a use off the plan reads half a window further than its nearest turn
+        ring = ring[ITEMS // 2 :] + ring[: ITEMS // 2]
+    previous = set(member_order(s, c, u - 1)[:ITEMS]) if u > 0 else set()
     ranked = [x for x in ring if x not in previous] + [x for x in ring if x in previous]
     return [x for x in ranked if x in exclusive][:ITEMS]
 
 
 def _search(s: Schedule, i: int, recent: frozenset[int]) -> tuple[list[int], list[int], list[int]]:
     orders, planned = preferred_order(s, i, recent)
-    flat = np.array([c for o in orders for c in o], dtype=np.int32)
-    off = np.cumsum([0] + [len(o) for o in orders], dtype=np.int64).astype(np.int32)
-    status, cats, counters = core.connections.search_categories(s.prepared, flat, off)
+    # The search changes its deepest tier first: the tier with most categories goes deepest, where
+    # a category off the plan is farthest from its own turns.
+    by_depth = [orders[t] for t in s.depth_order]
+    flat = np.array([c for o in by_depth for c in o], dtype=np.int32)
+    off = np.cumsum([0] + [len(o) for o in by_depth], dtype=np.int64).astype(np.int32)
+    status, found, counters = core.connections.search_categories(s.prepared, flat, off)
     if status != 0:  # unreachable: every tier holds a placeable category and the order is complete
         raise NoBoardError(f"connections: the schedule found no board for day {i} (mode {s.mode!r})")
-    return list(cats), planned, list(counters)
+    cats = [0] * TIERS
+    for d, t in enumerate(s.depth_order):
+        cats[t] = found[d]
+    return cats, planned, list(counters)
 
 
 def first_draft(s: Schedule, i: int) -> tuple[int, ...]:
