@@ -61,6 +61,8 @@ LOOKBACK = 7  # days whose off-plan categories a day tries last
 # in YEAR days (as few shared turns as allow that).
 RARE_BELOW = 6
 YEAR = 364
+FAR = 1 << 30  # the distance of a category with no turn near a day
+BOARD_CACHE = 1024  # boards kept per schedule: a server asks for the same few days all day
 
 __all__ = ["EPOCH", "Schedule", "daily", "daily_categories", "schedule"]
 
@@ -81,7 +83,8 @@ class Schedule:
     tier_of: tuple[int, ...]
     depth_order: tuple[int, ...]  # the tiers in the order they are planned and searched
     drafts: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first drafts by day (a cache)
-    orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member and rare orders (a cache)
+    orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member orders (a cache)
+    boards: dict[int, Board] = field(default_factory=dict)  # boards by day (a cache)
 
 
 def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
@@ -234,6 +237,24 @@ def turns(s: Schedule, c: int, i: int) -> list[tuple[int, int]]:
     return []
 
 
+def distances(s: Schedule, t: int, i: int) -> dict[int, int]:
+    """Days from day i to each category's nearest turn in tier t (in day i's cycle or a neighbour);
+    a category with no turn there (a rare one between its turns) is absent: it is far."""
+    rot = s.rotations[t]
+    k = i // rot.n
+    out: dict[int, int] = {}
+    for q in (k - 1, k, k + 1):
+        if q < 0:
+            continue
+        base = q * rot.n - i
+        for j, item in enumerate(rot.cycle(q)[0]):
+            c = rare_member(s, t, -1 - item, q) if item < 0 else item
+            d = abs(base + j)
+            if d < out.get(c, FAR):
+                out[c] = d
+    return out
+
+
 def preferred_order(s: Schedule, i: int, recent: frozenset[int] = frozenset()) -> tuple[list[list[int]], list[int]]:
     """(per tier the candidates in the order day i tries them, the planned category per tier).
 
@@ -241,14 +262,10 @@ def preferred_order(s: Schedule, i: int, recent: frozenset[int] = frozenset()) -
     in ``recent`` (what the days before took off the plan) after them; the never placeable last.
     """
     orders, planned = [], []
-    far = 1 << 30
     for t in range(TIERS):
         first = planned_at(s, t, i)
-
-        def key(c: int) -> tuple[bool, int]:
-            return c in recent, -min((abs(d - i) for d, _ in turns(s, c, i)), default=far)
-
-        rest = sorted((c for c in s.placeable[t] if c != first), key=key)
+        near = distances(s, t, i)
+        rest = sorted((c for c in s.placeable[t] if c != first), key=lambda c: (c in recent, -near.get(c, FAR)))
         orders.append([first, *rest, *s.never[t]])
         planned.append(first)
     return orders, planned
@@ -322,7 +339,16 @@ def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[in
 
 
 def board_of_day(s: Schedule, i: int) -> Board:
-    """The scheduled Board of day i."""
+    """The scheduled Board of day i (made once, then kept: a Board is immutable)."""
+    board = s.boards.get(i)
+    if board is None:
+        if len(s.boards) >= BOARD_CACHE:
+            s.boards.clear()
+        board = s.boards[i] = _make_board(s, i)
+    return board
+
+
+def _make_board(s: Schedule, i: int) -> Board:
     cats, planned, counters = daily_categories(s, i)
     day = _season.day_of(i).isoformat()
     groups, tiles = [], []
