@@ -179,6 +179,10 @@ def run(args: argparse.Namespace) -> int:
             "--legacy does not apply to --daily (the schedule uses the fixed search); "
             "for the legacy board of a day's plain seed use --seed daily:YYYY-MM-DD --legacy"
         )
+    if args.daily is not None:
+        from .._args.season import as_day
+
+        args.daily = as_day(args.daily or None, "--daily").isoformat()  # its error names the option
     seed, mode, legacy = _resolve(args)
     if args.png is not None:
         from ..pictures import picture_format
@@ -186,10 +190,9 @@ def run(args: argparse.Namespace) -> int:
         picture_format(args.png)  # a bad file name fails now, not after the board is made
     library = load_library(args.library)
     if args.daily is not None:
-        from .._args.season import as_day
         from ..connections import daily
 
-        board = daily(as_day(args.daily or None, "--daily"), mode, library=library)
+        board = daily(args.daily, mode, library=library)
     else:
         board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
