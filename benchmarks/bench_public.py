@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from flagcore import _impl, _puzzle, puzzle
-from flagcore._args import as_classes
+from flagcore._args.puzzle import as_classes
 from flagcore.reference import puzzle as ref_puzzle
 from flagcore.reference import rng as ref_rng
 

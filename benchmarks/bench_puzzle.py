@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from flagcore import _puzzle as core
-from flagcore._args import as_classes
+from flagcore._args.puzzle import as_classes
 from flagcore.reference import puzzle as ref
 
 IMPLS = {"core": core, "ref": ref}

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from flagcore import _puzzle as core
-from flagcore._args import as_classes
+from flagcore._args.puzzle import as_classes
 from flagcore.errors import ParSearchLimit
 from flagcore.signatures import bundled_codes, piece_signatures
 

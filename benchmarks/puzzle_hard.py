@@ -32,7 +32,7 @@ def one(sizes_text: str, seed: int) -> None:
     import numpy as np
 
     from flagcore import _puzzle as core
-    from flagcore._args import as_classes
+    from flagcore._args.puzzle import as_classes
 
     sizes = eval(sizes_text, {})  # our own literal list above
     rng = random.Random(seed)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from flagcore import _puzzle, _rng, _signatures, connections, puzzle
-from flagcore._args import as_classes, as_permutation
+from flagcore._args.puzzle import as_classes, as_permutation
 from flagcore.connections import generator
 from flagcore.library import Category, Library
 from flagcore.reference import connections as ref_connections

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._args import as_board_matrix, as_classes, as_int_vector, as_max_nodes, as_method, as_slot, is_int
+from ._args.common import is_int
+from ._args.puzzle import as_board_matrix, as_classes, as_int_vector, as_max_nodes, as_method, as_slot
 from ._impl import core
 from .errors import ParSearchLimit
 

@@ -3,7 +3,7 @@
 from libc.stdint cimport uint32_t
 from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_fnv1a32
 
-from flagcore._args import as_bound, as_seed, check_rng
+from flagcore._args.common import as_bound, as_seed, check_rng
 
 
 def seed_to_state(seed):

@@ -23,7 +23,7 @@ cdef extern from "Python.h":
     Py_ssize_t _list_size "PyList_GET_SIZE"(PyObject *o)
     PyObject *_list_item "PyList_GET_ITEM"(PyObject *o, Py_ssize_t i)
 
-from flagcore._args import MAX_TILES as _MAX_TILES_VALUE, as_classes, as_permutation, as_swap_log
+from flagcore._args.puzzle import MAX_TILES as _MAX_TILES_VALUE, as_classes, as_permutation, as_swap_log
 
 cdef Py_ssize_t _MAX_TILES = _MAX_TILES_VALUE
 

@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from twin_sizes import sized
 
 # Under FLAGCORE_IMPL=python the child plays the pure-Python twin (no C reference counting to get
@@ -99,6 +100,7 @@ def _child() -> None:
     print(json.dumps({"games": GAMES, "before_kb": before, "after_kb": after, "growth_kb": after - before}))
 
 
+@pytest.mark.slow
 def test_thirty_thousand_games_do_not_grow_memory():
     env = dict(os.environ)
     # the child imports the shared helpers in tests/ (twin_sizes), which is not the script's folder

@@ -262,6 +262,7 @@ def secret(tmp_path: Path) -> Path:
 HARMLESS = {"gigantic width/height", "negative size", "nested svg gigantic", "many attributes", "script", "utf-16 svg"}
 
 
+@pytest.mark.slow
 def test_hostile_svgs_fail_safely_in_bounded_time_and_memory(tmp_path, secret):
     cases = hostile_cases(secret)
     report = _run(cases, tmp_path)

@@ -58,6 +58,7 @@ def _run(task):
     return signatures.piece_signatures(signatures.flag_svg(a), b, c)
 
 
+@pytest.mark.slow
 def test_concurrent_calls_equal_one_thread():
     tasks = _tasks()
     signatures.clear_cache()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from flagcore.cli import _progress
 
 
@@ -61,6 +63,7 @@ def test_data_check_steps_once_per_rendered_flag(monkeypatch):
     assert seen == list(library.codes) and result.ok
 
 
+@pytest.mark.slow
 def test_data_commands_show_progress_on_stderr(tmp_path, capsys):
     from flagcore.cli import main
 

@@ -104,6 +104,7 @@ def test_stub_classes_declare_exactly_the_public_members(name: str) -> None:
         assert not absent, f"{name}.{node.name} stub declares {absent}, which the class lacks"
 
 
+@pytest.mark.slow
 def test_stubtest_agrees_with_the_runtime(tmp_path: Path) -> None:
     allow = tmp_path / "allowlist.txt"
     allow.write_text("\n".join(STUBTEST_ALLOWLIST) + "\n", "utf-8")

@@ -63,11 +63,13 @@ def _used_names() -> set[str]:
     return names
 
 
+@pytest.mark.slow
 def test_mypy_strict_passes_on_the_sample(tmp_path: Path) -> None:
     done = _mypy(tmp_path, str(SAMPLE))
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict_passes_on_the_installed_package(tmp_path: Path) -> None:
     done = _mypy(tmp_path, "-p", "flagcore")
     assert done.returncode == 0, done.stdout + done.stderr

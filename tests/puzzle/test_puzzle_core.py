@@ -12,7 +12,7 @@ from puzzle_oracles import bfs_min_swaps, indep_min_swaps, sigma_min_swaps
 
 from flagcore import _puzzle as core
 from flagcore import puzzle
-from flagcore._args import as_classes
+from flagcore._args.puzzle import as_classes
 from flagcore._impl import IMPL
 from flagcore.reference import puzzle as ref
 

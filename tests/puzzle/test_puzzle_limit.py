@@ -13,7 +13,7 @@ from twin_sizes import sized
 
 from flagcore import _impl, puzzle
 from flagcore import _puzzle as core
-from flagcore._args import as_classes
+from flagcore._args.puzzle import as_classes
 from flagcore.reference import puzzle as ref
 from flagcore.signatures import bundled_codes, piece_signatures
 

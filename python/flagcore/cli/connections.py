@@ -11,17 +11,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import secrets
 import sys
 from typing import Any, TextIO
 
+from .._args.common import parse_seed_text
 from ..connections import Board, board_id, daily_seed, parse_board_id
 from ..connections.board import TIER_NAMES
 from ..library import MODES, Library
 
-_DIGITS = re.compile(r"[0-9]+")
-_SIGNED = re.compile(r"[-+][0-9]+")
 _CELL = 22  # characters per grid cell: "CC " and a name cut to fit, so 4 cells fit 100 columns
 # Background colours per tier (yellow, green, blue, magenta) with a readable foreground.
 _ANSI = ("\x1b[30;43m", "\x1b[30;42m", "\x1b[97;44m", "\x1b[97;45m")
@@ -77,18 +75,8 @@ def register(groups: dict[str, Any]) -> None:
 
 
 def parse_seed(text: str) -> int | str:
-    """A seed typed on the command line: all ASCII digits is an int seed, anything else a str seed.
-
-    An empty seed and a signed number ("-1", "+7") are refused: each is far more likely a typo
-    or a misunderstanding than a wish for the str seed of that text.
-    """
-    if not text.strip():
-        raise ValueError("--seed is empty: give an int in [0, 2^32) or a word")
-    if _SIGNED.fullmatch(text.strip()):
-        raise ValueError(
-            f"--seed {text}: int seeds are in [0, 2^32) and unsigned; for a str seed use a word (e.g. daily:2026-11-29)"
-        )
-    return int(text) if _DIGITS.fullmatch(text) else text
+    """A seed typed on the command line, read as the server reads it (flagcore._args.common)."""
+    return parse_seed_text(text, "--seed")
 
 
 def _resolve(args: argparse.Namespace) -> tuple[int | str, str, bool]:

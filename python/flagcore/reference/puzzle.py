@@ -18,7 +18,19 @@ from typing import Any
 
 import numpy as np
 
-from .._args import as_classes, as_max_nodes, as_method, as_permutation, as_swap_log
+from .._args.puzzle import (
+    VERIFY_BELOW_PAR,
+    VERIFY_MOVES_AFTER_SOLVED,
+    VERIFY_NOT_SOLVED,
+    VERIFY_START_SOLVED,
+    VERIFY_TOO_FEW_TILES,
+    as_classes,
+    as_max_nodes,
+    as_method,
+    as_permutation,
+    as_swap_log,
+    verify_error,
+)
 from ..errors import ParSearchLimit
 from ._cycle_packing import SearchLimit, max_cycles_nodes
 from .rng import Rng, shuffle
@@ -272,18 +284,18 @@ def checked_verify(start_tiles_by_slot: Any, swaps: Any, signatures: Any, max_no
         return is_strictly_solved(board) if cls is None else is_visually_solved(board, cls)
 
     if n < 2:
-        raise ValueError("start_tiles_by_slot must have at least 2 tiles")
+        raise verify_error(VERIFY_TOO_FEW_TILES)
     if solved(tiles):
-        raise ValueError("start_tiles_by_slot is already solved: no game starts from it")
+        raise verify_error(VERIFY_START_SOLVED)
     pairs = as_swap_log(swaps, n)
     board = list(tiles)
     for i, (a, b) in enumerate(pairs):
         board[a], board[b] = board[b], board[a]
         if i != len(pairs) - 1 and solved(board):
-            raise ValueError(f"swaps[{i + 1}:] come after the board was already solved")
+            raise verify_error(VERIFY_MOVES_AFTER_SOLVED, i + 1)
     if not solved(board):
-        raise ValueError("swaps do not solve the board")
+        raise verify_error(VERIFY_NOT_SOLVED)
     par = min_swaps_to_identity(tiles) if cls is None else min_swaps_exact(tiles, cls, k, budget)
     if len(pairs) < par:
-        raise ValueError(f"swaps has {len(pairs)} moves, fewer than par {par}: the log is impossible")
+        raise verify_error(VERIFY_BELOW_PAR, (len(pairs), par))
     return len(pairs), par

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
-from .._args import as_bound, as_seed, check_rng
+from .._args.common import as_bound, as_seed, check_rng
 
 T = TypeVar("T")
 _MASK = 0xFFFFFFFF

@@ -1,0 +1,79 @@
+"""Rules shared by every engine: seeds (as values and as typed text) and the seeded Rng."""
+
+from __future__ import annotations
+
+import operator
+import re
+from typing import Any
+
+import numpy as np
+
+MAX_SEED_CHARS = 64  # a typed seed (CLI, URL); longer text is a paste error, not a wish
+_DIGITS = re.compile(r"[0-9]+")
+_SIGNED = re.compile(r"[+-][0-9]+")
+
+
+def is_int(x: Any) -> bool:
+    """An int or numpy integer, never a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+# ---------------------------------------------------------------- randomness
+
+
+def as_seed(seed: Any) -> int | str:
+    """A seed: an int in [0, 2**32) (numpy integers and other ``__index__`` types too) or a str."""
+    if isinstance(seed, str):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        if hasattr(seed, "__index__") and not isinstance(seed, bool):
+            seed = int(seed.__index__())
+        else:
+            raise TypeError(f"seed must be an int in [0, 2**32) or a str, not {type(seed).__name__}")
+    if not 0 <= seed < 2**32:
+        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
+    return int(seed)
+
+
+def as_bound(bound: Any) -> int:
+    """``bound`` for Rng.below: an int (or numpy integer, never a bool) in [1, 2**32)."""
+    if isinstance(bound, bool):
+        raise TypeError("bound must be an int in [1, 2**32), not bool")
+    try:
+        value = operator.index(bound)
+    except TypeError:
+        raise TypeError(f"bound must be an int in [1, 2**32), not {type(bound).__name__}") from None
+    if not 1 <= value < 2**32:
+        raise ValueError(f"bound must be in [1, 2**32), got {value}")
+    return value
+
+
+def check_rng(rng: Any, rng_type: type) -> None:
+    """``rng`` for shuffle: an Rng of the twin in use (its state is what shuffle draws from)."""
+    if not isinstance(rng, rng_type):
+        raise TypeError(f"rng must be a flagcore.Rng, not {type(rng).__name__}")
+
+
+def parse_seed_text(text: str, name: str = "seed") -> int | str:
+    """A seed as a person types it (the CLI's --seed, the server's ?seed=): the one reading of both.
+
+    All ASCII digits is an int seed in [0, 2^32); anything else of 1..64 characters is a str seed.
+    An empty seed and a signed number ("-1", "+7") are refused: each is far more likely a typo or
+    a misunderstanding than a wish for the str seed of that text.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a str, not {type(text).__name__}")
+    if not text.strip():
+        raise ValueError(f"{name} is empty: give an int in [0, 2^32) or a word")
+    if len(text) > MAX_SEED_CHARS:
+        raise ValueError(f"{name} must be at most {MAX_SEED_CHARS} characters, got {len(text)}")
+    if _SIGNED.fullmatch(text.strip()):
+        raise ValueError(
+            f"{name} {text}: int seeds are in [0, 2^32) and unsigned; for a str seed use a word (e.g. daily:2026-11-29)"
+        )
+    if _DIGITS.fullmatch(text):
+        value = int(text)
+        if value >= 1 << 32:
+            raise ValueError(f"{name} {text}: int seeds are in [0, 2^32)")
+        return value
+    return text

@@ -1,0 +1,201 @@
+"""Rules of the Puzzle engine: boards (permutations), tile classes, swap logs, par options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .common import is_int
+
+I32 = npt.NDArray[np.int32]
+MAX_TILES = 1 << 20  # far beyond any grid; keeps every count inside int32
+
+
+def as_int_vector(value: Any, name: str, *, allow_none: bool = False) -> list[int | None]:
+    """A 1-D sequence of ints (list, tuple, range or numpy integer array) as a list."""
+    if value is None:
+        raise TypeError(f"{name} must be a sequence of ints, not None")
+    if isinstance(value, (str, bytes, bytearray, dict, set, frozenset)):
+        raise TypeError(f"{name} must be a sequence of ints, not {type(value).__name__}")
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1:
+            raise ValueError(f"{name} must be 1-dimensional, got an array with {value.ndim} dimensions")
+        if value.dtype.kind in "iu":
+            return [int(x) for x in value.tolist()]
+        if value.dtype.kind != "O":
+            raise TypeError(f"{name} must hold integers, got an array of dtype {value.dtype}")
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of ints, not {type(value).__name__}") from None
+    if len(items) > MAX_TILES:
+        raise ValueError(f"{name} has {len(items)} entries, more than the {MAX_TILES} supported")
+    out: list[int | None] = []
+    for i, x in enumerate(items):
+        if x is None and allow_none:
+            out.append(None)
+        elif is_int(x):
+            out.append(int(x))
+        else:
+            raise TypeError(f"{name}[{i}] must be an int, not {type(x).__name__}")
+    return out
+
+
+def as_permutation(value: Any, name: str = "tiles_by_slot") -> I32:
+    """A permutation of 0..n-1 as a C-contiguous int32 array."""
+    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu" and value.size <= MAX_TILES:
+        # numpy checks the range in C; the loop below then only runs to name a bad entry
+        n = value.size
+        if n == 0 or (int(value.min()) >= 0 and int(value.max()) < n):
+            arr = np.ascontiguousarray(value, dtype=np.int32)
+            seen = np.zeros(n, dtype=np.int8)
+            seen[arr] = 1
+            if n == 0 or seen.all():
+                return arr
+    items = as_int_vector(value, name)
+    n = len(items)
+    seen_list = bytearray(n)
+    for i, x in enumerate(items):
+        assert x is not None
+        if not 0 <= x < n:
+            raise ValueError(f"{name}[{i}] = {x} is out of range: a board of {n} tiles holds 0..{n - 1}")
+        if seen_list[x]:
+            raise ValueError(f"{name} is not a permutation: tile {x} appears twice")
+        seen_list[x] = 1
+    return np.array(items, dtype=np.int32)
+
+
+def as_classes(value: Any, n: int, name: str = "signatures") -> tuple[I32, int]:
+    """Signatures (ints; None marks a tile unlike any other) -> dense class ids 0..k-1 and k.
+
+    Ids are given in order of first appearance so the mapping is deterministic.
+    """
+    items = as_int_vector(value, name, allow_none=True)
+    if len(items) != n:
+        raise ValueError(f"{name} has {len(items)} entries but the board has {n} tiles")
+    ids: dict[int, int] = {}
+    out = np.empty(n, dtype=np.int32)
+    k = 0
+    for i, x in enumerate(items):
+        if x is None:
+            out[i] = k
+            k += 1
+            continue
+        c = ids.get(x)
+        if c is None:
+            c = ids[x] = k
+            k += 1
+        out[i] = c
+    return out, k
+
+
+def as_board_matrix(value: Any, name: str = "boards") -> I32:
+    """A 2-D integer array, one permutation per row, as C-contiguous int32."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a 2-D array of ints, not {type(value).__name__}")
+    try:
+        arr = np.asarray(value)
+    except ValueError:  # ragged rows: numpy's message would not name the argument
+        raise ValueError(f"{name} must be 2-dimensional with rows of equal length") from None
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be 2-dimensional (one board per row), got {arr.ndim} dimensions")
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
+    rows, n = arr.shape
+    if n > MAX_TILES:
+        raise ValueError(f"{name} rows have {n} entries, more than the {MAX_TILES} supported")
+    if arr.size:
+        if arr.min() < 0 or arr.max() >= n:
+            bad = np.argwhere((arr < 0) | (arr >= n))[0]
+            raise ValueError(f"{name}[{bad[0]}, {bad[1]}] = {arr[bad[0], bad[1]]} is out of range 0..{n - 1}")
+        ok = (np.sort(arr, axis=1) == np.arange(n)).all(axis=1)
+        if not ok.all():
+            raise ValueError(f"{name}[{int(np.argmin(ok))}] is not a permutation (a tile appears twice)")
+    return np.ascontiguousarray(arr, dtype=np.int32)
+
+
+def as_method(method: Any) -> str:
+    if method not in ("exact", "enumerate"):
+        raise ValueError(f"method must be 'exact' or 'enumerate', got {method!r}")
+    return str(method)
+
+
+def as_max_nodes(max_nodes: Any) -> int:
+    """None -> -1 (no limit, as the cores encode it); otherwise an int >= 1."""
+    if max_nodes is None:
+        return -1
+    if not is_int(max_nodes):
+        raise TypeError(f"max_nodes must be an int or None, not {type(max_nodes).__name__}")
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be >= 1 (or None for no limit), got {max_nodes}")
+    if max_nodes >= 1 << 62:
+        return -1  # beyond any int64 count: the same as no limit
+    return int(max_nodes)
+
+
+def as_slot(slot: Any, which: str, n: int) -> int:
+    """One slot of a PuzzleGame.swap: an int in 0..n-1 (``which`` is "a" or "b")."""
+    if not is_int(slot):
+        raise TypeError(f"slot {which} must be an int, not {type(slot).__name__}")
+    if not 0 <= slot < n:
+        raise ValueError(f"slot {which} = {slot} is outside the board (0..{n - 1})")
+    return int(slot)
+
+
+def as_swap_log(swaps: Any, n: int) -> list[tuple[int, int]]:
+    """A client's swap log: a sequence of (slot, slot) pairs of distinct slots in 0..n-1."""
+    if swaps is None or isinstance(swaps, (str, bytes)):
+        raise TypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}")
+    try:
+        log = list(swaps)
+    except TypeError:
+        raise TypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}") from None
+    pairs: list[tuple[int, int]] = []
+    for i, move in enumerate(log):
+        if isinstance(move, (str, bytes)):
+            raise TypeError(f"swaps[{i}] must be a pair of ints, not {type(move).__name__}")
+        try:
+            a, b = move
+        except (TypeError, ValueError):
+            raise ValueError(f"swaps[{i}] must be a pair of slots, got {move!r}") from None
+        if not (is_int(a) and is_int(b)):
+            raise TypeError(f"swaps[{i}] must be a pair of ints, got {move!r}")
+        if not (0 <= a < n and 0 <= b < n):
+            raise ValueError(f"swaps[{i}] = {move!r} touches a slot outside the board (0..{n - 1})")
+        if a == b:
+            raise ValueError(f"swaps[{i}] swaps slot {a} with itself")
+        pairs.append((int(a), int(b)))
+    return pairs
+
+
+# ---------------------------------------------------------------- verify's replay
+# Both twins replay a swap log and report what is wrong as one of these codes; verify_error writes
+# the message, so the five messages exist once.
+VERIFY_TOO_FEW_TILES = 1
+VERIFY_START_SOLVED = 2
+VERIFY_MOVES_AFTER_SOLVED = 3  # detail: the index of the first move after the board was solved
+VERIFY_NOT_SOLVED = 4
+VERIFY_BELOW_PAR = 5  # detail: (moves, par)
+
+
+def verify_error(code: int, detail: Any = None) -> ValueError:
+    """The error verify raises for a replay that ended with status ``code``."""
+    if code == VERIFY_TOO_FEW_TILES:
+        return ValueError("start_tiles_by_slot must have at least 2 tiles")
+    if code == VERIFY_START_SOLVED:
+        return ValueError("start_tiles_by_slot is already solved: no game starts from it")
+    if code == VERIFY_MOVES_AFTER_SOLVED:
+        return ValueError(f"swaps[{detail}:] come after the board was already solved")
+    if code == VERIFY_NOT_SOLVED:
+        return ValueError("swaps do not solve the board")
+    if code == VERIFY_BELOW_PAR:
+        moves, par = detail
+        return ValueError(f"swaps has {moves} moves, fewer than par {par}: the log is impossible")
+    raise AssertionError(f"unknown verify status {code}")  # a twin reported a code this table lacks
+
+
+def too_many_classes_error(max_dense: int) -> ValueError:
+    """The exact par's limit on interleaved tile classes (a board far outside any flag's grid)."""
+    return ValueError(f"the exact par handles at most {max_dense} interleaved tile classes")
