@@ -36,6 +36,7 @@ date, not by its id.
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +62,7 @@ LOOKBACK = 7  # days whose off-plan categories a day tries last
 # in YEAR days (as few shared turns as allow that).
 RARE_BELOW = 6
 YEAR = 364
+WALK_MAX = 10  # pools up to this size deal their 4-subsets in a walk (C(10, 4) = 210 groups)
 FAR = 1 << 30  # the distance of a category with no turn near a day
 BOARD_CACHE = 1024  # boards kept per schedule: a server asks for the same few days all day
 
@@ -85,6 +87,7 @@ class Schedule:
     drafts: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first drafts by day (a cache)
     orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member orders (a cache)
     boards: dict[int, Board] = field(default_factory=dict)  # boards by day (a cache)
+    walks: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)  # small pools' subset walks
 
 
 def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
@@ -271,9 +274,36 @@ def preferred_order(s: Schedule, i: int, recent: frozenset[int] = frozenset()) -
     return orders, planned
 
 
+def subset_walk(p: int, key: str) -> tuple[tuple[int, ...], ...]:
+    """Every 4-subset of range(p) once, consecutive ones sharing at most 2 (where the greedy walk
+    can): the groups a small pool deals, one per use, before any comes back.
+
+    Greedy over the subsets in a shuffled order (seed ``key``): each step takes the first subset not
+    yet dealt that shares at most 2 with the last one, or, when none is left, the first not yet dealt.
+    """
+    remaining = core.rng.shuffle(list(itertools.combinations(range(p), ITEMS)), core.rng.Rng(key))
+    walk = [remaining.pop(0)]
+    while remaining:
+        last = set(walk[-1])
+        j = next((j for j, sub in enumerate(remaining) if len(last.intersection(sub)) <= 2), 0)
+        walk.append(remaining.pop(j))
+    return tuple(walk)
+
+
 def member_order(s: Schedule, c: int, u: int) -> list[int]:
     """Category c's certain codes in the order its use u reads them (see the module docstring)."""
-    p = len(s.certain[c])
+    codes = s.certain[c]
+    p = len(codes)
+    name = s.tables.categories[c].id
+    if p <= WALK_MAX:  # a small pool: every 4-subset once, in a walk, then again
+        key = ("walk", c)
+        hit = s.orders.get(key)
+        if hit is None:
+            hit = s.orders[key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(f"season|{s.mode}|{name}")))
+            s.walks[c] = subset_walk(p, f"season|{s.mode}|{name}|walk")
+        walk = s.walks[c]
+        now = walk[u % len(walk)]
+        return [hit[j] for j in now] + [hit[j] for j in range(p) if j not in now]
     per_lap = max(1, p // ITEMS)
     lap, j = divmod(u, per_lap)
     key = (c, lap)
@@ -281,8 +311,8 @@ def member_order(s: Schedule, c: int, u: int) -> list[int]:
     if order is None:
         if len(s.orders) >= 65536:
             s.orders.clear()
-        seed = f"season|{s.mode}|{s.tables.categories[c].id}|{lap}"
-        order = s.orders[key] = tuple(core.rng.shuffle(sorted(s.certain[c]), core.rng.Rng(seed)))
+        seed = f"season|{s.mode}|{name}|{lap}"
+        order = s.orders[key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(seed)))
     return list(order[ITEMS * j :] + order[: ITEMS * j])
 
 
