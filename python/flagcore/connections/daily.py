@@ -84,6 +84,7 @@ class Schedule:
     fit: tuple[frozenset[int], ...]  # per category: every code that fits it, arguably or not
     tier_of: tuple[int, ...]
     depth_order: tuple[int, ...]  # the tiers in the order they are planned and searched
+    depth_orders: tuple[tuple[int, ...], ...] = ()  # depth_order, then each other tier moved first
     drafts: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first drafts by day (a cache)
     orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member orders (a cache)
     boards: dict[int, Board] = field(default_factory=dict)  # boards by day (a cache)
@@ -130,6 +131,9 @@ def _build(library: Library | None, mode: str) -> Schedule:
         fit=fit,
         tier_of=tuple(c.tier for c in tables.categories),
         depth_order=tuple(sorted(range(TIERS), key=lambda t: (_turns_per_cycle(placeable[t], shares[t]), t))),
+    )
+    sched.depth_orders = (sched.depth_order,) + tuple(
+        (t, *(d for d in sched.depth_order if d != t)) for t in sched.depth_order[1:]
     )
     tags = tables.tag_index.tolist()
 
@@ -258,17 +262,27 @@ def distances(s: Schedule, t: int, i: int) -> dict[int, int]:
     return out
 
 
-def preferred_order(s: Schedule, i: int, recent: frozenset[int] = frozenset()) -> tuple[list[list[int]], list[int]]:
+def preferred_order(
+    s: Schedule, i: int, recent: frozenset[int] = frozenset(), owed: frozenset[int] = frozenset()
+) -> tuple[list[list[int]], list[int]]:
     """(per tier the candidates in the order day i tries them, the planned category per tier).
 
-    The planned category first; then the others, farthest from a turn of their own first, those
-    in ``recent`` (what the days before took off the plan) after them; the never placeable last.
+    The planned category first; then the others: those ``owed`` a turn (their last turn went to
+    another category) and far from their next one, then the rest, farthest from a turn of their
+    own first, those in ``recent`` (what the days before took off the plan) after them; the never
+    placeable last.
     """
     orders, planned = [], []
     for t in range(TIERS):
         first = planned_at(s, t, i)
         near = distances(s, t, i)
-        rest = sorted((c for c in s.placeable[t] if c != first), key=lambda c: (c in recent, -near.get(c, FAR)))
+        half = s.rotations[t].n // 2
+
+        def key(c: int) -> tuple[bool, bool, int]:
+            d = near.get(c, FAR)
+            return not (c in owed and d >= half), c in recent, -d
+
+        rest = sorted((c for c in s.placeable[t] if c != first), key=key)
         orders.append([first, *rest, *s.never[t]])
         planned.append(first)
     return orders, planned
@@ -330,20 +344,54 @@ def members(s: Schedule, c: int, i: int, exclusive: frozenset[int]) -> list[int]
     return [x for x in ranked if x in exclusive][:ITEMS]
 
 
-def _search(s: Schedule, i: int, recent: frozenset[int]) -> tuple[list[int], list[int], list[int]]:
-    orders, planned = preferred_order(s, i, recent)
-    # The search changes its deepest tier first: the tier with most categories goes deepest, where
-    # a category off the plan is farthest from its own turns.
-    by_depth = [orders[t] for t in s.depth_order]
+def _search(
+    s: Schedule, i: int, recent: frozenset[int], owed: frozenset[int] = frozenset()
+) -> tuple[list[int], list[int], list[int]]:
+    """The search of day i: the planned four when they form a board; else the best of the boards
+    found with each tier in turn kept as long as possible (see ``_off_plan_score``)."""
+    orders, planned = preferred_order(s, i, recent, owed)
+    best = None
+    for depths in s.depth_orders:
+        cats, counters = _search_depths(s, i, orders, depths)
+        if cats == planned:
+            return cats, planned, counters
+        score = _off_plan_score(s, i, cats, planned, recent)
+        if best is None or score > best[0]:
+            best = (score, cats, counters)
+    assert best is not None
+    return best[1], planned, best[2]
+
+
+def _off_plan_score(s: Schedule, i: int, cats: list[int], planned: list[int], recent: frozenset[int]) -> tuple:
+    """How well a board off the plan keeps the rotation (higher is better): its off-plan category
+    nearest a turn of its own, as a fraction of its tier's cycle (0 when the days before took it),
+    then the fewest tiers off the plan."""
+    worst = float("inf")
+    off = 0
+    for t in range(TIERS):
+        c = cats[t]
+        if c == planned[t]:
+            continue
+        off += 1
+        d = distances(s, t, i).get(c, FAR)
+        worst = min(worst, 0.0 if c in recent else d / s.rotations[t].n)
+    return (worst, -off)
+
+
+def _search_depths(
+    s: Schedule, i: int, orders: list[list[int]], depths: tuple[int, ...]
+) -> tuple[list[int], list[int]]:
+    # The search changes its deepest tier first.
+    by_depth = [orders[t] for t in depths]
     flat = np.array([c for o in by_depth for c in o], dtype=np.int32)
     off = np.cumsum([0] + [len(o) for o in by_depth], dtype=np.int64).astype(np.int32)
     status, found, counters = core.connections.search_categories(s.prepared, flat, off)
     if status != 0:  # unreachable: every tier holds a placeable category and the order is complete
         raise NoBoardError(f"connections: the schedule found no board for day {i} (mode {s.mode!r})")
     cats = [0] * TIERS
-    for d, t in enumerate(s.depth_order):
+    for d, t in enumerate(depths):
         cats[t] = found[d]
-    return cats, planned, list(counters)
+    return cats, list(counters)
 
 
 def first_draft(s: Schedule, i: int) -> tuple[int, ...]:
@@ -360,12 +408,16 @@ def first_draft(s: Schedule, i: int) -> tuple[int, ...]:
 def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[int]]:
     """(the categories of day i per tier, the planned ones, the search's counters).
 
-    The days before may have left their plan (a fallback); the categories their first drafts
-    took within the last LOOKBACK days are tried after the others. A first draft looks at no
-    earlier day, so a day costs LOOKBACK + 1 searches and nothing is replayed.
+    The days before may have left their plan (a fallback). Their first drafts (the plan and the
+    fallback order alone, looking at no earlier day) say which: the categories they took within
+    the last LOOKBACK days are tried after the others, and a category whose turn within the last
+    LOOKBACK days went to another one is owed a turn and tried first among the fallbacks. So a day
+    costs at most LOOKBACK + 1 searches, and nothing is replayed.
     """
-    recent = frozenset(c for j in range(max(0, i - LOOKBACK), i) for c in first_draft(s, j))
-    return _search(s, i, recent)
+    drafts = [(j, first_draft(s, j)) for j in range(max(0, i - LOOKBACK), i)]
+    recent = frozenset(c for _, cats in drafts for c in cats)
+    owed = frozenset(planned_at(s, t, j) for j, cats in drafts for t in range(TIERS) if planned_at(s, t, j) not in cats)
+    return _search(s, i, recent, owed)
 
 
 def board_of_day(s: Schedule, i: int) -> Board:
