@@ -1,36 +1,45 @@
-"""The scheduled daily Connections board: ``daily(date, mode)``, categories in rotation.
+"""The scheduled daily Connections board: ``daily(date, mode)``, categories and flags in rotation.
 
 ``generate("daily:YYYY-MM-DD")`` is a plain seed: each day's board is drawn alone, so a category
 can come back the next day and a group (the same category, the same four flags) comes back whole.
 ``daily`` schedules instead. The board of day i (days from ``EPOCH``) is computed from its date,
-the mode and the library alone, in three steps:
+the mode and the library alone; nothing before it is replayed.
 
-1. **Which categories.** Per tier, the categories that can be placed at all (some board holds
-   them) rotate (:class:`flagcore.season.Rotation`): each has one turn per cycle of n days (n the
-   tier's placeable categories), two turns are at least n - n // 5 days apart (13 purple flags
-   categories: 11 days at least). The search takes, per tier, the day's planned category first,
-   then the others farthest from a turn of their own first (so a category that had its turn in
-   the past days is tried last), then the categories that can never be placed. It is the fixed
-   search (``_connections.search_categories`` and its twin): the same pruning, so zero rule
-   ambiguity and the arguable memberships respected; and since every candidate is listed, it is
-   complete: when the planned four cannot form a board it falls back to others, never fails
-   where ``generate`` would not.
-2. **Which flags.** A category's certain codes are shuffled once (its member order, seed
-   ``season|mode|id``). Its use in cycle u starts reading that order at offset
-   o(u) = (4u + 4u // p) mod p (p codes): four fresh codes each cycle, shifted by one each time the
-   order wraps, so the windows differ from round to round. The codes of the previous cycle's
-   window go last. The group is the first four codes, in that order, that fit no other group on
-   the board (the fixed search's exclusive codes). The previous use's members need no history:
-   its window is o(u - 1), a function of u, and its members come from that window except where the
-   board of that day took some of them out, so a return keeps at most as many of its previous
-   four as that day skipped. A use off the plan (a fallback) reads from o(u) + 2, half a window away.
-3. **The tiles** are shuffled by the Rng of ``season:MODE:YYYY-MM-DD``; no decoy (the rotation
-   of members is the variety).
+1. **Turns.** Per tier, the categories that some board can hold rotate
+   (:class:`flagcore.season.Rotation`): one turn each per cycle, in blocks, so two turns of a
+   category are at least n - n // 5 days apart (n turns per cycle). Categories with fewer than
+   RARE_BELOW certain codes cannot come back without keeping 3 of their 4 flags: they share turns
+   (each shared turn goes to one of them in turn), as few shared turns as bring each back within
+   a year.
+2. **Plan.** The tiers are planned one after the other, the one with fewest turns first. Within
+   each block of a cycle, the next tier's categories are matched to the block's days so that, as
+   far as a matching allows, each day's planned categories form a board (the fixed search finds
+   one with them and a category of each tier still to plan from that tier's block): conflicting
+   categories (one that crowds another's flags out) are kept apart, inside their blocks, so the
+   gap bound stands.
+3. **Search.** The fixed search (``_connections.search_categories`` and its twin: the same pruning,
+   so zero rule ambiguity and the arguable memberships respected) over the day's preferred order:
+   per tier the planned category, then categories owed a turn (their turn in the last LOOKBACK
+   days went to another one), then the rest farthest from a turn of their own first, those the
+   last LOOKBACK days took off the plan after them, the never placeable last. Every candidate is
+   listed, so the search is complete: when the planned four cannot form a board it falls back to
+   others, never fails where ``generate`` would not. Off the plan, the search runs once with each
+   tier kept longest and the board whose off-plan category is farthest from its own turns wins.
+   What the last LOOKBACK days took comes from their first drafts (their search without this
+   step), so a day costs a bounded number of searches.
+4. **Flags.** A category's use u (its turn count) picks its members. A pool of up to WALK_MAX
+   certain codes deals its 4-subsets in a walk where consecutive ones share at most 2; a larger
+   one reads a shuffled order four codes per use, reshuffled each lap. The previous use's
+   group needs no history: it is the walk's (or order's) entry u - 1, a function of u, and its
+   codes go last. The group is the first four codes in that order that fit no other group on the
+   board (the fixed search's exclusive codes), so a return keeps at most 2 of the previous four
+   unless one of the boards took codes out.
+5. **Tiles** are shuffled by the Rng of ``season:MODE:YYYY-MM-DD``; no decoy.
 
 Everything random is the twins' mulberry32 and every step is a function of (date, mode,
 library), so both twins and every machine give the same board. The board records
-``seed="season:YYYY-MM-DD"``; its board id names a plain seed, so share a scheduled daily by its
-date, not by its id.
+``seed="season:YYYY-MM-DD"``; its board id would name a plain seed, so a scheduled daily is
+shared by its date. A library with other categories gives another schedule, for every day.
 """
 
 from __future__ import annotations
@@ -89,6 +98,7 @@ class Schedule:
     orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member orders (a cache)
     boards: dict[int, Board] = field(default_factory=dict)  # boards by day (a cache)
     walks: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)  # small pools' subset walks
+    near: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)  # distances by (tier, day)
 
 
 def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
@@ -178,7 +188,8 @@ def _build(library: Library | None, mode: str) -> Schedule:
 def _found(impl: Any, prepared: Any, lists: list[list[int]]) -> bool:
     """Whether the fixed search finds a board with tier d drawn from lists[d]."""
     flat = np.array([x for lst in lists for x in lst], dtype=np.int32)
-    off = np.cumsum([0] + [len(lst) for lst in lists], dtype=np.int64).astype(np.int32)
+    a, b, c = len(lists[0]), len(lists[1]), len(lists[2])
+    off = np.array([0, a, a + b, a + b + c, a + b + c + len(lists[3])], dtype=np.int32)
     return bool(impl.search_categories(prepared, flat, off)[0] == 0)
 
 
@@ -247,6 +258,11 @@ def turns(s: Schedule, c: int, i: int) -> list[tuple[int, int]]:
 def distances(s: Schedule, t: int, i: int) -> dict[int, int]:
     """Days from day i to each category's nearest turn in tier t (in day i's cycle or a neighbour);
     a category with no turn there (a rare one between its turns) is absent: it is far."""
+    hit = s.near.get((t, i))
+    if hit is not None:
+        return hit
+    if len(s.near) >= 4096:
+        s.near.clear()
     rot = s.rotations[t]
     k = i // rot.n
     out: dict[int, int] = {}
@@ -259,6 +275,7 @@ def distances(s: Schedule, t: int, i: int) -> dict[int, int]:
             d = abs(base + j)
             if d < out.get(c, FAR):
                 out[c] = d
+    s.near[(t, i)] = out
     return out
 
 
