@@ -329,9 +329,9 @@ def member_order(s: Schedule, c: int, u: int) -> list[int]:
     if p <= WALK_MAX:  # a small pool: every 4-subset once, in a walk, then again
         key = ("walk", c)
         hit = s.orders.get(key)
-        if hit is None:
-            hit = s.orders[key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(f"season|{s.mode}|{name}")))
+        if hit is None:  # the walk first: another thread that finds the order finds the walk too
             s.walks[c] = subset_walk(p, f"season|{s.mode}|{name}|walk")
+            hit = s.orders[key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(f"season|{s.mode}|{name}")))
         walk = s.walks[c]
         now = walk[u % len(walk)]
         return [hit[j] for j in now] + [hit[j] for j in range(p) if j not in now]
