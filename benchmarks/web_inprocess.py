@@ -3,11 +3,12 @@
     python benchmarks/web_inprocess.py                  # median CPU microseconds per request
     python benchmarks/web_inprocess.py --profile guess  # cProfile of one endpoint, top 25 by own time
 
-Each request is a direct ASGI call of ``create_app()`` (scope, receive, send) with the same
-requests as benchmarks/web_load.py: board and deal with a new random seed per request, daily
-the same (cached) board, guess grading a second wrong guess on a token one wrong guess in, verify replaying a
-solving swap log. The no-op endpoint is the app's floor; "minus no-op" is what an endpoint adds
-to it (handler, engine and reply). The HTTP server (uvicorn) and the kernel add their own cost
+Each request is a direct ASGI call (scope, receive, send) of web_load.create_bench_app (the
+shipped app plus the benchmark's no-op endpoints) with the same requests as
+benchmarks/web_load.py: board and deal with a new random seed per request, daily the same
+(cached) board, guess grading a second wrong guess on a token one wrong guess in, verify
+replaying a solving swap log. The no-op endpoint is the app's floor; "minus no-op" is what an
+endpoint adds to it (handler, engine and reply). The HTTP server (uvicorn) and the kernel add their own cost
 to every request (35-60 us of CPU in benchmarks/web_load.py's runs here), which this leaves
 out; and a request in a loaded server costs more than in this tight loop, which keeps the
 interpreter's and the engine's data in the CPU caches.
@@ -31,9 +32,7 @@ from typing import Any
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web_load import SECRET, mid_game_guess, solving_log  # noqa: E402
-
-from flagcore.web import create_app  # noqa: E402
+from web_load import create_bench_app, mid_game_guess, solving_log  # noqa: E402
 
 Request = tuple[str, str, bytes, bytes]  # method, path, query string, body
 
@@ -126,7 +125,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="repeats per endpoint (default 5)")
     parser.add_argument("--profile", metavar="ENDPOINT", help="cProfile one endpoint instead of timing all")
     args = parser.parse_args()
-    app = create_app(SECRET)
+    app = create_bench_app()
     makers = requests_for(app)
     if args.profile:
         batch = [makers[args.profile]() for _ in range(args.requests)]

@@ -1,5 +1,7 @@
-"""Load run of ``flagcore serve`` with wrk: requests per second and p50/p99 latency of board,
-guess, deal and verify beside the no-op endpoint of the same server, with 1 and 2 workers.
+"""Load run of the web server (uvicorn, as ``flagcore serve`` runs it) with wrk: requests per
+second and p50/p99 latency of board, guess, deal and verify beside the no-op endpoint of the same
+server, with 1 and 2 workers. The no-op endpoints are the benchmark's own (``create_bench_app``):
+the shipped app has none.
 
     apt-get install -y wrk            # the load tool
     python benchmarks/web_load.py     # defaults: 3 rounds of 4 s pairs, 64 connections, 1 wrk thread
@@ -44,6 +46,23 @@ from pathlib import Path
 
 SECRET = "load-test-secret-0123456789"
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+
+def noop(request: dict) -> dict:
+    """Does nothing: the ceiling of the other endpoints (``POST``: with the same body as the
+    endpoint it stands beside, read and parsed, so the two differ only by what the endpoint does)."""
+    return {"ok": True}
+
+
+def create_bench_app() -> object:
+    """The web app with the no-op endpoints ``GET /api/noop`` and ``POST /api/noop/post`` (the
+    shipped app has none); ``uvicorn web_load:create_bench_app --factory`` serves it."""
+    from flagcore.web import create_app
+    from flagcore.web.jsonapi import Endpoint
+
+    return create_app(
+        SECRET, extra_endpoints={"/api/noop": Endpoint("GET", noop), "/api/noop/post": Endpoint("POST", noop)}
+    )
 
 
 def free_port() -> int:
@@ -175,12 +194,17 @@ def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> dict[str
     measured back to back (a GET endpoint's own no-op is the GET no-op)."""
     port = free_port()
     env = dict(os.environ, FLAGCORE_SECRET=SECRET)
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # what `flagcore serve` runs, on the app with the no-op endpoints
         [
             sys.executable,
             "-m",
-            "flagcore",
-            "serve",
+            "uvicorn",
+            "web_load:create_bench_app",
+            "--factory",
+            "--app-dir",
+            str(Path(__file__).resolve().parent),
+            "--host",
+            "127.0.0.1",
             "--port",
             str(port),
             "--workers",

@@ -22,6 +22,11 @@ __all__ = [
     "SvgRenderError",
     "CairoMissingError",
     "ImplError",
+    "ApiError",
+    "BoardRequestError",
+    "TokenError",
+    "ForgedTokenError",
+    "ExpiredTokenError",
 ]
 
 
@@ -82,3 +87,31 @@ class ParSearchLimit(FlagcoreError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         # keeps the exception picklable (process pools hand it back to the parent)
         return (type(self), (self.n, self.k, self.max_nodes, self.row))
+
+
+# ---------------------------------------------------------------- the web server (flagcore.web)
+# flagcore.web.jsonapi.ERRORS maps each of these to its HTTP status and JSON error code.
+
+
+class ApiError(FlagcoreError, ValueError):
+    """A request the web API refuses, with its own HTTP ``status`` (4xx) and JSON error ``code``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class BoardRequestError(FlagcoreError, ValueError):
+    """A seed, date, mode or board id the web server cannot turn into a board (HTTP 400)."""
+
+
+class TokenError(FlagcoreError, ValueError):
+    """A game token is malformed, of the wrong kind or otherwise unusable (HTTP 400)."""
+
+
+class ForgedTokenError(TokenError):
+    """A game token's signature does not match: forged, altered or signed with another secret (HTTP 403)."""
+
+
+class ExpiredTokenError(TokenError):
+    """A game token has expired (HTTP 410)."""

@@ -14,7 +14,6 @@ the compiled one in C in the same pass as the work.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -24,19 +23,31 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._args.common import is_int
-from ._args.puzzle import as_board_matrix, as_classes, as_int_vector, as_max_nodes, as_method, as_slot
+from ._args.common import as_flag_code
+from ._args.puzzle import (
+    GRID_ALIASES,
+    GRIDS,
+    as_board_matrix,
+    as_class_rows,
+    as_classes,
+    as_grid,
+    as_grid_signatures,
+    as_max_nodes,
+    as_method,
+    as_swap,
+    as_tile_index,
+)
+from ._args.puzzle import (
+    MAX_GRID_SIDE as MAX_GRID_SIDE,  # re-exported: the largest side as_grid accepts
+)
 from ._impl import core
 from .errors import ParSearchLimit
 
 I32 = npt.NDArray[np.int32]
-_FLAG_CODE = re.compile(r"[A-Z]{2}(?:-[A-Z]{2,3})?")  # regional flags too: GB-ENG
 
-GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (5, 3)}
-GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
+# GRIDS, GRID_ALIASES and MAX_GRID_SIDE come from flagcore._args.puzzle, whose as_grid reads them.
 # A grid as callers name it: "easy" | "medium" | "hard" (or an alias), "CxR", or (columns, rows).
 Grid = str | tuple[int, int] | Sequence[int]
-MAX_GRID_SIDE = 32
 MAX_VISUAL_RESHUFFLE_ATTEMPTS = core.puzzle.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
 # measured (README "Puzzle") needs a tiny fraction of it; an adversarial board stops in well
@@ -139,16 +150,7 @@ def min_swaps_batch(
     rows, n = mat.shape
     if signatures is None:
         return np.asarray(core.puzzle.min_swaps_to_identity_batch(mat), dtype=np.int64)
-    if isinstance(signatures, np.ndarray) and signatures.ndim == 2:
-        if signatures.shape[0] != rows:
-            raise ValueError(f"signatures has {signatures.shape[0]} rows but boards has {rows}")
-        pairs = [as_classes(signatures[r], n, f"signatures[{r}]") for r in range(rows)]
-    else:
-        if isinstance(signatures, np.ndarray) and signatures.ndim != 1:
-            raise ValueError(f"signatures must be 1- or 2-dimensional, got {signatures.ndim} dimensions")
-        pairs = [as_classes(signatures, n)] * rows
-    classes = np.ascontiguousarray(np.array([c for c, _ in pairs], dtype=np.int32).reshape(rows, n))
-    ks = np.array([k for _, k in pairs], dtype=np.int32)
+    classes, ks = as_class_rows(signatures, rows, n)
     return np.asarray(core.puzzle.min_swaps_batch(mat, classes, ks, method, budget), dtype=np.int64)
 
 
@@ -157,27 +159,7 @@ def min_swaps_batch(
 
 def resolve_grid(grid: Grid) -> tuple[int, int]:
     """'easy'|'medium'|'hard' (aliases regular/pro/elite), 'CxR', or (columns, rows) -> (columns, rows)."""
-    if isinstance(grid, str):
-        key = grid.strip().lower()
-        key = GRID_ALIASES.get(key, key)
-        if key in GRIDS:
-            return GRIDS[key]
-        match = re.fullmatch(r"(\d+)\s*[x×]\s*(\d+)", key)
-        if not match:
-            raise ValueError(f"grid must be easy, medium, hard (or regular, pro, elite) or CxR, got {grid!r}")
-        columns, rows = int(match.group(1)), int(match.group(2))
-    elif isinstance(grid, (tuple, list)) and len(grid) == 2:
-        columns, rows = grid
-        if not (is_int(columns) and is_int(rows)):
-            raise TypeError(f"grid must be (columns, rows) as two ints, got {grid!r}")
-        columns, rows = int(columns), int(rows)
-    else:
-        raise TypeError(f"grid must be a name, 'CxR' or (columns, rows), not {type(grid).__name__}")
-    if not (1 <= columns <= MAX_GRID_SIDE and 1 <= rows <= MAX_GRID_SIDE):
-        raise ValueError(f"grid {columns}x{rows} is out of range: each side must be 1..{MAX_GRID_SIDE}")
-    if columns * rows < 2:
-        raise ValueError(f"grid {columns}x{rows} has a single tile: nothing to scramble")
-    return columns, rows
+    return as_grid(grid)
 
 
 def _js_number(x: float) -> str:
@@ -203,13 +185,10 @@ def _js_number(x: float) -> str:
 
 def background_percent(index: int, total: int) -> str:
     """The spec's getBackgroundPercent: CSS background-position of tile ``index`` of ``total``."""
-    if not (is_int(index) and is_int(total)):
-        raise TypeError("index and total must be ints")
-    if total < 0 or not 0 <= index < max(total, 1):
-        raise ValueError(f"index must be in 0..total-1, got index={index}, total={total}")
+    index, total = as_tile_index(index, total)
     if total <= 1:
         return "0%"
-    return f"{_js_number((int(index) / (int(total) - 1)) * 100)}%"
+    return f"{_js_number((index / (total - 1)) * 100)}%"
 
 
 # ---------------------------------------------------------------- the game
@@ -269,13 +248,7 @@ class PuzzleGame:
 
         A rejected swap (bad slot, same slot, finished game) raises and leaves the game unchanged.
         """
-        n = len(self._tiles)
-        a = as_slot(a, "a", n)
-        b = as_slot(b, "b", n)
-        if a == b:
-            raise ValueError(f"cannot swap slot {a} with itself")
-        if self.solved:
-            raise ValueError("the board is already solved")
+        a, b = as_swap(a, b, len(self._tiles), self.solved)
         self._tiles[a], self._tiles[b] = self._tiles[b], self._tiles[a]
         self.swap_count += 1
         self.moves.append((a, b))
@@ -326,16 +299,14 @@ def new_game(
     Raises ParSearchLimit when the board's exact par needs more than ``max_nodes`` search nodes.
     """
     budget = as_max_nodes(max_nodes)
-    columns, rows = resolve_grid(grid)
+    columns, rows = as_grid(grid)
     n = columns * rows
     flag: str | None = None
     signatures: list[int] | None = None
     classes: I32 | None = None
     k = n
     if isinstance(flag_or_signatures, str):
-        flag = flag_or_signatures.strip().upper()
-        if not _FLAG_CODE.fullmatch(flag):
-            raise ValueError(f"flag must be a flag code like 'GH' or 'GB-ENG', got {flag_or_signatures!r}")
+        flag = as_flag_code(flag_or_signatures, "flag")
         from . import signatures as _signatures
 
         sigs = _flag_signatures(_signatures.piece_signatures, flag, columns, rows)
@@ -343,10 +314,7 @@ def new_game(
             signatures = list(sigs)
             classes, k = _classes_of(sigs)
     elif flag_or_signatures is not None:
-        raw = as_int_vector(flag_or_signatures, "flag_or_signatures", allow_none=True)
-        if len(raw) != n:
-            raise ValueError(f"flag_or_signatures has {len(raw)} entries but a {columns}x{rows} grid has {n} tiles")
-        signatures = raw  # type: ignore[assignment]
+        signatures = as_grid_signatures(flag_or_signatures, columns, rows)  # type: ignore[assignment]
         classes, k = as_classes(signatures, n)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")

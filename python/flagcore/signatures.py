@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import importlib.resources
 import json
-import re
 import threading
 import warnings
 from collections import OrderedDict
@@ -33,7 +32,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._args.signatures import check_grid
+from ._args.common import as_flag_code
+from ._args.signatures import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    METHODS,
+    as_columns,
+    as_rows,
+    as_signature_method,
+    as_svg_or_code,
+)
 from ._impl import core
 from ._svg_render import SvgRenderError, render_svg
 from .errors import CairoMissingError
@@ -59,9 +67,7 @@ __all__ = [
 TILE_WIDTH = 48  # px per column: the canvas is columns * 48 px wide
 INSET = 4  # px kept off each tile's edges (anti-aliased seams)
 TABLE_GRIDS = ((3, 2), (4, 3), (5, 3))  # the game's grids: precomputed for bundled flags
-MAX_COLUMNS = 64  # 3072 px wide at most
-MAX_ROWS = 64
-METHODS = ("visual", "spec")  # piece_signatures(method=...); the first is the default
+# MAX_COLUMNS, MAX_ROWS and METHODS come from flagcore._args.signatures, whose rules read them.
 TABLE_FILE = "signatures.json"
 
 
@@ -81,7 +87,6 @@ def visual_signatures(image: npt.NDArray[np.uint8], columns: int, rows: int) -> 
 
 
 _CACHE_SIZE = 4096
-_CODE = re.compile(r"[A-Za-z]{2}(?:-[A-Za-z]{2,3})?")
 
 
 def _flags_dir() -> Any:
@@ -93,47 +98,23 @@ def bundled_codes() -> list[str]:
     return sorted(entry.name[:-4] for entry in (_flags_dir() / "svg").iterdir() if entry.name.endswith(".svg"))
 
 
-def _check_code(code: Any) -> str:
-    if not isinstance(code, str):
-        raise TypeError(f"code must be a str, not {type(code).__name__}")
-    if not _CODE.fullmatch(code):
-        raise ValueError(f"code must look like 'FR' or 'GB-SCT', got {code!r}")
-    return code.upper()
-
-
 def flag_svg(code: str) -> bytes:
     """The bundled SVG of a flag code (case-insensitive); ValueError for an unknown code."""
-    entry = _flags_dir() / "svg" / f"{_check_code(code)}.svg"
+    entry = _flags_dir() / "svg" / f"{as_flag_code(code, 'code')}.svg"
     if not entry.is_file():
+        # Stays here: whether artwork exists depends on the files shipped, not on the code's form.
         raise ValueError(f"no bundled flag artwork for code {code!r}")
     return bytes(entry.read_bytes())
 
 
-def _svg_source(svg_or_code: Any) -> tuple[str | None, bytes]:
-    """(upper-case code or None, SVG bytes). A str is a flag code unless it contains '<'."""
-    if isinstance(svg_or_code, str):
-        if "<" in svg_or_code:
-            return None, svg_or_code.encode("utf-8")
-        return svg_or_code.upper(), flag_svg(svg_or_code)
-    if isinstance(svg_or_code, (bytes, bytearray, memoryview)):
-        return None, bytes(svg_or_code)
-    raise TypeError(
-        f"svg_or_code must be a flag code (str), SVG text (str) or SVG bytes, not {type(svg_or_code).__name__}"
-    )
-
-
-def _check_columns(columns: Any) -> int:
-    checked = check_grid(columns, 1, 0)[0]
-    if checked > MAX_COLUMNS:
-        raise ValueError(f"columns must be <= {MAX_COLUMNS}, got {checked}")
-    return checked
-
-
-def _check_rows(rows: Any) -> int:
-    checked = check_grid(1, rows, 0)[1]
-    if checked > MAX_ROWS:
-        raise ValueError(f"rows must be <= {MAX_ROWS}, got {checked}")
-    return checked
+def _svg_bytes(svg_or_code: Any) -> bytes:
+    """The SVG bytes of a flag code, SVG text or SVG bytes. A str is a flag code unless it contains '<'."""
+    source = as_svg_or_code(svg_or_code)
+    if isinstance(source, bytes):
+        return source
+    if "<" in source:
+        return source.encode("utf-8")
+    return flag_svg(source)
 
 
 def render_flag(
@@ -149,9 +130,9 @@ def render_flag(
     SvgRenderError (a ValueError) when the artwork is malformed, hostile, refers to any
     external resource or would need an absurd canvas; no file or URL the SVG names is ever read.
     """
-    columns = _check_columns(columns)
-    multiple = None if rows is None else _check_rows(rows)
-    _, data = _svg_source(svg_or_code)
+    columns = as_columns(columns)
+    multiple = None if rows is None else as_rows(rows)
+    data = _svg_bytes(svg_or_code)
     return render_svg(data, columns * TILE_WIDTH, multiple)
 
 
@@ -209,14 +190,6 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def _check_method(method: Any) -> str:
-    if not isinstance(method, str):
-        raise TypeError(f"method must be a str, not {type(method).__name__}")
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
-    return method
-
-
 def compute_signatures(data: bytes, columns: int, rows: int, method: str) -> list[int]:
     """Render SVG bytes and sign every tile, uncached (raises SvgRenderError/ValueError)."""
     if method == "spec":
@@ -247,11 +220,11 @@ def piece_signatures(
     flags at 3x2, 4x3 and 5x3 come from the precomputed table; other results are cached in-process
     (thread-safe, bounded LRU).
     """
-    columns = _check_columns(columns)
-    rows = _check_rows(rows)
-    method = _check_method(method)
+    columns = as_columns(columns)
+    rows = as_rows(rows)
+    method = as_signature_method(method)
     if isinstance(svg_or_code, str) and "<" not in svg_or_code:
-        code = _check_code(svg_or_code)
+        code = as_flag_code(svg_or_code, "code")
         row = _load_table().get(code)
         grid = f"{columns}x{rows}"
         if row is not None and grid in row[method]:
@@ -260,7 +233,7 @@ def piece_signatures(
         key: Any = ("code", code, columns, rows, method)
         load: Callable[[], bytes] = lambda: flag_svg(code)  # read only on a cache miss
     else:
-        _, data = _svg_source(svg_or_code)
+        data = _svg_bytes(svg_or_code)
         key = ("svg", hashlib.blake2b(data, digest_size=20).digest(), columns, rows, method)
         load = lambda: data  # noqa: E731
     found, value = _cache.get(key)

@@ -33,7 +33,7 @@ BLOCKS = [
 # Commands the README shows that this test does not run, and where each runs instead.
 NOT_RUN = {
     "python3 -m venv .venv && . .venv/bin/activate && pip install . && flagcore connections --seed 12": "the install command: scripts/check_wheel.sh and scripts/test_pythons.sh install into fresh venvs",
-    'python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && pytest': "the test command: .ci/run runs exactly this",
+    'python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && pytest -n auto': "the test command: .ci/run runs exactly this",
     'pip install ".[test]"': "the test extras: .ci/run installs them",
     "pytest benchmarks --benchmark-enable --benchmark-only --benchmark-columns=median,iqr,rounds --benchmark-sort=name": "the benchmarks take minutes; pytest collects them with timing disabled, so each runs once in the suite",
     "pytest benchmarks/bench_signatures.py --benchmark-enable --benchmark-only --benchmark-columns=median,iqr,rounds --benchmark-sort=name": "timed runs take a minute; pytest collects benchmarks/ with timing disabled, so each runs once in the suite",

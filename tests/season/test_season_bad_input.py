@@ -56,7 +56,7 @@ def test_datetime_counts_by_its_date():
         (["puzzle", "--daily", "someday"], "--daily must be YYYY-MM-DD"),
         (["puzzle", "--daily", "2027-01-01", "--flag", "FR"], "drop --flag"),
         (["season", "--from", "2020-01-01"], "--from 2020-01-01 is before the schedule's epoch"),
-        (["season", "--from", "2027-01-01", "--days", "0"], "--days must be in [1, 100000]"),
+        (["season", "--from", "2027-01-01", "--days", "0"], "--days must be in 1..100000, got 0"),
         (["season", "--from", "2027-01-01", "--days", "ten"], "--days must be a positive int"),
         (["season", "--from", "2027-01-01", "--days", "3", "--png", "out.txt"], "out.txt"),
     ],

@@ -383,8 +383,8 @@ def test_methods_head_and_allow(client: TestClient) -> None:
     assert head.status_code == 200 and head.content == b""
     assert head.headers["content-length"] == str(len(got.content))
     assert (
-        error(client.post("/api/noop"), 405, "method_not_allowed")
-        and client.post("/api/noop").headers["allow"] == "GET, HEAD"
+        error(client.post("/api/flags"), 405, "method_not_allowed")
+        and client.post("/api/flags").headers["allow"] == "GET, HEAD"
     )
     assert client.get("/api/connections/guess").headers["allow"] == "POST"
     error(client.post("/flags/FR.svg"), 405, "method_not_allowed")
@@ -506,9 +506,85 @@ def test_trace_bad_input(client: TestClient) -> None:
     error(client.get("/api/connections/trace", params={"seed": "99999999999"}), 400)
 
 
-def test_the_post_no_op_reads_the_body_and_does_nothing(client: TestClient) -> None:
-    r = client.post("/api/noop/post", json={"token": "x", "codes": ["FR"]})
-    assert r.status_code == 200 and r.json() == {"ok": True}
-    error(client.post("/api/noop/post", content=b"[1, 2]"), 400, "bad_json")
-    error(client.post("/api/noop/post", content=b" " * 20_000), 413, "body_too_large")
-    error(client.get("/api/noop/post"), 405, "method_not_allowed")
+@pytest.mark.parametrize("library_seed", [3, 11, None])
+def test_trace_uses_the_library_it_is_given(library_seed: int | None) -> None:
+    """Board and spill come from the library given (random ones and the bundled one, all with
+    arguable and doubtful codes, where the search's sets differ from the pools): each "place" event
+    of the fixed search says how many exclusive codes its group keeps, the certain codes no other
+    placed fit set holds."""
+    from connections_libraries import random_library
+
+    from flagcore.connections import generate
+    from flagcore.library import load_library
+    from flagcore.web.trace import simulate
+
+    library = load_library() if library_seed is None else random_library(library_seed, arguable_range=(1, 4))
+    certain = {c.id: c.certain for c in library.categories("flags")}
+    for legacy in (False, True):
+        board = generate(5, "flags", library=library, legacy=legacy, trace=True)
+        data = simulate(5, "flags", legacy, library)
+        assert data["tiles"] == list(board.tiles)
+        assert [s["event"] for s in data["steps"]] == board.events
+        assert all(set(s["board"]) <= set(library.codes) for s in data["steps"])
+        placed = [s for s in data["steps"] if s["event"]["event"] == "place"]
+        assert placed
+        for step in placed:
+            ev = step["event"]
+            if legacy:  # the spill holds the rest of the group's certain codes
+                assert set(certain[ev["category_id"]]) - set(ev["codes"]) <= set(step["spill"])
+            else:
+                assert len(certain[ev["category_id"]] - set(step["spill"])) == ev["exclusive"]
+
+
+# ------------------------------------------------------------------ routes and errors
+
+
+def test_the_shipped_app_has_no_no_op_endpoints(client: TestClient) -> None:
+    assert not [path for path in client.app.endpoints if "noop" in path]
+    error(client.get("/api/noop"), 404, "not_found")
+    error(client.post("/api/noop/post", json={}), 404, "not_found")
+
+
+def test_extra_endpoints_are_served_like_the_api() -> None:
+    from flagcore.web.jsonapi import Endpoint
+
+    def noop(request: dict) -> dict:
+        return {"ok": True, "got": sorted(request)}
+
+    extra = TestClient(
+        create_app(SECRET, extra_endpoints={"/x/get": Endpoint("GET", noop), "/x/post": Endpoint("POST", noop)})
+    )
+    assert extra.get("/x/get", params={"a": "1"}).json() == {"ok": True, "got": ["a"]}
+    r = extra.post("/x/post", json={"token": "x", "codes": ["FR"]})
+    assert r.status_code == 200 and r.json() == {"ok": True, "got": ["codes", "token"]}
+    error(extra.post("/x/post", content=b"[1, 2]"), 400, "bad_json")
+    error(extra.post("/x/post", content=b" " * 20_000), 413, "body_too_large")
+    error(extra.get("/x/post"), 405, "method_not_allowed")
+    with pytest.raises(ValueError, match="route of the API"):
+        create_app(SECRET, extra_endpoints={"/api/flags": Endpoint("GET", noop)})
+
+
+def test_every_refusal_is_a_flagcore_error_with_its_builtin() -> None:
+    from flagcore import errors
+    from flagcore.web import TokenError
+    from flagcore.web.jsonapi import ERRORS
+
+    assert TokenError is errors.TokenError
+    for cls in (*ERRORS, errors.ApiError):
+        assert issubclass(cls, errors.FlagcoreError) and issubclass(cls, ValueError | RuntimeError), cls
+    with pytest.raises(errors.ForgedTokenError):
+        Signer(b"k" * 16).check("puzzle", Signer(b"j" * 16).sign("puzzle", {}, 60))
+    with pytest.raises(errors.ExpiredTokenError):
+        Signer(b"k" * 16).check("puzzle", Signer(b"k" * 16).sign("puzzle", {}, 60, now=0))
+
+
+def test_openapi_document_is_the_checked_in_file(client: TestClient) -> None:
+    """The document is written from the route table; after changing a route, regenerate the file
+    with the command in flagcore/web/openapi.py's docstring and review the diff."""
+    from pathlib import Path
+
+    from flagcore.web.openapi import SPEC, text
+
+    checked_in = (Path(__file__).parent / "data" / "openapi.json").read_bytes()
+    assert text(SPEC).encode() == checked_in
+    assert client.get("/api/openapi.json").json() == json.loads(checked_in)

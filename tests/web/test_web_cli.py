@@ -42,7 +42,7 @@ def serve(*args: str, env: dict[str, str]) -> Iterator[tuple[str, subprocess.Pop
         deadline = time.monotonic() + 60
         while True:
             try:
-                if call(url + "/api/noop")[0] == 200:
+                if call(url + "/api/flags")[0] == 200:
                     break
             except OSError:
                 pass

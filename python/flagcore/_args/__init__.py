@@ -1,7 +1,8 @@
 """The argument rules of the public API, stated once: what is accepted, and every error message.
 
-One module per area: ``common`` (seeds, seed text, randomness), ``puzzle`` (boards, tile classes,
-swap logs, par options, verify's status codes), ``signatures`` (images, grids, strides),
+One module per area: ``common`` (seeds, seed text, randomness, flag codes, the commands' counts),
+``puzzle`` (boards, tile classes, grids, swaps and swap logs, par options, verify's status codes),
+``signatures`` (images, grids, strides, render sizes, methods),
 ``connections`` (modes, board ids, dates, selections) and ``web`` (the server's requests).
 
 Each ``as_<thing>(value, name)`` returns the checked value in the form the cores take, or raises

@@ -1,4 +1,5 @@
-"""Rules shared by every engine: seeds (as values and as typed text) and the seeded Rng."""
+"""Rules shared by every area: seeds (as values and as typed text), the seeded Rng, flag codes, and
+the plain counts and ranges of the command line's options."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from typing import Any
 import numpy as np
 
 MAX_SEED_CHARS = 64  # a typed seed (CLI, URL); longer text is a paste error, not a wish
+# A flag code: ISO 3166-1 alpha-2 ("FR") or a regional flag ("GB-ENG"). Matched before upper-casing,
+# so no other letter folds into an ASCII one ("ß".upper() is "SS").
+_FLAG_CODE = re.compile(r"[A-Za-z]{2}(?:-[A-Za-z]{2,3})?")
 _DIGITS = re.compile(r"[0-9]+")
 _SIGNED = re.compile(r"[+-][0-9]+")
 
@@ -77,3 +81,41 @@ def parse_seed_text(text: str, name: str = "seed") -> int | str:
             raise ValueError(f"{name} {text}: int seeds are in [0, 2^32)")
         return value
     return text
+
+
+# ---------------------------------------------------------------- flag codes
+
+
+def as_flag_code(value: Any, name: str) -> str:
+    """A flag code ("fr", " GB-eng ") as the upper-case code ("FR", "GB-ENG"): the one rule for every caller.
+
+    Surrounding whitespace is dropped; the code itself is two ASCII letters, optionally a dash and
+    two or three more. Whether artwork exists for it is the caller's question.
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    code = value.strip()
+    if not _FLAG_CODE.fullmatch(code):
+        raise ValueError(f"{name} must be a flag code like 'FR' or 'GB-ENG', got {value!r}")
+    return code.upper()
+
+
+# ---------------------------------------------------------------- counts and ranges (CLI options)
+
+
+def as_at_least(value: Any, name: str, low: int) -> int:
+    """An int (never a bool) >= low: a count such as --seeds, --threads or --workers."""
+    if not is_int(value):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+    return int(value)
+
+
+def as_in_range(value: Any, name: str, low: int, high: int) -> int:
+    """An int (never a bool) in low..high, both included: a port number, for instance."""
+    if not is_int(value):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+    return int(value)

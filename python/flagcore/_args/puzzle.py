@@ -1,7 +1,8 @@
-"""Rules of the Puzzle engine: boards (permutations), tile classes, swap logs, par options."""
+"""Rules of the Puzzle engine: boards (permutations), tile classes, grids, swaps and swap logs, par options."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,11 @@ from .common import is_int
 
 I32 = npt.NDArray[np.int32]
 MAX_TILES = 1 << 20  # far beyond any grid; keeps every count inside int32
+
+GRIDS: dict[str, tuple[int, int]] = {"easy": (3, 2), "medium": (4, 3), "hard": (5, 3)}
+GRID_ALIASES: dict[str, str] = {"regular": "easy", "pro": "medium", "elite": "hard"}
+MAX_GRID_SIDE = 32
+_GRID_TEXT = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
 
 
 def as_int_vector(value: Any, name: str, *, allow_none: bool = False) -> list[int | None]:
@@ -116,6 +122,67 @@ def as_board_matrix(value: Any, name: str = "boards") -> I32:
     return np.ascontiguousarray(arr, dtype=np.int32)
 
 
+def as_class_rows(signatures: Any, rows: int, n: int) -> tuple[I32, I32]:
+    """min_swaps_batch's signatures (not None) for ``rows`` boards of ``n`` tiles -> (classes, ks).
+
+    One 1-D signature list shared by every board, or a 2-D array with one signature row per board;
+    ``classes`` is C-contiguous int32 of shape (rows, n), ``ks`` each row's class count.
+    """
+    if isinstance(signatures, np.ndarray) and signatures.ndim == 2:
+        if signatures.shape[0] != rows:
+            raise ValueError(f"signatures has {signatures.shape[0]} rows but boards has {rows}")
+        pairs = [as_classes(signatures[r], n, f"signatures[{r}]") for r in range(rows)]
+    else:
+        if isinstance(signatures, np.ndarray) and signatures.ndim != 1:
+            raise ValueError(f"signatures must be 1- or 2-dimensional, got {signatures.ndim} dimensions")
+        pairs = [as_classes(signatures, n)] * rows
+    classes = np.ascontiguousarray(np.array([c for c, _ in pairs], dtype=np.int32).reshape(rows, n))
+    ks = np.array([k for _, k in pairs], dtype=np.int32)
+    return classes, ks
+
+
+def as_grid(grid: Any) -> tuple[int, int]:
+    """'easy'|'medium'|'hard' (aliases regular/pro/elite), 'CxR', or (columns, rows) -> (columns, rows)."""
+    if isinstance(grid, str):
+        key = grid.strip().lower()
+        key = GRID_ALIASES.get(key, key)
+        if key in GRIDS:
+            return GRIDS[key]
+        match = _GRID_TEXT.fullmatch(key)
+        if not match:
+            raise ValueError(f"grid must be easy, medium, hard (or regular, pro, elite) or CxR, got {grid!r}")
+        columns, rows = int(match.group(1)), int(match.group(2))
+    elif isinstance(grid, (tuple, list)) and len(grid) == 2:
+        columns, rows = grid
+        if not (is_int(columns) and is_int(rows)):
+            raise TypeError(f"grid must be (columns, rows) as two ints, got {grid!r}")
+        columns, rows = int(columns), int(rows)
+    else:
+        raise TypeError(f"grid must be a name, 'CxR' or (columns, rows), not {type(grid).__name__}")
+    if not (1 <= columns <= MAX_GRID_SIDE and 1 <= rows <= MAX_GRID_SIDE):
+        raise ValueError(f"grid {columns}x{rows} is out of range: each side must be 1..{MAX_GRID_SIDE}")
+    if columns * rows < 2:
+        raise ValueError(f"grid {columns}x{rows} has a single tile: nothing to scramble")
+    return columns, rows
+
+
+def as_grid_signatures(value: Any, columns: int, rows: int, name: str = "flag_or_signatures") -> list[int | None]:
+    """new_game's signature list: one int (or None) per tile of a columns x rows grid."""
+    items = as_int_vector(value, name, allow_none=True)
+    if len(items) != columns * rows:
+        raise ValueError(f"{name} has {len(items)} entries but a {columns}x{rows} grid has {columns * rows} tiles")
+    return items
+
+
+def as_tile_index(index: Any, total: Any) -> tuple[int, int]:
+    """background_percent's tile ``index`` of ``total`` tiles: ints with 0 <= index < max(total, 1)."""
+    if not (is_int(index) and is_int(total)):
+        raise TypeError("index and total must be ints")
+    if total < 0 or not 0 <= index < max(total, 1):
+        raise ValueError(f"index must be in 0..total-1, got index={index}, total={total}")
+    return int(index), int(total)
+
+
 def as_method(method: Any) -> str:
     if method not in ("exact", "enumerate"):
         raise ValueError(f"method must be 'exact' or 'enumerate', got {method!r}")
@@ -142,6 +209,27 @@ def as_slot(slot: Any, which: str, n: int) -> int:
     if not 0 <= slot < n:
         raise ValueError(f"slot {which} = {slot} is outside the board (0..{n - 1})")
     return int(slot)
+
+
+def as_swap(a: Any, b: Any, n: int, solved: bool) -> tuple[int, int]:
+    """PuzzleGame.swap's slots a and b on a board of n tiles: two different slots, and a game not yet over."""
+    a = as_slot(a, "a", n)
+    b = as_slot(b, "b", n)
+    if a == b:
+        raise ValueError(f"cannot swap slot {a} with itself")
+    if solved:
+        raise ValueError("the board is already solved")
+    return a, b
+
+
+def as_max_nodes_text(text: str, name: str = "--max-nodes") -> int | None:
+    """A typed node budget (the CLI's --max-nodes): digits, or 'none' for no limit (then None)."""
+    stripped = text.strip()
+    if stripped.lower() == "none":
+        return None
+    if not (stripped.isascii() and stripped.isdigit()):  # isdigit alone passes "²", which int() refuses
+        raise ValueError(f"{name} must be a positive int or 'none', got {text!r}")
+    return int(text)
 
 
 def as_swap_log(swaps: Any, n: int) -> list[tuple[int, int]]:

@@ -11,6 +11,8 @@ import datetime as _dt
 import re
 from typing import Any
 
+from .common import as_in_range
+
 # The first day of the schedule: day 0 of every rotation. Changing it changes every board.
 EPOCH = _dt.date(2026, 1, 1)
 MAX_DAYS = 100_000  # a season report's span (about 274 years): bounded work per command
@@ -41,12 +43,15 @@ def as_day(value: Any, name: str = "date") -> _dt.date:
 
 
 def as_days(value: Any, name: str = "days") -> int:
-    """A span of days: an int in [1, MAX_DAYS]."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if not 1 <= value <= MAX_DAYS:
-        raise ValueError(f"{name} must be in [1, {MAX_DAYS}], got {value}")
-    return value
+    """A span of days: an int in 1..MAX_DAYS."""
+    return as_in_range(value, name, 1, MAX_DAYS)
+
+
+def as_days_text(text: str, name: str = "--days") -> int:
+    """A span of days as typed on the command line: ASCII digits, then as_days."""
+    if not (text.strip().isascii() and text.strip().isdigit()):
+        raise ValueError(f"{name} must be a positive int, got {text!r}")
+    return as_days(int(text), name)
 
 
 def as_mode(value: Any, modes: tuple[str, ...], name: str = "mode") -> str:

@@ -34,6 +34,9 @@ FNV_OFFSET = 2166136261
 FNV_PRIME = 16777619
 COLOR_QUANTUM = 32
 STRIDE_CAP = 1 << 40  # longer than any buffer that fits in memory
+MAX_COLUMNS = 64  # a rendered flag is columns * 48 px wide: 3072 px at most
+MAX_ROWS = 64
+METHODS = ("visual", "spec")  # piece_signatures(method=...); the first is the default
 # The spec's quantizeChannel, Math.min(255, Math.round(c / 32) * 32), for every byte value.
 # Math.round rounds halves up (16 -> 32, 48 -> 64), unlike Python's round (16 -> 0), so the
 # table is built with integer arithmetic: round-half-up of c / 32 is (c + 16) // 32.
@@ -69,6 +72,40 @@ def check_grid(columns: Any, rows: Any, inset: Any) -> tuple[int, int, int]:
     if i < 0:
         raise ValueError(f"inset must be >= 0, got {i}")
     return c, r, i
+
+
+def as_columns(columns: Any) -> int:
+    """A rendered flag's columns: an int in 1..MAX_COLUMNS."""
+    checked = check_grid(columns, 1, 0)[0]
+    if checked > MAX_COLUMNS:
+        raise ValueError(f"columns must be <= {MAX_COLUMNS}, got {checked}")
+    return checked
+
+
+def as_rows(rows: Any) -> int:
+    """A rendered flag's rows: an int in 1..MAX_ROWS."""
+    checked = check_grid(1, rows, 0)[1]
+    if checked > MAX_ROWS:
+        raise ValueError(f"rows must be <= {MAX_ROWS}, got {checked}")
+    return checked
+
+
+def as_signature_method(method: Any) -> str:
+    """piece_signatures' method: one of METHODS."""
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a str, not {type(method).__name__}")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    return method
+
+
+def as_svg_or_code(value: Any) -> str | bytes:
+    """A flag code or SVG text (str, passed through: the caller tells them apart) or SVG bytes (as bytes)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(f"svg_or_code must be a flag code (str), SVG text (str) or SVG bytes, not {type(value).__name__}")
 
 
 def as_pixel_bytes(rgba: Any) -> bytes | bytearray | U8Array:

@@ -163,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
     from ..library import load_library
 
     if args.daily is not None and args.legacy:
+        # Stays here: a rule on two options together, which only this command has.
         raise ValueError(
             "--legacy does not apply to --daily (the schedule uses the fixed search); "
             "for the legacy board of a day's plain seed use --seed daily:YYYY-MM-DD --legacy"

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from .. import puzzle
+from .._args.puzzle import as_max_nodes_text
 from .connections import parse_seed as connections_seed
 
 
@@ -68,35 +69,29 @@ def parse_seed(text: str | None) -> int | str | None:
     return None if text is None else connections_seed(text)
 
 
-def _max_nodes(text: str) -> int | None:
-    if text.strip().lower() == "none":
-        return None
-    if not text.strip().isdigit():
-        raise ValueError(f"--max-nodes must be a positive int or 'none', got {text!r}")
-    return int(text)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.daily is not None:
         given = [name for name, value in (("--flag", args.flag), ("--grid", args.grid), ("--seed", args.seed)) if value]
         if given:
+            # Stays here: a rule on options together, which only this command has.
             raise ValueError(f"--daily deals the day's flag, grid and seed: drop {', '.join(given)}")
     if args.png is not None:
         from ..pictures import picture_format
 
         if not args.flag and args.daily is None:
+            # Stays here: a rule on two options together, which only this command has.
             raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
         picture_format(args.png)  # a bad file name fails now, not after the board is dealt
+    seed, max_nodes = parse_seed(args.seed), as_max_nodes_text(args.max_nodes)
     try:
         if args.daily is not None:
             from .._args.season import as_day
 
-            game = puzzle.daily(as_day(args.daily or None, "--daily"), max_nodes=_max_nodes(args.max_nodes))
+            game = puzzle.daily(as_day(args.daily or None, "--daily"), max_nodes=max_nodes)
         else:
-            game = puzzle.new_game(
-                args.flag, args.grid or "hard", seed=parse_seed(args.seed), max_nodes=_max_nodes(args.max_nodes)
-            )
-    except puzzle.ParSearchLimit as exc:  # the library's advice names its keyword; say the option
+            game = puzzle.new_game(args.flag, args.grid or "hard", seed=seed, max_nodes=max_nodes)
+    except puzzle.ParSearchLimit as exc:
+        # Stays here: the library's advice names its keyword (max_nodes); a command user needs the option.
         raise ValueError(
             f"the exact par of this board ({exc.n} tiles, {exc.k} tile classes) needs "
             f"more than {exc.max_nodes} search nodes; pass a larger --max-nodes, or "

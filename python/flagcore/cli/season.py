@@ -19,7 +19,7 @@ import statistics
 import sys
 from typing import Any
 
-from .._args.season import EPOCH, as_day, as_days
+from .._args.season import EPOCH, as_day, as_days_text
 from ..library import MODES, TIERS
 
 LONG_SPAN = 60  # days from which the command shows a progress bar
@@ -41,12 +41,6 @@ def register(groups: dict[str, Any]) -> None:
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--png", metavar="FILE", help="also draw category use over the span (PNG)")
     p.set_defaults(func=run)
-
-
-def _days_arg(text: str) -> int:
-    if not text.strip().isdigit():
-        raise ValueError(f"--days must be a positive int, got {text!r}")
-    return as_days(int(text), "--days")
 
 
 def collect(start: _dt.date, days: int, mode: str, step: Any = None) -> tuple[list[Any], list[Any]]:
@@ -284,7 +278,7 @@ def format_report(report: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     start = as_day(args.start, "--from")
-    days = _days_arg(args.days)
+    days = as_days_text(args.days)
     if args.png is not None:
         from ..pictures import picture_format
 

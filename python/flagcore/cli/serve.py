@@ -8,6 +8,8 @@ import secrets
 import sys
 from typing import Any
 
+from .._args.common import as_at_least, as_in_range
+
 
 def register(groups: dict[str, Any]) -> None:
     p = groups[""].add_parser(
@@ -30,10 +32,8 @@ def register(groups: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.port <= 65535:
-        raise ValueError(f"--port must be in 0..65535, got {args.port}")
-    if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    as_in_range(args.port, "--port", 0, 65535)
+    as_at_least(args.workers, "--workers", 1)
     try:
         import starlette  # noqa: F401
         import uvicorn

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import _connections_layout as _ref
+from .._args.common import as_at_least
 from ..connections.generator import REASONS, default_library, generate_many, load_library
 from ..library import MODES, Library
 from ._progress import progress
@@ -156,10 +157,9 @@ def render(results: list[dict[str, Any]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.seeds < 1:
-        raise ValueError(f"--seeds must be >= 1, got {args.seeds}")
-    if args.threads is not None and args.threads < 1:
-        raise ValueError(f"--threads must be >= 1, got {args.threads}")
+    as_at_least(args.seeds, "--seeds", 1)
+    if args.threads is not None:
+        as_at_least(args.threads, "--threads", 1)
     if args.library is not None:
         library = load_library(args.library)
     else:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import puzzle, signature_audit, signatures
+from .._args.common import as_at_least, as_flag_code
 from ._progress import progress, steps
 
 SPEC_CAP = 750_000
@@ -229,14 +230,14 @@ def render(summaries: list[dict[str, Any]], flags: list[dict[str, Any]], seeds: 
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.seeds < 1:
-        raise ValueError(f"--seeds must be >= 1, got {args.seeds}")
+    as_at_least(args.seeds, "--seeds", 1)
     grids = args.grid or ["easy", "medium", "hard"]
     codes = signatures.bundled_codes()
     if args.flags:
-        wanted = [c.strip().upper() for c in args.flags.split(",") if c.strip()]
+        wanted = [as_flag_code(c, "--flags") for c in args.flags.split(",") if c.strip()]
         unknown = sorted(set(wanted) - set(codes))
         if unknown:
+            # Stays here: whether artwork exists depends on the files shipped, not on the codes' form.
             raise ValueError(f"unknown flag code(s): {', '.join(unknown)}")
         codes = wanted
     flags: list[dict[str, Any]] = []

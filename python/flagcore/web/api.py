@@ -20,47 +20,27 @@ from typing import Any
 import orjson
 
 from .. import Rng, puzzle
-from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group, NoBoardError
+from .._args.web import (
+    as_bench_tiles,
+    as_flag_switch,
+    as_guess_codes,
+    as_request_seed,
+    as_swap_list,
+    field,
+)
+from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group
+from ..errors import ApiError, BoardRequestError
 from ..library import Library
 from ..signatures import bundled_codes, flag_svg, piece_signatures
-from .boards import ID_LENGTH, BoardRequestError, Dealt, KeyedBoards, check_mode, daily_number, game_number, parse_seed
-from .jsonapi import ApiError, Endpoint, PatternRoute, Reply
+from .boards import ID_LENGTH, Dealt, KeyedBoards, check_mode, daily_number, game_number
+from .jsonapi import Endpoint, PatternRoute, Reply
 from .openapi import SPEC
-from .tokens import Signer, SpendHook, TokenError
+from .routes import ROUTES
+from .tokens import Signer, SpendHook
 from .trace import simulate
 
-MAX_SWAPS = 1000  # a 5x3 board needs at most 14; anything near this is not a game
-MAX_BENCH_TILES = 64
-MAX_CODE_CHARS = 8
 WEB_GRIDS = ("easy", "medium", "hard")  # the game's grids; their signatures are precomputed
 _SVG_SIZE = re.compile(rb'viewBox\s*=\s*["\']\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)[\s,]+([\d.eE+]+)')
-
-
-def _field(body: dict[str, Any], name: str, kinds: type | tuple[type, ...], required: bool = True) -> Any:
-    value = body.get(name)
-    if value is None:
-        if required:
-            raise ApiError(400, "missing_field", f"{name} is required")
-        return None
-    if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)):
-        raise ApiError(400, "bad_type", f"{name} must not be a boolean")
-    if not isinstance(value, kinds):
-        raise ApiError(400, "bad_type", f"{name} has the wrong type ({type(value).__name__})")
-    return value
-
-
-def _seed_value(value: Any, name: str = "seed") -> int | str:
-    """A seed from JSON (int, or str parsed as the CLI does) or from a query string."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ApiError(400, "bad_type", f"{name} must be an int or a string")
-    try:
-        if isinstance(value, int):
-            if not 0 <= value < 1 << 32:
-                raise BoardRequestError(f"{name} {value}: an int seed must be in [0, 2^32)")
-            return value
-        return parse_seed(value)
-    except BoardRequestError as exc:
-        raise ApiError(400, "bad_seed", str(exc)) from None
 
 
 class Prepared:
@@ -88,7 +68,8 @@ class Api:
     """The API's handlers under one server secret; ``endpoints()`` and ``patterns()`` route them.
 
     Handlers are plain functions: a GET handler takes the query string as a dict, a POST handler
-    the JSON body object; each returns a JSON value or a Reply, or raises ApiError / TokenError.
+    the JSON body object; each returns a JSON value or a Reply, or raises an exception that
+    flagcore.web.jsonapi sends as a JSON error (ApiError, TokenError, BoardRequestError, ...).
     """
 
     signer: Signer
@@ -114,23 +95,16 @@ class Api:
         self._openapi_reply = Reply(orjson.dumps(SPEC))
 
     def endpoints(self) -> dict[str, Endpoint]:
-        """Every API route with an exact path."""
-        return {
-            "/api/noop": Endpoint("GET", self.noop),
-            "/api/noop/post": Endpoint("POST", self.noop),
-            "/api/connections/board": Endpoint("GET", self.board),
-            "/api/connections/guess": Endpoint("POST", self.guess),
-            "/api/connections/trace": Endpoint("GET", self.trace),
-            "/api/puzzle/deal": Endpoint("POST", self.deal),
-            "/api/puzzle/verify": Endpoint("POST", self.verify),
-            "/api/puzzle/cycles": Endpoint("POST", self.cycles),
-            "/api/flags": Endpoint("GET", self.flags),
-            "/api/openapi.json": Endpoint("GET", self.openapi),
-        }
+        """Every route of the table (flagcore.web.routes) with an exact path."""
+        return {r.path: Endpoint(r.method, getattr(self, r.handler), r.refuses) for r in ROUTES if "{" not in r.path}
 
     def patterns(self) -> list[PatternRoute]:
-        """The API routes with a parameter in the path: ``/flags/{code}.svg``."""
-        return [("/flags/", ".svg", self.flag_svg)]
+        """The table's routes with a parameter in the path, as (prefix, suffix, handler): ``/flags/{code}.svg``."""
+        return [
+            (r.path[: r.path.index("{")], r.path[r.path.index("}") + 1 :], getattr(self, r.handler))
+            for r in ROUTES
+            if "{" in r.path
+        ]
 
     def _name(self, code: str) -> str:
         return self.names.get(code, code)  # the UK's nations have artwork but no library entry
@@ -142,24 +116,21 @@ class Api:
         chosen = [k for k in ("seed", "daily", "id") if k in query]
         if len(chosen) > 1:
             raise ApiError(400, "bad_request", f"give at most one of seed, daily, id (got {chosen})")
-        try:
-            daily = None
-            if "id" in query:
-                if "mode" in query:
-                    raise BoardRequestError("mode comes from the board id; do not pass both")
-                number, mode = self.boards.parse_id(query["id"])
+        daily = None
+        if "id" in query:
+            if "mode" in query:
+                raise BoardRequestError("mode comes from the board id; do not pass both")
+            number, mode = self.boards.parse_id(query["id"])
+        else:
+            mode = check_mode(query.get("mode", "flags"))
+            if "daily" in query:
+                daily = query["daily"]
+                number = daily_number(daily)
+            elif "seed" in query:
+                number = game_number(as_request_seed(query["seed"]))
             else:
-                mode = check_mode(query.get("mode", "flags"))
-                if "daily" in query:
-                    daily = query["daily"]
-                    number = daily_number(daily)
-                elif "seed" in query:
-                    number = game_number(_seed_value(query["seed"]))
-                else:
-                    number = secrets.randbelow(1 << 32)
-        except BoardRequestError as exc:
-            raise ApiError(400, "bad_board", str(exc)) from None
-        prepared: Prepared = self._dealt(number, mode).extra
+                number = secrets.randbelow(1 << 32)
+        prepared: Prepared = self.boards.dealt(number, mode).extra
         return Reply(prepared.head + orjson.dumps(daily) + prepared.tail)
 
     def _prepare(self, board: Board, board_id: str) -> Prepared:
@@ -175,38 +146,24 @@ class Api:
             + b"}",
         )
 
-    def _dealt(self, number: int, mode: str) -> Dealt:
-        try:
-            return self.boards.dealt(number, mode)
-        except NoBoardError as exc:  # no keyed seed of the bundled library has hit this; say so if one does
-            raise ApiError(422, "no_board", str(exc)) from None
-
     def guess(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/connections/guess``: grade four codes against the game in the token."""
-        token = _field(body, "token", str)
-        codes = _field(body, "codes", list)
-        if len(codes) != 4 or not all(isinstance(c, str) and 0 < len(c) <= MAX_CODE_CHARS for c in codes):
-            raise ApiError(400, "bad_codes", "codes must be a list of 4 country codes (strings)")
+        token = field(body, "token", str)
+        codes = as_guess_codes(field(body, "codes", list))
         if len(token) == ID_LENGTH:  # a new game: its token is the board id
-            try:
-                number, mode = self.boards.parse_id(token)
-            except BoardRequestError as exc:
-                raise TokenError(f"token is neither a game token nor a board id: {exc}") from None
+            number, mode = self.boards.parse_token_id(token)
             past: list[list[str]] = []
         else:  # the token names the board by game number and mode (signed, so no id tag to check)
             state = self.signer.check("connections", token)
             number, mode, past = state["n"], state["m"], state["g"]
-        dealt = self._dealt(number, mode)
+        dealt: Dealt = self.boards.dealt(number, mode)
         new_game, groups = dealt.extra.grading(dealt.board)
         game = new_game.copy()
         for earlier in past:  # signed by this server: every one was a legal guess
             game.guess(earlier)
         if game.over:
             raise ApiError(409, "game_over", "the game is over; start a new one")
-        try:
-            outcome = game.guess(codes)
-        except (TypeError, ValueError) as exc:
-            raise ApiError(400, "bad_guess", str(exc)) from None
+        outcome = game.guess(codes)  # codes not on the board or already solved: bad_guess (routes.py)
         token = self.signer.sign(
             "connections", {"n": number, "m": mode, "g": [list(g) for g in game.guesses]}, self.token_ttl
         )
@@ -228,41 +185,31 @@ class Api:
 
     def trace(self, query: dict[str, str]) -> dict[str, Any]:
         """``GET /api/connections/trace``: the search simulator's steps for an engine seed."""
-        try:
-            mode = check_mode(query.get("mode", "flags"))
-        except BoardRequestError as exc:
-            raise ApiError(400, "bad_board", str(exc)) from None
-        legacy_text = query.get("legacy", "false").lower()
-        if legacy_text not in ("true", "false", "1", "0"):
-            raise ApiError(400, "bad_type", "legacy must be true or false")
-        seed = _seed_value(query.get("seed", "12"))
-        try:
-            return simulate(seed, mode, legacy_text in ("true", "1"), self.library)
-        except NoBoardError as exc:
-            raise ApiError(422, "no_board", str(exc)) from None
+        mode = check_mode(query.get("mode", "flags"))
+        legacy = as_flag_switch(query.get("legacy", "false"), "legacy")
+        seed = as_request_seed(query.get("seed", "12"))
+        return simulate(seed, mode, legacy, self.library)
 
     # ------------------------------------------------------------ Puzzle
 
     def deal(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/puzzle/deal``: a shuffled board with a signed token binding flag, grid, start and par."""
-        grid_name = _field(body, "grid", str, required=False) or "hard"
+        grid_name = field(body, "grid", str, required=False) or "hard"
         grid_key = puzzle.GRID_ALIASES.get(grid_name.strip().lower(), grid_name.strip().lower())
         if grid_key not in WEB_GRIDS:
             raise ApiError(400, "bad_grid", "grid must be one of easy, medium, hard (or regular, pro, elite)")
         columns, rows = puzzle.GRIDS[grid_key]
         raw_seed = body.get("seed")
-        seed = _seed_value(raw_seed) if raw_seed is not None else secrets.randbelow(1 << 32)
-        flag = _field(body, "flag", str, required=False)
+        seed = as_request_seed(raw_seed) if raw_seed is not None else secrets.randbelow(1 << 32)
+        flag = field(body, "flag", str, required=False)
         if flag is None or flag.lower() == "random":
             flag = self._random_flags[Rng(f"flag|{seed}").below(len(self._random_flags))]
         else:
             flag = flag.strip().upper()
             if flag not in self.flag_codes:
                 raise ApiError(400, "unknown_flag", f"flag {flag[:12]!r} is not a bundled flag")
-        try:  # by code: the engine caches each flag's signatures on each grid
-            game = puzzle.new_game(flag, grid_key, seed=seed)
-        except (TypeError, ValueError) as exc:  # ParSearchLimit is a ValueError
-            raise ApiError(422, "no_deal", str(exc)) from None
+        # by code: the engine caches each flag's signatures on each grid; ParSearchLimit: no_deal (routes.py)
+        game = puzzle.new_game(flag, grid_key, seed=seed)
         start = list(game.start)
         token = self.signer.sign(
             "puzzle", {"f": flag, "c": columns, "r": rows, "st": start, "p": game.par}, self.puzzle_ttl
@@ -281,18 +228,12 @@ class Api:
 
     def verify(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/puzzle/verify``: replay a swap log against a deal's token; the verified result."""
-        claim = self.signer.check("puzzle", _field(body, "token", str))
-        swaps = _field(body, "swaps", list)
-        if len(swaps) > MAX_SWAPS:
-            raise ApiError(400, "bad_swaps", f"swaps holds at most {MAX_SWAPS} moves")
+        claim = self.signer.check("puzzle", field(body, "token", str))
+        swaps = as_swap_list(field(body, "swaps", list))
         sigs, _ = _signatures(claim["f"], claim["c"], claim["r"])
-        try:  # the engine reads a JSON list of [a, b] lists directly, checks included
-            result = puzzle.verify(claim["st"], swaps, sigs)
-        except (TypeError, ValueError) as exc:
-            for i, move in enumerate(swaps):  # a malformed log is a bad request, a wrong one is rejected
-                if not (type(move) is list and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
-                    raise ApiError(400, "bad_swaps", f"swaps[{i}] must be a pair of slot numbers [a, b]") from None
-            raise ApiError(422, "rejected", f"swap log rejected: {exc}") from None
+        # the engine reads a JSON list of [a, b] lists directly, checks included; a log it refuses
+        # is malformed (400) or rejected (422): _args.web.refused_swap_log, named in routes.py
+        result = puzzle.verify(claim["st"], swaps, sigs)
         if result.min_possible != claim["p"]:  # the engine's par changed since the deal
             raise ApiError(409, "stale_token", "this board's par has changed since the deal; deal again")
         if self.on_spend is not None and not self.on_spend("puzzle", claim["jti"], claim["exp"]):
@@ -308,13 +249,7 @@ class Api:
 
     def cycles(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/puzzle/cycles``: the swap bench's cycles, min swaps and each slot's cycle."""
-        tiles = _field(body, "tiles_by_slot", list)
-        if not 2 <= len(tiles) <= MAX_BENCH_TILES:
-            raise ApiError(400, "bad_board", f"tiles_by_slot must hold 2..{MAX_BENCH_TILES} tiles")
-        if not all(isinstance(t, int) and not isinstance(t, bool) for t in tiles) or sorted(tiles) != list(
-            range(len(tiles))
-        ):
-            raise ApiError(400, "bad_board", "tiles_by_slot must be a permutation of 0..n-1")
+        tiles = as_bench_tiles(field(body, "tiles_by_slot", list))
         cycle_of = [-1] * len(tiles)
         count = 0
         for start in range(len(tiles)):
@@ -348,12 +283,6 @@ class Api:
     def openapi(self, query: dict[str, str]) -> Reply:
         """``GET /api/openapi.json``: the OpenAPI description of this API."""
         return self._openapi_reply
-
-    def noop(self, request: dict[str, Any]) -> dict[str, Any]:
-        """``GET /api/noop`` and ``POST /api/noop/post``: do nothing; a load run's ceiling for the
-        other endpoints (``POST``: with the same body as the endpoint it stands beside, read and
-        parsed, so the two differ only by what the endpoint does)."""
-        return {"ok": True}
 
 
 def _share_text(game: ConnectionsGame, board_id: str) -> str:

@@ -14,9 +14,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .._args.web import as_spend_hook, as_ttl
 from ..library import load_library
 from .api import Api
-from .jsonapi import JsonApi
+from .jsonapi import Endpoint, JsonApi
 from .tokens import SECRET_ENV, Signer, SpendHook, secret_from_env
 
 STATIC = Path(__file__).parent / "static"
@@ -36,6 +37,7 @@ def create_app(
     token_ttl: int = 7 * 24 * 3600,
     puzzle_ttl: int = 24 * 3600,
     on_spend: SpendHook | None = None,
+    extra_endpoints: dict[str, Endpoint] | None = None,
 ) -> JsonApi:
     """The flagcore web app, an ASGI application you can serve or mount in your own server.
 
@@ -47,6 +49,8 @@ def create_app(
         verified; return False to refuse a token already spent (keep the jti until exp in your
         shared store, e.g. Redis SET NX with an expiry). None: a deal can be verified repeatedly
         (each time with the same result).
+    extra_endpoints: more exact-path routes served like the API's own (path -> Endpoint), e.g. a
+        benchmark's no-op endpoints (benchmarks/web_load.py); a path of the API cannot be replaced.
     """
     if secret is None:
         key, from_env = secret_from_env()
@@ -60,12 +64,18 @@ def create_app(
             )
     else:
         key = secret.encode("utf-8") if isinstance(secret, str) else secret
-    for name, ttl in (("token_ttl", token_ttl), ("puzzle_ttl", puzzle_ttl)):
-        if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl <= 0:
-            raise ValueError(f"{name} must be a positive number of seconds, got {ttl!r}")
-    if on_spend is not None and not callable(on_spend):
-        raise TypeError("on_spend must be callable or None")
-    api = Api(Signer(key), load_library(), token_ttl, puzzle_ttl, on_spend)
+    api = Api(
+        Signer(key),
+        load_library(),
+        as_ttl(token_ttl, "token_ttl"),
+        as_ttl(puzzle_ttl, "puzzle_ttl"),
+        as_spend_hook(on_spend),
+    )
+    endpoints = api.endpoints()
+    for path, endpoint in (extra_endpoints or {}).items():
+        if path in endpoints:
+            raise ValueError(f"extra_endpoints: {path} is a route of the API")  # a caller's mistake, not a request
+        endpoints[path] = endpoint
 
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -81,7 +91,7 @@ def create_app(
         ],
         exception_handlers={HTTPException: _http_error},
     )
-    return JsonApi(api.endpoints(), api.patterns(), pages)
+    return JsonApi(endpoints, api.patterns(), pages)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from .._impl import core
 from ..connections import Board, generate
 from ..connections.ids import _ALPHABET, _DECODE, daily_seed  # Crockford base32, o/i/l as 0/1/1
+from ..errors import BoardRequestError, TokenError
 from ..library import MODES
 from .tokens import Signer
 
@@ -38,24 +39,7 @@ _TO_DIGITS = str.maketrans({ch: "0123456789abcdefghijklmnopqrstuv"[digit] for ch
 _ID_TEXT = re.compile(f"[{''.join(sorted(_DECODE))}]{{{ID_LENGTH}}}")
 # every pair of id characters (10 bits), so an id is 7 lookups: 6 pairs and the last character
 _PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
-MAX_SEED_CHARS = 64
 BOARD_CACHE = 4096  # boards kept per process, each with its id and encoded reply (a few kB each)
-
-
-class BoardRequestError(ValueError):
-    """A seed, date, mode or board id the server cannot turn into a board (HTTP 400)."""
-
-
-def parse_seed(text: str) -> int | str:
-    """A seed as typed: all digits is an int in [0, 2^32), anything else a str (1..64 chars)."""
-    if not text or len(text) > MAX_SEED_CHARS:
-        raise BoardRequestError(f"seed must be 1..{MAX_SEED_CHARS} characters")
-    if text.isascii() and text.isdigit():
-        value = int(text)
-        if value >= 1 << 32:
-            raise BoardRequestError(f"seed {text}: an int seed must be in [0, 2^32)")
-        return value
-    return text
 
 
 def game_number(seed: int | str) -> int:
@@ -72,7 +56,9 @@ def daily_number(date: str) -> int:
 
 
 def check_mode(mode: Any) -> str:
-    """``mode`` when it names a Connections mode ("flags" or "trivia"); BoardRequestError otherwise."""
+    """``mode`` when it names a Connections mode ("flags" or "trivia"); BoardRequestError otherwise.
+
+    The web's own rule until the shared one (flagcore._args.connections.as_mode) exists."""
     if mode not in MODES:
         raise BoardRequestError(f"mode must be one of {list(MODES)}, got {mode!r}")
     return str(mode)
@@ -115,20 +101,34 @@ class KeyedBoards:
 
     def parse_id(self, board_id: Any) -> tuple[int, str]:
         """(game number, mode) of an id this server (or one sharing its secret) issued."""
+        read = self._read_id(board_id)
+        if isinstance(read, str):
+            raise BoardRequestError(read)
+        return read
+
+    def parse_token_id(self, token: str) -> tuple[int, str]:
+        """``parse_id`` of a new game's token (its board id): a TokenError when it is not one."""
+        read = self._read_id(token)
+        if isinstance(read, str):
+            raise TokenError(f"token is neither a game token nor a board id: {read}")
+        return read
+
+    def _read_id(self, board_id: Any) -> tuple[int, str] | str:
+        """(game number, mode) of an issued id, or what is wrong with it."""
         if not isinstance(board_id, str):
-            raise BoardRequestError(f"board id must be a string, not {type(board_id).__name__}")
+            return f"board id must be a string, not {type(board_id).__name__}"
         text = board_id.strip().lower()
         if len(text) != ID_LENGTH:
-            raise BoardRequestError(f"board id {board_id[:40]!r}: must be {ID_LENGTH} characters")
+            return f"board id {board_id[:40]!r}: must be {ID_LENGTH} characters"
         if not _ID_TEXT.fullmatch(text):
             bad = next(ch for ch in text if ch not in _DECODE)
-            raise BoardRequestError(f"board id {board_id!r}: invalid character {bad!r}")
+            return f"board id {board_id!r}: invalid character {bad!r}"
         value = int(text.translate(_TO_DIGITS), 32)
         raw = (value >> 1).to_bytes(8, "big")
         body, tag = raw[:5], raw[5:]
         # value & 1 is the pad bit of the last character: set, it would be a second spelling of an id
         if value & 1 or body[4] >= len(MODES) or not hmac.compare_digest(self._keys(body)[:3], tag):
-            raise BoardRequestError(f"board id {board_id!r}: not a board id of this server (mistyped?)")
+            return f"board id {board_id!r}: not a board id of this server (mistyped?)"
         return int.from_bytes(body[:4], "big"), MODES[body[4]]
 
     def board(self, number: int, mode: str) -> Board:

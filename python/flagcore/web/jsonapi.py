@@ -5,11 +5,12 @@ request and response objects (header parsing, middleware stacks, exception-handl
 would cost more than the engines. This layer does only what the API needs: find the endpoint by
 its exact path, check the method, read the query string or a JSON body of at most
 ``MAX_BODY_BYTES``, call the handler (a plain function, never in a thread pool) and send its
-reply. Every endpoint, the no-op one included, goes through this same path, so the no-op
-endpoint of a load run is the true ceiling of the other endpoints.
+reply. Every endpoint, the benchmarks' no-op ones included, goes through this same path, so a
+no-op endpoint of a load run is the true ceiling of the other endpoints.
 
-Every error is ``{"error": {"code", "message"}}`` with a 4xx status; an unexpected exception is
-answered with a JSON 500 and then re-raised, so the server logs it (and a test client raises it).
+Every error is ``{"error": {"code", "message"}}`` with a 4xx status, from ``ERRORS`` (exception
+class -> status and code); any other exception is answered with a JSON 500 and then re-raised,
+so the server logs it (and a test client raises it).
 """
 
 from __future__ import annotations
@@ -21,7 +22,16 @@ from urllib.parse import parse_qsl
 
 import orjson
 
-from .tokens import TokenError
+from .._args.web import as_json_object
+from ..errors import (
+    ApiError,
+    BoardRequestError,
+    ExpiredTokenError,
+    FlagcoreError,
+    ForgedTokenError,
+    NoBoardError,
+    TokenError,
+)
 
 MAX_BODY_BYTES = 16 * 1024  # a Puzzle log of 1,000 moves with its token fits in about 12 kB
 
@@ -33,13 +43,18 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 JSON_TYPE = b"application/json"
 
+# How a route sends the engine's builtin refusal of the client's data (see Endpoint)
+Refusal = Callable[[Exception, dict[str, Any]], ApiError]
 
-class ApiError(Exception):
-    """A request the API refuses: sent as ``{"error": {"code", "message"}}`` with ``status`` (4xx)."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+# What the client sees of each exception a handler may raise: the one table of the API's errors.
+# ApiError carries its own status and code (the request rules in flagcore._args.web choose them).
+ERRORS: dict[type[FlagcoreError], tuple[int, str]] = {
+    TokenError: (400, "bad_token"),
+    ForgedTokenError: (403, "forged_token"),
+    ExpiredTokenError: (410, "expired_token"),
+    BoardRequestError: (400, "bad_board"),
+    NoBoardError: (422, "no_board"),  # no keyed seed of the bundled library has hit this; say so if one does
+}
 
 
 class Reply(NamedTuple):
@@ -56,24 +71,32 @@ def error_reply(status: int, code: str, message: str) -> Reply:
     return Reply(orjson.dumps({"error": {"code": code, "message": message}}), status=status)
 
 
-def parse_json(raw: bytes) -> dict[str, Any]:
-    """A request body as a JSON object (strict: no NaN, 64-bit integers); ApiError 400 otherwise."""
-    try:
-        body = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        raise ApiError(400, "bad_json", "request body must be a JSON object") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "bad_json", f"request body must be a JSON object, not {type(body).__name__}")
-    return body
+def error_reply_of(exc: Exception, refuses: Refusal | None, request: dict[str, Any]) -> Reply | None:
+    """The JSON error an exception from a handler is sent as; None when it is a bug (a 500)."""
+    if isinstance(exc, ApiError):
+        return error_reply(exc.status, exc.code, str(exc))
+    if isinstance(exc, FlagcoreError):
+        for cls in type(exc).__mro__:  # the most specific class listed wins
+            if cls in ERRORS:
+                return error_reply(*ERRORS[cls], str(exc))
+    if refuses is not None and isinstance(exc, (TypeError, ValueError)):
+        refusal = refuses(exc, request)
+        return error_reply(refusal.status, refusal.code, str(refusal))
+    return None
 
 
 @dataclass(frozen=True)
 class Endpoint:
     """One API route: ``GET`` handlers get the query string as a dict, ``POST`` handlers the JSON
-    body object; either returns a JSON value (sent with status 200) or a Reply."""
+    body object; either returns a JSON value (sent with status 200) or a Reply.
+
+    ``refuses(exc, request)`` turns a TypeError or ValueError from the handler into the ApiError
+    sent, for a handler that hands the client's data to an engine that refuses it with a builtin
+    error (a guess, a swap log); elsewhere such an error is a bug and gets a 500."""
 
     method: str
     handler: Callable[[dict[str, Any]], Any]
+    refuses: Refusal | None = None
 
 
 # A path routed by its shape rather than exactly: (prefix, suffix, handler of the middle part).
@@ -107,6 +130,7 @@ class JsonApi:
     async def _serve(self, endpoint: Endpoint, scope: Scope, receive: Receive, send: Send) -> None:
         method = scope["method"]
         head = method == "HEAD" and endpoint.method == "GET"
+        arg: dict[str, Any] = {}  # the query or body, once read (a refusal may look at it)
         try:
             if method != endpoint.method and not head:
                 reply = error_reply(405, "method_not_allowed", "Method Not Allowed")
@@ -114,19 +138,20 @@ class JsonApi:
                 reply = reply._replace(headers=((b"allow", allow),))
             else:
                 if endpoint.method == "GET":
-                    arg: dict[str, Any] = _query(scope["query_string"].decode("latin-1"))
+                    arg = _query(scope["query_string"].decode("latin-1"))
                 else:
                     raw = await _read_body(scope, receive)
                     if raw is None:
                         return  # the client went away
-                    arg = parse_json(raw)
+                    arg = as_json_object(raw)
                 result = endpoint.handler(arg)
                 reply = result if type(result) is Reply else Reply(orjson.dumps(result))
-        except (ApiError, TokenError) as exc:
-            reply = error_reply(exc.status, exc.code, str(exc))
-        except Exception:
-            await _send(send, error_reply(500, "internal", "internal error"), False)
-            raise
+        except Exception as exc:
+            refusal = error_reply_of(exc, endpoint.refuses, arg)
+            if refusal is None:  # a bug, not a refusal: a JSON 500, then the server logs it
+                await _send(send, error_reply(500, "internal", "internal error"), False)
+                raise
+            reply = refusal
         await _send(send, reply, head)
 
 

@@ -24,21 +24,14 @@ from typing import Any
 
 import orjson
 
+from ..errors import ExpiredTokenError, ForgedTokenError, TokenError
+
 SECRET_ENV = "FLAGCORE_SECRET"
 MAX_TOKEN_CHARS = 8192  # a finished Connections game is about 700 characters
 
 # The single-use hook: called with (kind, jti, exp) when a token is spent (a verified Puzzle
 # result); return False to refuse it as already used. The server keeps no store of its own.
 SpendHook = Callable[[str, str, int], bool]
-
-
-class TokenError(ValueError):
-    """A token was forged, altered, expired, malformed or of the wrong kind (HTTP 4xx)."""
-
-    def __init__(self, message: str, status: int = 400, code: str = "bad_token") -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
 
 
 _TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
@@ -139,14 +132,10 @@ class Signer:
             raise TokenError("token is malformed (not base64url)") from None
         good = self._token_mac.digest(raw)
         if not hmac.compare_digest(good, tag):
-            raise TokenError(
-                "token signature does not match: forged, altered, or signed with another secret",
-                status=403,
-                code="forged_token",
-            )
+            raise ForgedTokenError("token signature does not match: forged, altered, or signed with another secret")
         body = orjson.loads(raw)  # signed by us, so well-formed
         if body.get("k") != kind:
             raise TokenError(f"token is a {body.get('k')!r} token, this endpoint needs a {kind!r} token")
         if (time.time() if now is None else now) > body["exp"]:
-            raise TokenError("token has expired; start a new game", status=410, code="expired_token")
+            raise ExpiredTokenError("token has expired; start a new game")
         return body  # type: ignore[no-any-return]

@@ -6,9 +6,12 @@ also shows what the search *knows* after each step, so this module replays the e
 library's pools: the stack of placed tiers, the candidate under test, the codes on the board,
 the spill (codes that later groups may not use), attempts, backtracks and depth.
 
-Spill follows each generator: ``legacy=True`` keeps the spec's flat set (a placed group forbids
-the rest of its pool; an undo deletes those codes even when an earlier group still forbids
-them), the fixed search counts references and forbids the codes two placed pools share.
+Spill follows each generator, over the sets it searches (see flagcore.reference.connections):
+``legacy=True`` keeps the spec's flat set (a placed group forbids the rest of its pool of certain
+codes; an undo deletes those codes even when an earlier group still forbids them), the fixed
+search counts references over the placed fit sets (pool and arguable codes) and forbids the
+codes two of them share. The engine's own "place" events say how many exclusive codes each
+placed group keeps; the tests check the spill shown here against them.
 
 This is a teaching tool on raw engine seeds: it shows the answers of ``generate(seed)``, which
 are never the answers of a game the server deals (those boards are keyed, see boards.py).
@@ -25,16 +28,19 @@ MAX_STEPS = 20_000  # the longest trace of seeds 0..9,999 in either mode is far 
 
 
 def simulate(seed: int | str, mode: str, legacy: bool, library: Library) -> dict[str, Any]:
-    """The simulator's data for engine ``seed``: the board (tiles, groups) and its search as
+    """The simulator's data for engine ``seed`` on ``library``: the board (tiles, groups) and its search as
     ``steps``, each one event with the stack, candidate, board codes, spill, attempts, backtracks
     and depth after it (at most MAX_STEPS steps). Raises NoBoardError when the seed has no board."""
-    board = generate(seed, mode, legacy=legacy, trace=True)
-    pools = {c.id: c.pool for c in library.categories(mode)}
+    board = generate(seed, mode, library=library, legacy=legacy, trace=True)
+    # the sets the search reads, from the library the board came from: the certain codes a group's
+    # tiles come from (legacy's spill is the rest of them) and the fit sets the fixed search counts
+    certain = {c.id: c.certain for c in library.categories(mode)}
+    fit_sets = {c.id: c.pool | c.arguable for c in library.categories(mode)}
     events = board.events or []
     stack: list[dict[str, Any]] = []  # one frame per tier entered: {"tier", "label", "codes"}
     flat_spill: set[str] = set()  # legacy: the spec's flat "forbidden" set
     spills: list[set[str]] = []  # legacy: the spill each placed group added
-    refs: dict[str, int] = {}  # fixed: how many placed pools hold each code
+    refs: dict[str, int] = {}  # fixed: how many placed fit sets hold each code
     drawn: list[str] = []
     attempts = backtracks = 0
     steps: list[dict[str, Any]] = []
@@ -50,16 +56,15 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library) -> dict
         elif kind == "skip":
             candidate = ev.get("label")
         elif kind == "place":
-            pool = pools[ev["category_id"]]
             stack[depth]["label"] = ev["label"]
             if legacy:
                 four = list(ev["codes"])
                 stack[depth]["codes"] = four
-                spill = set(pool) - set(four)
+                spill = set(certain[ev["category_id"]]) - set(four)
                 spills.append(spill)
                 flat_spill |= spill
             else:
-                for code in pool:
+                for code in fit_sets[ev["category_id"]]:
                     refs[code] = refs.get(code, 0) + 1
         elif kind == "undo":
             stack[depth]["label"] = None
@@ -67,7 +72,7 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library) -> dict
             if legacy:
                 flat_spill -= spills.pop()  # the spec's bug, shown as it happens
             else:
-                for code in pools[ev["category_id"]]:
+                for code in fit_sets[ev["category_id"]]:
                     refs[code] -= 1
             backtracks += 1
         elif kind == "backtrack":

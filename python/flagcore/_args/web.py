@@ -1,0 +1,126 @@
+"""Rules of the web server's requests: JSON bodies and their fields, seeds, flags and bench boards
+(and create_app's own arguments).
+
+Each request rule returns the checked value or raises ``ApiError`` (a ValueError) with the HTTP status
+and JSON error code the client sees; flagcore.web.jsonapi sends it. Board requests (dates, modes,
+board ids) raise ``BoardRequestError`` from flagcore.web.boards, which owns the id format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from ..errors import ApiError
+from .common import parse_seed_text
+
+MAX_CODE_CHARS = 8
+MAX_BENCH_TILES = 64
+MAX_SWAPS = 1000  # a 5x3 board needs at most 14; anything near this is not a game
+
+
+def as_ttl(ttl: Any, name: str) -> int:
+    """A token lifetime for create_app: a positive int of seconds."""
+    if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl <= 0:
+        raise ValueError(f"{name} must be a positive number of seconds, got {ttl!r}")
+    return ttl
+
+
+def as_spend_hook(on_spend: Any) -> Any:
+    """create_app's single-use hook: a callable or None."""
+    if on_spend is not None and not callable(on_spend):
+        raise TypeError("on_spend must be callable or None")
+    return on_spend
+
+
+def as_json_object(raw: bytes) -> dict[str, Any]:
+    """A request body as a JSON object (strict: no NaN, 64-bit integers)."""
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ApiError(400, "bad_json", "request body must be a JSON object") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad_json", f"request body must be a JSON object, not {type(body).__name__}")
+    return body
+
+
+def field(body: dict[str, Any], name: str, kinds: type | tuple[type, ...], required: bool = True) -> Any:
+    """``body[name]`` when it has one of ``kinds`` (never a bool unless asked); None when absent and optional."""
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise ApiError(400, "missing_field", f"{name} is required")
+        return None
+    if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)):
+        raise ApiError(400, "bad_type", f"{name} must not be a boolean")
+    if not isinstance(value, kinds):
+        raise ApiError(400, "bad_type", f"{name} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def as_request_seed(value: Any, name: str = "seed") -> int | str:
+    """A seed from a JSON body (an int, or text) or a query string (text); text is read as the CLI reads it."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ApiError(400, "bad_type", f"{name} must be an int or a string")
+    if isinstance(value, int):
+        if not 0 <= value < 1 << 32:
+            raise ApiError(400, "bad_seed", f"{name} {value}: an int seed must be in [0, 2^32)")
+        return value
+    try:
+        return parse_seed_text(value, name)
+    except ValueError as exc:  # the shared rule's message, sent with the web's code
+        raise ApiError(400, "bad_seed", str(exc)) from None
+
+
+def as_flag_switch(text: str, name: str) -> bool:
+    """A true/false query parameter: "true", "false", "1" or "0" (any case)."""
+    lowered = text.lower()
+    if lowered not in ("true", "false", "1", "0"):
+        raise ApiError(400, "bad_type", f"{name} must be true or false")
+    return lowered in ("true", "1")
+
+
+def as_guess_codes(codes: list[Any]) -> list[str]:
+    """The four country codes of a Connections guess (strings of 1..MAX_CODE_CHARS characters)."""
+    if len(codes) != 4 or not all(isinstance(c, str) and 0 < len(c) <= MAX_CODE_CHARS for c in codes):
+        raise ApiError(400, "bad_codes", "codes must be a list of 4 country codes (strings)")
+    return codes
+
+
+def as_swap_list(swaps: list[Any]) -> list[Any]:
+    """A Puzzle swap log's length (its moves are checked by the engine as it replays them)."""
+    if len(swaps) > MAX_SWAPS:
+        raise ApiError(400, "bad_swaps", f"swaps holds at most {MAX_SWAPS} moves")
+    return swaps
+
+
+def refused_swap_log(exc: Exception, body: dict[str, Any]) -> ApiError:
+    """Why the engine refused a swap log: a malformed one (a move that is not [a, b] of ints) is a
+    bad request, a well-formed one it cannot accept is rejected. Looked at only after a refusal,
+    so an accepted log costs no second pass over its moves."""
+    for i, move in enumerate(body["swaps"]):
+        if not (type(move) is list and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
+            return ApiError(400, "bad_swaps", f"swaps[{i}] must be a pair of slot numbers [a, b]")
+    return ApiError(422, "rejected", f"swap log rejected: {exc}")
+
+
+def refused_as(status: int, code: str) -> Callable[[Exception, dict[str, Any]], ApiError]:
+    """A refusal that sends the engine's own message with ``status`` and ``code``."""
+
+    def refusal(exc: Exception, request: dict[str, Any]) -> ApiError:
+        return ApiError(status, code, str(exc))
+
+    return refusal
+
+
+def as_bench_tiles(tiles: list[Any]) -> list[int]:
+    """The swap bench's board: a permutation of 0..n-1, 2 <= n <= MAX_BENCH_TILES."""
+    if not 2 <= len(tiles) <= MAX_BENCH_TILES:
+        raise ApiError(400, "bad_board", f"tiles_by_slot must hold 2..{MAX_BENCH_TILES} tiles")
+    if not all(isinstance(t, int) and not isinstance(t, bool) for t in tiles) or sorted(tiles) != list(
+        range(len(tiles))
+    ):
+        raise ApiError(400, "bad_board", "tiles_by_slot must be a permutation of 0..n-1")
+    return tiles

@@ -1,0 +1,223 @@
+"""The API's route table: each route's path, method, handler and OpenAPI description, in one place.
+
+``Api.endpoints()`` and ``Api.patterns()`` route requests from it, and flagcore.web.openapi
+writes the OpenAPI document from it, so a route cannot be served without being described (or
+described without being served). A path with ``{name}`` in it is routed by its shape: the text
+between the prefix and the suffix goes to the handler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .._args.web import MAX_BENCH_TILES, MAX_SWAPS, refused_as, refused_swap_log
+from .jsonapi import Refusal
+
+
+@dataclass(frozen=True)
+class Route:
+    """One API route. ``handler`` names the Api method that serves it; ``response`` is the OpenAPI
+    200 response, ``errors`` the 4xx statuses it documents; ``documented=False`` keeps it out of
+    the document (the document's own route)."""
+
+    path: str
+    method: str
+    handler: str
+    summary: str = ""
+    parameters: tuple[dict[str, Any], ...] = ()
+    body: dict[str, Any] | None = None
+    response: dict[str, Any] | None = None
+    errors: tuple[int, ...] = ()
+    documented: bool = True
+    refuses: Refusal | None = None  # see flagcore.web.jsonapi.Endpoint
+
+
+ERROR_RESPONSE = {
+    "description": "a JSON error",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+_SEED = {
+    "oneOf": [
+        {"type": "integer", "minimum": 0, "maximum": 4294967295},
+        {"type": "string", "minLength": 1, "maxLength": 64},
+    ]
+}
+_MODE = {"type": "string", "enum": ["flags", "trivia"]}
+
+
+def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
+
+
+def _body(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "required": True,
+        "content": {"application/json": {"schema": {"type": "object", "properties": properties, "required": required}}},
+    }
+
+
+GROUP = {
+    "type": "object",
+    "properties": {
+        "tier": {"type": "integer"},
+        "tier_name": {"type": "string"},
+        "label": {"type": "string"},
+        "codes": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+ROUTES: tuple[Route, ...] = (
+    Route(
+        "/api/connections/board",
+        "GET",
+        "board",
+        "a board's tiles (never its groups) and the token of a new game",
+        parameters=(
+            _query(
+                "seed", {"type": "string", "maxLength": 64}, "a game number or any string; keyed with the server secret"
+            ),
+            _query("daily", {"type": "string"}, "YYYY-MM-DD: the day's board"),
+            _query("id", {"type": "string"}, "a board id this server issued"),
+            _query("mode", _MODE, "default flags"),
+        ),
+        response=_json({"type": "object", "required": ["board_id", "mode", "tiles", "token"]}),
+        errors=(400, 422),
+    ),
+    Route(
+        "/api/connections/guess",
+        "POST",
+        "guess",
+        "grade four tiles against the game in the token (the last reply's token; a new game's "
+        "token is its board id); returns the next token",
+        body=_body(
+            {
+                "token": {"type": "string"},
+                "codes": {"type": "array", "items": {"type": "string"}, "minItems": 4, "maxItems": 4},
+            },
+            ["token", "codes"],
+        ),
+        response=_json(
+            {
+                "type": "object",
+                "properties": {
+                    "result": {"type": "string", "enum": ["correct", "one_away", "wrong", "already_tried"]},
+                    "group": {"nullable": True, **GROUP},
+                    "solved": {"type": "array", "items": GROUP},
+                    "mistakes": {"type": "integer"},
+                    "mistakes_left": {"type": "integer"},
+                    "won": {"type": "boolean"},
+                    "lost": {"type": "boolean"},
+                    "over": {"type": "boolean"},
+                    "token": {"type": "string"},
+                    "groups": {"type": "array", "items": GROUP},
+                    "share": {"type": "string"},
+                },
+            }
+        ),
+        errors=(400, 403, 409, 410, 413),
+        refuses=refused_as(400, "bad_guess"),  # the game refuses codes not on the board or already solved
+    ),
+    Route(
+        "/api/connections/trace",
+        "GET",
+        "trace",
+        "the search simulator: every step of generate(seed, mode, legacy, trace=True) on a raw engine seed",
+        parameters=(
+            _query("seed", {"type": "string", "maxLength": 64}, "engine seed (default 12)"),
+            _query("mode", _MODE, "default flags"),
+            _query("legacy", {"type": "string", "enum": ["true", "false"]}, "the spec's generator"),
+        ),
+        response=_json({"type": "object"}),
+        errors=(400, 422),
+    ),
+    Route(
+        "/api/puzzle/deal",
+        "POST",
+        "deal",
+        "deal a Puzzle: tiles, look-alike classes, background positions and a token binding flag, grid, start and par",
+        body=_body(
+            {
+                "flag": {"type": "string", "nullable": True, "description": "a bundled flag code or 'random'"},
+                "grid": {"type": "string", "enum": ["easy", "medium", "hard", "regular", "pro", "elite"]},
+                "seed": {"nullable": True, **_SEED},
+            },
+            [],
+        ),
+        response=_json({"type": "object", "required": ["flag", "grid", "tiles_by_slot", "token"]}),
+        errors=(400, 413, 422),
+        refuses=refused_as(422, "no_deal"),
+    ),
+    Route(
+        "/api/puzzle/verify",
+        "POST",
+        "verify",
+        "replay a swap log against a deal's token: swaps, par, over par, perfect",
+        body=_body(
+            {
+                "token": {"type": "string"},
+                "swaps": {
+                    "type": "array",
+                    "maxItems": MAX_SWAPS,
+                    "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}},
+                },
+            },
+            ["token", "swaps"],
+        ),
+        response=_json(
+            {
+                "type": "object",
+                "properties": {
+                    "swaps": {"type": "integer"},
+                    "par": {"type": "integer"},
+                    "over_par": {"type": "integer"},
+                    "perfect": {"type": "boolean"},
+                    "solved": {"type": "boolean"},
+                    "flag": {"type": "string"},
+                },
+            }
+        ),
+        errors=(400, 403, 409, 410, 413, 422),
+        refuses=refused_swap_log,
+    ),
+    Route(
+        "/api/puzzle/cycles",
+        "POST",
+        "cycles",
+        "the swap bench: cycles and min swaps of a board of distinct tiles",
+        body=_body(
+            {
+                "tiles_by_slot": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "minItems": 2,
+                    "maxItems": MAX_BENCH_TILES,
+                }
+            },
+            ["tiles_by_slot"],
+        ),
+        response=_json({"type": "object"}),
+        errors=(400, 413),
+    ),
+    Route(
+        "/api/flags",
+        "GET",
+        "flags",
+        "bundled flag codes and names",
+        response=_json({"type": "array", "items": {"type": "object"}}),
+    ),
+    Route(
+        "/flags/{code}.svg",
+        "GET",
+        "flag_svg",
+        "a bundled flag's SVG artwork (cached for a year)",
+        parameters=({"name": "code", "in": "path", "required": True, "schema": {"type": "string"}},),
+        response={"description": "SVG", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+        errors=(404,),
+    ),
+    Route("/api/openapi.json", "GET", "openapi", documented=False),
+)
