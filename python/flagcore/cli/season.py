@@ -17,6 +17,7 @@ import datetime as _dt
 import json
 import statistics
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .._args.season import EPOCH, as_day, as_days_text
@@ -208,7 +209,7 @@ def chart(path: str, boards: dict[str, list[Any]], mode: str, start: _dt.date) -
     img.save(path, format="PNG")
 
 
-_ROWS = (
+_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
     ("days that repeat a category from the day before", lambda f: f"{f['repeat_within_1']} of {f['days'] - 1}"),
     ("... from the past 7 days", lambda f: f"{f['repeat_within_7']} of {f['days'] - 1}"),
     ("... from the past 28 days", lambda f: f"{f['repeat_within_28']} of {f['days'] - 1}"),

@@ -337,13 +337,13 @@ def member_order(s: Schedule, c: int, u: int) -> list[int]:
         return [hit[j] for j in now] + [hit[j] for j in range(p) if j not in now]
     per_lap = max(1, p // ITEMS)
     lap, j = divmod(u, per_lap)
-    key = (c, lap)
-    order = s.orders.get(key)
+    lap_key = (c, lap)
+    order = s.orders.get(lap_key)
     if order is None:
         if len(s.orders) >= 65536:
             s.orders.clear()
         seed = f"season|{s.mode}|{name}|{lap}"
-        order = s.orders[key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(seed)))
+        order = s.orders[lap_key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(seed)))
     return list(order[ITEMS * j :] + order[: ITEMS * j])
 
 
@@ -379,7 +379,9 @@ def _search(
     return best[1], planned, best[2]
 
 
-def _off_plan_score(s: Schedule, i: int, cats: list[int], planned: list[int], recent: frozenset[int]) -> tuple:
+def _off_plan_score(
+    s: Schedule, i: int, cats: list[int], planned: list[int], recent: frozenset[int]
+) -> tuple[float, int]:
     """How well a board off the plan keeps the rotation (higher is better): its off-plan category
     nearest a turn of its own, as a fraction of its tier's cycle (0 when the days before took it),
     then the fewest tiers off the plan."""
@@ -450,7 +452,8 @@ def board_of_day(s: Schedule, i: int) -> Board:
 def _make_board(s: Schedule, i: int) -> Board:
     cats, planned, counters = daily_categories(s, i)
     day = _season.day_of(i).isoformat()
-    groups, tiles = [], []
+    groups: list[Group] = []
+    tiles: list[str] = []
     for g, c in enumerate(cats):
         others = frozenset().union(*(s.fit[h] for h in cats if h != c))
         four = members(s, c, i, s.certain[c] - others)
@@ -473,7 +476,7 @@ def _make_board(s: Schedule, i: int) -> Board:
     shuffled = core.rng.shuffle(tiles, core.rng.Rng(f"season:{s.mode}:{day}"))
     return Board(
         tiles=tuple(shuffled),
-        groups=tuple(groups),
+        groups=(groups[0], groups[1], groups[2], groups[3]),
         seed=f"season:{day}",
         mode=s.mode,
         legacy=False,
