@@ -58,7 +58,7 @@ from .._impl import core
 from ..errors import NoBoardError
 from ..library import MODES, Library
 from .board import Board, Group
-from .generator import _tables_for
+from .generator import _tables_for, default_library
 
 ITEMS = 4
 TIERS = 4
@@ -197,7 +197,7 @@ def schedule(library: Library | None, mode: str) -> Schedule:
     """The Schedule of (library, mode) for the engine in use, built once per Library object."""
     mode = as_mode(mode, MODES)
     impl = core.connections
-    owner = library if library is not None else _tables_for(impl, None, mode)[0]
+    owner = library if library is not None else default_library()  # the schedules live on the Library
     per = owner.__dict__.get(_ATTR)
     key = (mode, impl.__name__)
     if per is not None and key in per:
