@@ -267,8 +267,19 @@ def format_report(report: dict[str, Any]) -> str:
     pz = report["puzzle"]
     lines += [
         "",
-        f"Puzzle daily: {pz['distinct_flags']} distinct flags of {pz['named_flags']} named; "
-        f"first repeat on day {pz['first_repeat_day']}; min gap {pz['min_gap']}; grids "
+        f"Puzzle daily: {pz['distinct_flags']} distinct flags of {pz['named_flags']} named"
+        + (
+            f" (a whole cycle of {pz['named_flags']} days in the span: {pz['full_cycle_distinct']} distinct)"
+            if pz["full_cycle_distinct"] is not None
+            else ""
+        )
+        + (
+            "; no flag repeats"
+            if pz["first_repeat_day"] is None
+            else f"; first repeat on day {pz['first_repeat_day']} of the span; "
+            f"shortest gap between two turns of a flag {pz['min_gap']} days"
+        )
+        + "; grids "
         + ", ".join(f"{k} {v}" for k, v in sorted(pz["grids"].items())),
     ]
     for name, f in (("scheduled", s), ("daily: seeds", p)):
