@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from flagcore import connections
-from flagcore.connections.generator import default_library, generate_with
+from flagcore.connections.search import generate_with
+from flagcore.connections.tables import default_library
 from flagcore.reference import connections as ref
 
 LIB = default_library()

@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from flagcore import connections
-from flagcore.connections.generator import default_library
+from flagcore.connections.tables import default_library
 from flagcore.library import MODES, TIERS, load_library
 
 

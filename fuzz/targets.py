@@ -26,7 +26,7 @@ import numpy as np
 
 from flagcore import _puzzle, _rng, _signatures, connections, puzzle
 from flagcore._args.puzzle import as_classes, as_permutation
-from flagcore.connections import generator
+from flagcore.connections.search import generate_with
 from flagcore.library import Category, Library
 from flagcore.reference import connections as ref_connections
 from flagcore.reference import puzzle as ref_puzzle
@@ -202,7 +202,7 @@ def target_generate(d: Data) -> None:
     if kind == "ok":
         _check_board(board, None)
         if d.chance(20):  # the twin is ~50x slower: compare a sample
-            twin = generator.generate_with(ref_connections, seed, mode, legacy=legacy, decoy=decoy)
+            twin = generate_with(ref_connections, seed, mode, legacy=legacy, decoy=decoy)
             if twin != board:
                 raise FuzzFailure(f"generate({seed!r}) differs from the reference")
         game = connections.ConnectionsGame(board)
@@ -282,7 +282,7 @@ def target_library(d: Data) -> None:
             raise FuzzFailure("a group holds a code outside its category's pool")
     if d.chance(4):
         try:
-            twin = generator.generate_with(ref_connections, seed, library=lib, legacy=legacy)
+            twin = generate_with(ref_connections, seed, library=lib, legacy=legacy)
         except connections.NoBoardError:
             twin = None
         if twin != board:

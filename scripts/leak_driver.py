@@ -15,7 +15,7 @@ import numpy as np
 
 import flagcore
 from flagcore import _connections, _puzzle, _rng, _signatures, connections, puzzle
-from flagcore.connections import generator
+from flagcore.connections.tables import tables_for
 from flagcore.library import Category, Library
 
 
@@ -59,7 +59,7 @@ def one_round(i: int, image: np.ndarray) -> None:
     game = connections.ConnectionsGame(board)
     game.guess(board.groups[0].codes)
     _expect_error(lambda: connections.generate(i, "nope"))
-    prep = generator._tables_for(_connections, None, "flags")[1]
+    prep = tables_for(_connections, None, "flags")[1]
     _connections.search_one(prep, i, False, True, i % 2 == 0)
     batch = connections.generate_many(np.arange(i, i + 8, dtype=np.uint32), threads=1 + i % 2)
     batch[3]

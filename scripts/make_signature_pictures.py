@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from flagcore import puzzle, signature_audit, signatures
+from flagcore import puzzle, signatures
+from flagcore.review import signature_audit
 
 ROOT = Path(__file__).resolve().parent.parent
 # (flag, grid, piece a, piece b, what it shows)

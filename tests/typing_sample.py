@@ -28,8 +28,9 @@ from flagcore.connections import (
     GuessOutcome,
     GuessResult,
     NoBoardError,
-    generator,
 )
+from flagcore.connections.batch import generate_many_with
+from flagcore.connections.search import generate_with
 from flagcore.errors import FlagcoreError
 from flagcore.library import Category, Library, LibraryError
 from flagcore.puzzle import PuzzleGame, PuzzleResult
@@ -164,10 +165,10 @@ def connections_functions(lib: Library) -> None:
     assert_type(connections.daily_seed("2026-11-29"), str)
 
     # the reference twin behind the same public function (what FLAGCORE_IMPL=python does)
-    twin = generator.generate_with(ref_connections, 12, "flags", library=lib, trace=True)
+    twin = generate_with(ref_connections, 12, "flags", library=lib, trace=True)
     assert_type(twin, Board)
     assert twin == board
-    assert_type(generator.generate_many_with(ref_connections, [1, 2], "flags"), BoardBatch)
+    assert_type(generate_many_with(ref_connections, [1, 2], "flags"), BoardBatch)
     assert callable(ref_connections.search_board) and callable(ref_connections.search_many)
     try:
         connections.generate(1, "flags", library=Library({}, {}, []))

@@ -3,8 +3,8 @@
 The compiled search (flagcore._connections) and its twin (flagcore.reference.connections) write
 the same integers: a status per board, a row of counters, skip reasons and trace events as small
 codes. The .pxd declares them for C; this module is their one Python owner, imported by the twin
-and by flagcore.connections.generator. tests/connections/test_connections_layout.py checks this module against
-the values the compiled module was built with (``flagcore._connections.LAYOUT``).
+and by flagcore.connections (tables, assembly). tests/connections/test_connections_layout.py checks
+this module against the values the compiled module was built with (``flagcore._connections.LAYOUT``).
 
 It also holds the two pieces of Board assembly both twins share: the NoBoardError message and the
 trace's event dicts. Nothing here imports anything from flagcore.

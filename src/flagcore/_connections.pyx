@@ -612,6 +612,8 @@ def search_many(Prepared prep not None, const uint32_t[::1] states, bint legacy,
     cdef Py_ssize_t n = states.shape[0], i
     cdef Work w
     cdef int rc = 0
+    # The kernel's own guard: batch.py allocates these arrays, so a mismatch is flagcore's bug, and
+    # the loop below writes rows without bounds checks.
     if (status.shape[0] != n or cats.shape[0] != n or group_tiles.shape[0] != n or tiles.shape[0] != n
             or decoys.shape[0] != n or counters.shape[0] != n or ambiguous.shape[0] != n
             or arguable.shape[0] != n):

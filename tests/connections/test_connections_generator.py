@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from flagcore import _connections as core
 from flagcore import connections
-from flagcore.connections import generator as G
+from flagcore.connections.batch import generate_many_with
+from flagcore.connections.search import generate_with
+from flagcore.connections.tables import tables_for
 from flagcore.library import Category, Library, LibraryError
 from flagcore.reference import connections as ref
 from flagcore.reference.rng import seed_to_state
@@ -26,7 +28,7 @@ def both(seed, mode="flags", **kw):
     out = []
     for impl in (core, ref):
         try:
-            out.append(G.generate_with(impl, seed, mode, **kw))
+            out.append(generate_with(impl, seed, mode, **kw))
         except connections.NoBoardError:
             out.append(None)
     return out
@@ -93,7 +95,7 @@ def test_batch_equals_boards_with_arguable_sets(legacy):
     lib = random_library(11, n_codes=150, arguable_range=(2, 10))
     for mode in MODES:
         batch = connections.generate_many(list(range(300)), mode, library=lib, legacy=legacy, threads=2)
-        ref_batch = G.generate_many_with(ref, list(range(300)), mode, library=lib, legacy=legacy)
+        ref_batch = generate_many_with(ref, list(range(300)), mode, library=lib, legacy=legacy)
         for name in ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous", "arguable"):
             assert np.array_equal(getattr(batch, name), getattr(ref_batch, name)), name
         assert batch.ok.any()
@@ -306,7 +308,7 @@ def test_generate_many_matches_generate(threads, legacy):
 def test_generate_many_numpy_seeds_and_reference():
     seeds = np.arange(300, dtype=np.int64)
     batch = connections.generate_many(seeds, library=LIB, threads=2)
-    twin = G.generate_many_with(ref, seeds, library=LIB)
+    twin = generate_many_with(ref, seeds, library=LIB)
     assert batch[:] == twin[:] == [connections.generate(int(s), library=LIB) for s in seeds]
     assert batch[5].seed == 5 and type(batch[5].seed) is int
     assert len(connections.generate_many([], library=LIB)) == 0
@@ -315,17 +317,17 @@ def test_generate_many_numpy_seeds_and_reference():
 
 
 def test_reference_generate_is_the_twin():
-    assert G.generate_with(ref, 77, "trivia", library=LIB, legacy=True) == connections.generate(
+    assert generate_with(ref, 77, "trivia", library=LIB, legacy=True) == connections.generate(
         77, "trivia", library=LIB, legacy=True
     )
 
 
 def test_tables_cached_per_library_and_mode():
-    t1, _ = G._tables_for(core, LIB, "flags")
-    t2, _ = G._tables_for(core, LIB, "flags")
-    t3, _ = G._tables_for(ref, LIB, "flags")
+    t1, _ = tables_for(core, LIB, "flags")
+    t2, _ = tables_for(core, LIB, "flags")
+    t3, _ = tables_for(ref, LIB, "flags")
     assert t1 is t2 is t3
-    assert G._tables_for(core, LIB, "trivia")[0] is not t1
+    assert tables_for(core, LIB, "trivia")[0] is not t1
 
 
 def test_large_library_beyond_256_codes():

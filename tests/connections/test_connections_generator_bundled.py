@@ -17,14 +17,15 @@ from twin_sizes import sized
 
 from flagcore import connections
 from flagcore.cli import main
-from flagcore.connections import generator as G
+from flagcore.connections.search import generate_with
+from flagcore.connections.tables import default_library, tables_for
 from flagcore.reference import connections as ref
 
 # Under FLAGCORE_IMPL=python the public calls run the twin itself (200x slower): smaller samples
 # there, the same assertions.
 PARITY_SEEDS = int(os.environ.get("FLAGCORE_CONNECTIONS_PARITY_SEEDS", str(sized(10000, 500))))
 FIXED_SEEDS = sized(100_000, 5000)
-LIB = G.default_library()
+LIB = default_library()
 MODES = ("flags", "trivia")
 
 
@@ -32,7 +33,7 @@ MODES = ("flags", "trivia")
 @pytest.mark.parametrize("mode", MODES)
 def test_core_equals_reference(mode, legacy):
     batch = connections.generate_many(np.arange(PARITY_SEEDS), mode, library=LIB, legacy=legacy, threads=2)
-    _, prep = G._tables_for(ref, LIB, mode)
+    _, prep = tables_for(ref, LIB, mode)
     for s in range(PARITY_SEEDS):
         st, cats, gt, tiles, dec, counters, amb, arg, _ = ref.search_one(prep, s, legacy, True, False)
         assert st == batch.status[s]
@@ -46,7 +47,7 @@ def test_core_equals_reference(mode, legacy):
 def test_boards_equal_with_trace(mode, legacy):
     for s in range(0, sized(3000, 700), 7):
         a = connections.generate(s, mode, library=LIB, legacy=legacy, trace=True)
-        b = G.generate_with(ref, s, mode, library=LIB, legacy=legacy, trace=True)
+        b = generate_with(ref, s, mode, library=LIB, legacy=legacy, trace=True)
         assert a == b and a.stats == b.stats and a.events == b.events
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from flagcore import _connections as core
 from flagcore import connections
-from flagcore.connections import generator as G
+from flagcore.connections.search import generate_with
 from flagcore.reference import connections as ref
 
 CODES = [chr(ord("A") + i) for i in range(14)]
@@ -43,7 +43,7 @@ def tiny_libraries(draw, arguable=False):
 
 def outcome(impl, lib, seed, legacy=False):
     try:
-        return G.generate_with(impl, seed, "flags", library=lib, legacy=legacy)
+        return generate_with(impl, seed, "flags", library=lib, legacy=legacy)
     except connections.NoBoardError:
         return None
 

@@ -17,7 +17,7 @@ import pytest
 
 from flagcore import _connections
 from flagcore import _connections_layout as layout
-from flagcore.connections import generator
+from flagcore.connections import assembly
 from flagcore.reference import connections as ref_connections
 
 PXD = Path(__file__).resolve().parents[2] / "src" / "flagcore" / "connections_search.pxd"
@@ -40,7 +40,7 @@ def test_mirror_names_match_the_pxd():
 def test_reference_and_generator_use_the_mirror():
     for name in ("STATUS_OK", "C_MOVES", "C_SKIPS", "E_DECOY", "REASONS", "EVENT_KINDS", "COUNTERS"):
         assert getattr(ref_connections, name) is getattr(layout, name)
-    assert generator.REASONS is layout.REASONS and generator.EVENT_KINDS is layout.EVENT_KINDS
+    assert assembly.REASONS is layout.REASONS and assembly.EVENT_KINDS is layout.EVENT_KINDS
 
 
 TWINS = [

@@ -20,8 +20,9 @@ from conftest import TWINS
 
 import flagcore
 from flagcore import _rng, _signatures, connections, library, puzzle, signatures
-from flagcore.connections import generator
+from flagcore.connections.batch import generate_many_with
 from flagcore.connections.board import Board, Group
+from flagcore.connections.search import generate_with
 from flagcore.library import Category, Library, LibraryError
 from flagcore.reference import connections as ref_connections
 from flagcore.reference import rng as ref_rng
@@ -386,9 +387,9 @@ def test_public_bad_input(name, call, exc, word):
 )
 def test_generator_twins_reject_the_same_seeds(impl, seed, exc):
     with pytest.raises(exc, match="seed"):
-        generator.generate_with(GENS[impl], seed)
+        generate_with(GENS[impl], seed)
     with pytest.raises(exc, match="seed"):
-        generator.generate_many_with(GENS[impl], [0, seed])
+        generate_many_with(GENS[impl], [0, seed])
 
 
 # regression: a stride near 2**63 overflowed the compiled loop's Py_ssize_t offset (segfault),

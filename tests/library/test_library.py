@@ -7,7 +7,7 @@ from importlib import resources
 import pytest
 
 from flagcore.library import MODES, Category, Library, load_library
-from flagcore.library_check import MINIMUM_PER_TIER, artwork_path, check_library, tier_counts
+from flagcore.review.library_check import MINIMUM_PER_TIER, artwork_path, check_library, tier_counts
 
 
 @pytest.fixture(scope="module")

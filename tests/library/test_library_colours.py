@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from flagcore.colour_check import LARGE, PRESENT, check_colours
 from flagcore.library import Library, load_library
-from flagcore.library_check import artwork_path
+from flagcore.review.colour_check import LARGE, PRESENT, check_colours
+from flagcore.review.library_check import artwork_path
 
 LIB: Library = load_library()
 

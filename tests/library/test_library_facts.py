@@ -12,8 +12,8 @@ from types import ModuleType
 
 import pytest
 
-from flagcore.colour_check import colour_shares, render_rgba
 from flagcore.library import MODES, Category, Library, load_library
+from flagcore.review.colour_check import colour_shares, render_rgba
 from flagcore.signatures import flag_svg
 
 REPO = Path(__file__).resolve().parents[2]

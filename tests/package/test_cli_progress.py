@@ -51,9 +51,9 @@ def test_steps_reports_each_unit_and_stays_silent_without_work(monkeypatch):
 
 
 def test_data_check_steps_once_per_rendered_flag(monkeypatch):
-    from flagcore import colour_check
     from flagcore.library import load_library
-    from flagcore.library_check import check_library
+    from flagcore.review import colour_check
+    from flagcore.review.library_check import check_library
 
     seen: list[str] = []
     # the render is what is slow; the step contract does not depend on it

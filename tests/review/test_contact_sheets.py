@@ -10,8 +10,8 @@ import numpy as np
 from PIL import Image
 
 from flagcore.cli import main
-from flagcore.contact_sheets import GROUPS, sheet_group, sheet_groups
 from flagcore.library import bundled_path, load_library
+from flagcore.review.contact_sheets import GROUPS, sheet_group, sheet_groups
 
 FLAGS = json.loads((bundled_path() / "flag_tags.json").read_text(encoding="utf-8"))["flags"]
 ORANGE = np.array([230, 120, 20])

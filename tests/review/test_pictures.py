@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from flagcore import pictures
 from flagcore.connections.board import Board, Group
+from flagcore.review import pictures
 
 CODES = "FR DE IT ES JP CN US GB SE NO DK FI BR AR CL PE".split()
 
@@ -102,7 +102,7 @@ def test_long_names_fit_their_cell():
     text, font = pictures.fit_text(draw, "Saint Vincent and the Grenadines (VC)", 15, width)
     assert text.endswith("\u2026") and font.size == 10  # one line only: smallest size, shortened
     assert draw.textlength(text, font=font) <= width
-    assert pictures.fit_text(draw, "Japan (JP)", 15, width) == ("Japan (JP)", pictures._font(15))
+    assert pictures.fit_text(draw, "Japan (JP)", 15, width) == ("Japan (JP)", pictures.font_of_size(15))
 
 
 def test_connections_png_keeps_names_inside_the_picture(tmp_path):
@@ -118,7 +118,7 @@ def test_connections_png_keeps_names_inside_the_picture(tmp_path):
     img = np.asarray(Image.open(path).convert("RGB")).astype(int)
     top = pictures._PAD + pictures._CELL_H
     band = img[top : top + pictures._LABEL_H]  # the first row's names
-    ink = (np.abs(band - np.array(pictures._BACKGROUND)).sum(axis=2) > 60).any(axis=0)
+    ink = (np.abs(band - np.array(pictures.BACKGROUND)).sum(axis=2) > 60).any(axis=0)
     for column in range(4):  # the gutter right of each cell
         start = pictures._PAD + column * (pictures._CELL_W + pictures._PAD) + pictures._CELL_W
         assert not ink[start : start + pictures._PAD].any(), column

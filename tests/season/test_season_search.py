@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 
 from flagcore.connections import find_ambiguities
 from flagcore.connections.board import Board, Group
-from flagcore.connections.generator import _tables_for, default_library
+from flagcore.connections.tables import default_library, tables_for
 
 LIB = default_library()
 TWINS_CONN = {name: mods["connections"] for name, mods in TWINS.items()}
 
 
 def _orders(mode: str, rnd: np.random.Generator, keep: float = 1.0) -> list[list[int]]:
-    tables, _ = _tables_for(TWINS_CONN["compiled"], LIB, mode)
+    tables, _ = tables_for(TWINS_CONN["compiled"], LIB, mode)
     off = tables.tier_off.tolist()
     out = []
     for t in range(4):
@@ -39,7 +39,7 @@ def test_twins_agree_on_any_order(seed, mode, keep):
     orders = _orders(mode, np.random.default_rng(seed), keep)
     results = []
     for impl in TWINS_CONN.values():
-        _, prepared = _tables_for(impl, LIB, mode)
+        _, prepared = tables_for(impl, LIB, mode)
         results.append(impl.search_categories(prepared, *_flat(orders)))
     assert results[0] == results[1]
 
@@ -50,7 +50,7 @@ def test_full_order_always_finds_a_fair_board(mode):
     # fixed search's: some four certain codes per group fit no other group, even arguably
     rnd = np.random.default_rng(7)
     impl = TWINS_CONN["compiled"]
-    tables, prepared = _tables_for(impl, LIB, mode)
+    tables, prepared = tables_for(impl, LIB, mode)
     for _ in range(200):
         orders = _orders(mode, rnd)
         status, cats, _ = impl.search_categories(prepared, *_flat(orders))
@@ -69,7 +69,7 @@ def test_full_order_always_finds_a_fair_board(mode):
 def test_order_is_tried_as_given():
     # the first category of each tier wins when the four form a board
     impl = TWINS_CONN["compiled"]
-    tables, prepared = _tables_for(impl, LIB, "trivia")
+    tables, prepared = tables_for(impl, LIB, "trivia")
     rnd = np.random.default_rng(3)
     for _ in range(50):
         orders = _orders("trivia", rnd)
@@ -91,6 +91,6 @@ def test_order_is_tried_as_given():
 )
 def test_bad_orders_are_refused_alike(twin_name, flat, off, message):
     impl = TWINS_CONN[twin_name]
-    _, prepared = _tables_for(impl, LIB, "flags")
+    _, prepared = tables_for(impl, LIB, "flags")
     with pytest.raises(ValueError, match=message):
         impl.search_categories(prepared, np.array(flat, dtype=np.int32), np.array(off, dtype=np.int32))

@@ -16,8 +16,8 @@ import sys
 from typing import Any, TextIO
 
 from .._args.common import parse_seed_text
-from ..connections import Board, board_id, daily_seed, parse_board_id
-from ..connections.board import TIER_NAMES
+from .._args.connections import check_board_id_options
+from ..connections import TIER_NAMES, Board, board_id, daily_seed, parse_board_id
 from ..library import MODES, Library
 
 _CELL = 22  # characters per grid cell: "CC " and a name cut to fit, so 4 cells fit 100 columns
@@ -82,10 +82,7 @@ def parse_seed(text: str) -> int | str:
 def _resolve(args: argparse.Namespace) -> tuple[int | str, str, bool]:
     if args.board_id is not None:
         state, mode, legacy = parse_board_id(args.board_id)
-        if args.mode is not None and args.mode != mode:
-            raise ValueError(f"--mode {args.mode} contradicts board id {args.board_id!r} ({mode} mode)")
-        if args.legacy and not legacy:
-            raise ValueError(f"--legacy contradicts board id {args.board_id!r} (not a legacy board)")
+        check_board_id_options(args.board_id, mode, legacy, args.mode, args.legacy)
         return state, mode, legacy
     mode = args.mode or "flags"
     if args.daily is not None:
@@ -174,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         args.daily = as_day(args.daily or None, "--daily").isoformat()  # its error names the option
     seed, mode, legacy = _resolve(args)
     if args.png is not None:
-        from ..pictures import picture_format
+        from ..review.pictures import picture_format
 
         picture_format(args.png)  # a bad file name fails now, not after the board is made
     library = load_library(args.library)
@@ -186,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
         board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
     if args.png is not None:
-        from ..pictures import connections_png
+        from ..review.pictures import connections_png
 
         connections_png(board, args.png, reveal=args.reveal, names={code: library.name(code) for code in board.tiles})
         print(f"flagcore: wrote {args.png}", file=sys.stderr)

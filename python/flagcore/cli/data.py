@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from .._args.review import as_tier_minimums
 from ._progress import steps
 
 
@@ -58,21 +59,12 @@ def register(groups: dict[str, Any]) -> None:
     s.set_defaults(func=run_sheet)
 
 
-def parse_minimums(text: str) -> tuple[int, int, int, int]:
-    """ "Y,G,B,P" -> four ints >= 0, the minimum candidate count per tier."""
-    parts = [t.strip() for t in text.split(",")]
-    if len(parts) != 4 or not all(t.isdigit() for t in parts):
-        raise ValueError(f"--min-per-tier takes four counts >= 0 as Y,G,B,P (e.g. 2,2,2,1), got {text!r}")
-    y, g, b, p = (int(t) for t in parts)
-    return y, g, b, p
-
-
 def run_check(args: argparse.Namespace) -> int:
     from ..library import MODES, load_library
-    from ..library_check import MINIMUM_PER_TIER, check_library
+    from ..review.library_check import MINIMUM_PER_TIER, check_library
 
     if args.min_per_tier is not None:
-        minimums = {mode: parse_minimums(args.min_per_tier) for mode in MODES}
+        minimums = {mode: as_tier_minimums(args.min_per_tier) for mode in MODES}
     elif args.library is not None:
         minimums = {mode: (1, 1, 1, 1) for mode in MODES}  # a board needs one category per tier
     else:
@@ -92,8 +84,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_sheet(args: argparse.Namespace) -> int:
-    from ..contact_sheets import GROUPS, write_sheets
     from ..library import MODES, load_library
+    from ..review.contact_sheets import GROUPS, write_sheets
 
     library = load_library(args.library)
     modes = MODES if args.mode == "both" else (args.mode,)

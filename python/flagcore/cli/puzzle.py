@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             # Stays here: a rule on options together, which only this command has.
             raise ValueError(f"--daily deals the day's flag, grid and seed: drop {', '.join(given)}")
     if args.png is not None:
-        from ..pictures import picture_format
+        from ..review.pictures import picture_format
 
         if not args.flag and args.daily is None:
             # Stays here: a rule on two options together, which only this command has.
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     columns, rows = game.grid
     if args.png is not None:
-        from ..pictures import puzzle_png
+        from ..review.pictures import puzzle_png
 
         assert game.flag is not None
         puzzle_png(game.flag, game.tiles_by_slot, columns, rows, game.par, args.png)

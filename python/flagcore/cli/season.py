@@ -292,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     start = as_day(args.start, "--from")
     days = as_days_text(args.days)
     if args.png is not None:
-        from ..pictures import picture_format
+        from ..review.pictures import picture_format
 
         picture_format(args.png)  # a bad file name fails now, not after the span is computed
     if days >= LONG_SPAN:

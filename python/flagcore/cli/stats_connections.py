@@ -21,8 +21,10 @@ import numpy as np
 
 from .. import _connections_layout as _ref
 from .._args.common import as_at_least
-from ..connections.generator import REASONS, default_library, generate_many, load_library
-from ..library import MODES, Library
+from ..connections.assembly import REASONS
+from ..connections.batch import generate_many
+from ..connections.tables import default_library
+from ..library import MODES, Library, load_library
 from ._progress import progress
 
 CHUNK = 5000

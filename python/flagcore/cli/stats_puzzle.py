@@ -11,7 +11,7 @@ For every bundled flag at each grid (signatures from the precomputed table):
   how many boards the fallback overstated and by how much.
 * The mean exact par against the spec's table n - H_n, which holds for flags whose tiles are
   all distinct; look-alike tiles lower it.
-* With ``--audit``: both signatures against what a player sees (flagcore.signature_audit).
+* With ``--audit``: both signatures against what a player sees (flagcore.review.signature_audit).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .. import puzzle, signature_audit, signatures
+from .. import puzzle, signatures
 from .._args.common import as_at_least, as_flag_code
+from ..review import signature_audit
 from ._progress import progress, steps
 
 SPEC_CAP = 750_000

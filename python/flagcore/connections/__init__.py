@@ -1,18 +1,26 @@
 """The Connections engine: board generation, grading and the game.
 
-Public names: generate, generate_many, check_guess, ConnectionsGame, find_ambiguities,
+Modules by idea: board (Board, Group, board_id), ids (the id codec, the daily seed), tables (a
+Library's compiled tables and their caches), assembly (a raw search result as a Board), search
+(generate), batch (generate_many, BoardBatch), ambiguity (find_ambiguities), grading
+(check_guess), game (ConnectionsGame), daily (the scheduled daily board).
+
+Public names: generate, generate_many, daily, check_guess, ConnectionsGame, find_ambiguities,
 Board, Group.
 """
 
 from __future__ import annotations
 
+from .._connections_layout import TIER_NAMES
 from ..errors import NoBoardError
-from .board import TIER_NAMES, Board, Group
+from .ambiguity import Ambiguity, find_ambiguities
+from .batch import BoardBatch, generate_many
+from .board import Board, Group, board_id
 from .daily import daily
 from .game import MAX_MISTAKES, ConnectionsGame, GuessOutcome
-from .generator import Ambiguity, BoardBatch, find_ambiguities, generate, generate_many
 from .grading import GuessResult, check_guess
-from .ids import board_id, daily_seed, encode_board_id, from_board_id, parse_board_id
+from .ids import daily_seed, encode_board_id, parse_board_id
+from .search import from_board_id, generate
 
 __all__ = ["TIER_NAMES", "Board", "Group"]
 __all__ += [

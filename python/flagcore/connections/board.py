@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-TIER_NAMES = ("yellow", "green", "blue", "purple")
+from .._args.connections import as_instance
+from .._connections_layout import TIER_NAMES
+from .ids import encode_board_id
 
 _set_attr = object.__setattr__
 
@@ -66,7 +68,11 @@ class Board:
         """
         view: dict[str, Any] = {"mode": self.mode, "tiles": list(self.tiles)}
         if reveal:
-            from .ids import board_id  # ids imports this module
-
             view.update(seed=self.seed, board_id=board_id(self), groups=[g.to_dict() for g in self.groups])
         return view
+
+
+def board_id(board: Board) -> str:
+    """The compact id that rebuilds ``board`` (with the same library) via ``from_board_id``."""
+    as_instance(board, Board, "board", "a flagcore.connections.Board")
+    return encode_board_id(board.seed, board.mode, bool(board.legacy))

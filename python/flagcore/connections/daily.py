@@ -53,12 +53,13 @@ from typing import Any
 import numpy as np
 
 from .. import season as _season
-from .._args.season import EPOCH, as_mode
+from .._args.connections import as_mode
+from .._args.season import EPOCH
 from .._impl import core
 from ..errors import NoBoardError
-from ..library import MODES, Library
+from ..library import Library
 from .board import Board, Group
-from .generator import _tables_for, default_library
+from .tables import default_library, tables_for
 
 ITEMS = 4
 TIERS = 4
@@ -108,7 +109,7 @@ def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
 
 def _build(library: Library | None, mode: str) -> Schedule:
     impl = core.connections
-    tables, prepared = _tables_for(impl, library, mode)
+    tables, prepared = tables_for(impl, library, mode)
     toff = tables.tier_off.tolist()
     tiers = [tables.tier_flat[toff[t] : toff[t + 1]].tolist() for t in range(TIERS)]
     placeable: list[tuple[int, ...]] = []
@@ -195,7 +196,7 @@ def _found(impl: Any, prepared: Any, lists: list[list[int]]) -> bool:
 
 def schedule(library: Library | None, mode: str) -> Schedule:
     """The Schedule of (library, mode) for the engine in use, built once per Library object."""
-    mode = as_mode(mode, MODES)
+    mode = as_mode(mode)
     impl = core.connections
     owner = library if library is not None else default_library()  # the schedules live on the Library
     per = owner.__dict__.get(_ATTR)

@@ -17,9 +17,18 @@ from types import ModuleType
 
 import flagcore
 
-from .board import Board, Group, frozen_from_fields
-from .grading import ITEMS_PER_CATEGORY, RESULTS, validate_selection
-from .ids import board_id
+from .._args.connections import (
+    ITEMS_PER_CATEGORY,
+    as_instance,
+    as_selection,
+    check_board_shape,
+    check_game_open,
+    check_groups_cover,
+    check_playable,
+    rng_error,
+)
+from .board import Board, Group, board_id, frozen_from_fields
+from .grading import RESULTS
 
 MAX_MISTAKES = 4
 TIER_SQUARES = ("\U0001f7e8", "\U0001f7e9", "\U0001f7e6", "\U0001f7ea")  # yellow green blue purple
@@ -82,23 +91,11 @@ _VERDICTS = _verdicts()  # packed group counts -> (result, index of the matched 
 
 def _board_values(board: object) -> dict[str, int]:
     """Check a board and return each code's grading value (see _VALUES)."""
-    if not isinstance(board, Board):
-        raise TypeError(f"board must be a flagcore.connections.Board, not {type(board).__name__}")
-    tiles = board.tiles
-    tile_set = set(tiles)
-    if len(tiles) != 4 * ITEMS_PER_CATEGORY or len(tile_set) != len(tiles):
-        raise ValueError(f"board: needs {4 * ITEMS_PER_CATEGORY} distinct tiles, got {list(tiles)}")
-    if len(board.groups) != 4:
-        raise ValueError(f"board: needs 4 groups, got {len(board.groups)}")
-    grouped: list[str] = []
-    for group in board.groups:
-        if not isinstance(group, Group) or len(group.codes) != ITEMS_PER_CATEGORY:
-            raise ValueError(f"board: every group needs {ITEMS_PER_CATEGORY} codes")
-        grouped.extend(group.codes)
+    checked: Board = as_instance(board, Board, "board", "a flagcore.connections.Board")
+    check_board_shape(checked, Group)
+    grouped = [code for group in checked.groups for code in group.codes]
     values = dict(zip(grouped, _VALUES))
-    # Disjoint groups covering the tiles are what makes grading order-independent.
-    if len(values) != len(grouped) or values.keys() != tile_set:
-        raise ValueError("board: the groups must be disjoint and cover exactly the 16 tiles")
+    check_groups_cover(len(values) == len(grouped) and values.keys() == set(checked.tiles))
     return values
 
 
@@ -170,7 +167,7 @@ class ConnectionsGame:
         end, raises ValueError/TypeError and leaves the game unchanged.
         """
         if self._over:
-            raise ValueError(f"guess: the game is over ({'won' if self.won else 'lost'}), no more guesses")
+            check_game_open(True, self.won)
         values = self._values
         try:
             # what clients send: a list or tuple of four codes on the board
@@ -206,15 +203,11 @@ class ConnectionsGame:
 
     def _checked(self, codes: object) -> tuple[tuple[str, ...], int]:
         """(the four codes, the sum of their values), or the error that names what is wrong."""
-        selected = validate_selection(codes, "codes")
+        selected = as_selection(codes, "codes")
         values = self._values
-        unknown = [c for c in selected if c not in values]
-        if unknown:
-            raise ValueError(f"codes: not on this board: {unknown}")
         solved = self._solved_places << _COUNT_BITS
-        repeated = [c for c in selected if values[c] & solved]
-        if repeated:
-            raise ValueError(f"codes: already in a solved group: {repeated}")
+        unknown = [c for c in selected if c not in values]
+        check_playable(unknown, [] if unknown else [c for c in selected if values[c] & solved])
         return selected, sum(values[c] for c in selected)
 
     def _outcome(self, result: str, matched: Group | None) -> GuessOutcome:
@@ -262,7 +255,7 @@ class ConnectionsGame:
         if module is not None:
             self._order = module.shuffle(self._remaining(), rng)
             return tuple(self._order)
-        raise TypeError(f"rng must be a flagcore.Rng or a seed (int or str), not {type(rng).__name__}")
+        raise rng_error(rng)  # neither kind of rng: the message lives with the other rules
 
     def share(self) -> str:
         """The result as an emoji grid: a title line, then one row per graded guess.

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .._args.connections import ITEMS_PER_CATEGORY, as_groups, as_selection
 from .board import Group
 
-ITEMS_PER_CATEGORY = 4
+__all__ = ["ITEMS_PER_CATEGORY", "RESULTS", "GuessResult", "check_guess", "grade"]
 RESULTS = ("correct", "one_away", "wrong")
 
 
@@ -24,48 +25,10 @@ class GuessResult:
     matched: Group | None = None
 
 
-def validate_selection(selected: object, name: str = "selected") -> tuple[str, ...]:
-    """Return ``selected`` as a tuple of 4 distinct codes, or raise TypeError/ValueError naming it.
-
-    Shared by check_guess and ConnectionsGame.guess so both reject the same inputs the same way.
-    """
-    if type(selected) is list or type(selected) is tuple:  # what clients send: skip the type probes
-        codes = tuple(selected)
-    else:
-        if selected is None or isinstance(selected, (str, bytes, bytearray)) or not isinstance(selected, Iterable):
-            raise TypeError(
-                f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not {type(selected).__name__}"
-            )
-        if isinstance(selected, dict):
-            raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not dict")
-        codes = tuple(selected)
-    for code in codes:
-        if not isinstance(code, str):
-            raise TypeError(f"{name} must hold country codes (str), found {type(code).__name__} {code!r}")
-    if len(codes) != ITEMS_PER_CATEGORY:
-        raise ValueError(f"{name} must hold exactly {ITEMS_PER_CATEGORY} codes, got {len(codes)}")
-    if len(set(codes)) != len(codes):
-        dupes = sorted({c for c in codes if codes.count(c) > 1})
-        raise ValueError(f"{name} must hold {ITEMS_PER_CATEGORY} distinct codes, repeated: {dupes}")
-    return codes
-
-
-def _validate_groups(groups: object) -> tuple[Group, ...]:
-    if isinstance(groups, (str, bytes)) or not isinstance(groups, Iterable):
-        raise TypeError(f"groups must be a sequence of Group, not {type(groups).__name__}")
-    out = tuple(groups)
-    for g in out:
-        if not isinstance(g, Group):
-            raise TypeError(f"groups must hold Group objects, found {type(g).__name__}")
-        if len(g.codes) != ITEMS_PER_CATEGORY:
-            raise ValueError(f"groups: group {g.label!r} has {len(g.codes)} codes, needs {ITEMS_PER_CATEGORY}")
-    return out
-
-
 def check_guess(groups: Sequence[Group], selected: Iterable[str]) -> GuessResult:
     """Grade four selected codes against the board's groups, exactly as the spec's checkGuess."""
-    checked_groups = _validate_groups(groups)
-    codes = validate_selection(selected)
+    checked_groups = as_groups(groups, Group)
+    codes = as_selection(selected)
     return grade(checked_groups, [frozenset(g.codes) for g in checked_groups], codes)
 
 

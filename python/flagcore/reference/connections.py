@@ -2,7 +2,7 @@
 
 This module is the readable statement of what the compiled core does; tests assert that both give
 the same raw result (and so the same Board, byte for byte) for every seed, mode and option. It works
-on the compact tables that :mod:`flagcore.connections.generator` compiles from a Library, with
+on the compact tables that :mod:`flagcore.connections.tables` compiles from a Library, with
 countries as indices into ``library.codes`` (sorted), and uses Python sets and a per-code
 reference-count dict where the core uses bitsets.
 

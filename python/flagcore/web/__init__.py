@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
+from ..errors import TokenError
 from .app import create_app
-from .tokens import SECRET_ENV, TokenError
+from .tokens import SECRET_ENV
 
 __all__ = ["create_app", "SECRET_ENV", "TokenError"]

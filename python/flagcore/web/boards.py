@@ -26,9 +26,12 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from .._args.connections import BASE32_ALPHABET as _ALPHABET  # Crockford base32
+from .._args.connections import BASE32_DECODE as _DECODE  # o/i/l as 0/1/1
+from .._args.connections import as_mode
 from .._impl import core
 from ..connections import Board, generate
-from ..connections.ids import _ALPHABET, _DECODE, daily_seed  # Crockford base32, o/i/l as 0/1/1
+from ..connections.ids import daily_seed
 from ..errors import BoardRequestError, TokenError
 from ..library import MODES
 from .tokens import Signer
@@ -58,10 +61,12 @@ def daily_number(date: str) -> int:
 def check_mode(mode: Any) -> str:
     """``mode`` when it names a Connections mode ("flags" or "trivia"); BoardRequestError otherwise.
 
-    The web's own rule until the shared one (flagcore._args.connections.as_mode) exists."""
-    if mode not in MODES:
-        raise BoardRequestError(f"mode must be one of {list(MODES)}, got {mode!r}")
-    return str(mode)
+    The rule and its message are the package's (flagcore._args.connections.as_mode); the server
+    answers a bad mode with its own error class, which the error table maps to 400."""
+    try:
+        return as_mode(mode)
+    except (TypeError, ValueError) as exc:
+        raise BoardRequestError(str(exc)) from None
 
 
 class Dealt(NamedTuple):

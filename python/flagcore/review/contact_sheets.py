@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from .library import MODES, Category, Library
+from .._args.review import as_int_in, as_modes, as_names
+from ..library import MODES, Category, Library
 from .library_check import artwork_path
-from .pictures import _BACKGROUND, _INK, TIER_RGB, _fit, _font, _save
+from .pictures import BACKGROUND, INK, TIER_RGB, fit_image, font_of_size, save_picture
 
 # Sheet groups in page order. A category's group comes from its id prefix, and for flag design
 # categories from the attributes its rule tests (stripes before symbols before colours).
@@ -96,10 +97,10 @@ class _Tiles:
         if code not in self._cache:
             path = artwork_path(code, self.svg_dir)
             if path.is_file():
-                from .signatures import render_flag  # late: cairosvg is only needed for drawing
+                from ..signatures import render_flag  # late: cairosvg is only needed for drawing
 
                 rgba = render_flag(path.read_bytes(), max(1, -(-self.width // 48)))
-                image = _fit(Image.fromarray(np.ascontiguousarray(rgba), "RGBA"), self.width, self.height)
+                image = fit_image(Image.fromarray(np.ascontiguousarray(rgba), "RGBA"), self.width, self.height)
             else:
                 image = Image.new("RGBA", (self.width, self.height * 2 // 3), _MISSING_RGB)
             self._cache[code] = image
@@ -139,10 +140,10 @@ def draw_sheet(
         ]
         blocks.append((cat, codes, reasons))
         height += head_h + rows * cell_h + len(reasons) * line_h + pad
-    canvas = Image.new("RGBA", (width, height), _BACKGROUND)
+    canvas = Image.new("RGBA", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
-    title_font, head_font, small = _font(22), _font(16), _font(12)
-    draw.text((pad, pad), title, fill=_INK, font=title_font)
+    title_font, head_font, small = font_of_size(22), font_of_size(16), font_of_size(12)
+    draw.text((pad, pad), title, fill=INK, font=title_font)
     y = pad + 40
     for cat, codes, reasons in blocks:
         draw.rectangle((pad, y + 4, pad + 16, y + 20), fill=TIER_RGB[cat.tier])
@@ -152,7 +153,7 @@ def draw_sheet(
             + (f" ({len(cat.doubtful)} doubtful)" if cat.doubtful else "")
             + (f", arguable {len(cat.arguable)}]" if cat.arguable else "]")
         )
-        draw.text((pad + 24, y + 3), head, fill=_INK, font=head_font)
+        draw.text((pad + 24, y + 3), head, fill=INK, font=head_font)
         y += head_h
         for i, code in enumerate(codes):
             x0 = pad + (i % columns) * cell_w
@@ -165,7 +166,7 @@ def draw_sheet(
                 if code in cat.arguable
                 else ("-? ", _DOUBTFUL_RGB)
                 if code in cat.doubtful
-                else ("", _INK)
+                else ("", INK)
             )
             draw.rectangle(
                 (fx - 1, fy - 1, fx + flag.width, fy + flag.height),
@@ -177,10 +178,10 @@ def draw_sheet(
             )
         y += -(-len(codes) // columns) * cell_h
         for line in reasons:
-            draw.text((pad, y), line, fill=_INK, font=small)
+            draw.text((pad, y), line, fill=INK, font=small)
             y += line_h
         y += pad
-    _save(canvas, path)
+    save_picture(canvas, path)
 
 
 def write_sheets(
@@ -198,19 +199,11 @@ def write_sheets(
 
     ``step(group)`` is called after each group's sheet (progress over ``len(GROUPS)`` steps at most).
     """
-    if isinstance(tile_width, bool) or not isinstance(tile_width, int) or not 24 <= tile_width <= 400:
-        raise ValueError(f"tile_width must be an int in 24..400, got {tile_width!r}")
-    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= 40:
-        raise ValueError(f"columns must be an int in 1..40, got {columns!r}")
-    modes = list(modes)
-    bad = [m for m in modes if m not in MODES]
-    if bad or not modes:
-        raise ValueError(f"modes must be drawn from {MODES}, got {modes!r}")
+    as_int_in(tile_width, "tile_width", 24, 400)
+    as_int_in(columns, "columns", 1, 40)
+    modes = as_modes(modes)
     by_group = sheet_groups(library, modes)
-    wanted = list(by_group) if groups is None else list(groups)
-    unknown = [g for g in wanted if g not in GROUPS]
-    if unknown:
-        raise ValueError(f"unknown sheet groups {unknown} (known: {', '.join(GROUPS)})")
+    wanted = as_names(by_group if groups is None else groups, GROUPS, "sheet groups")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     names = {code: library.name(code) for code in library.codes}

@@ -20,16 +20,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from .._args.review import as_picture_path, as_tile_count
+
 if TYPE_CHECKING:
-    from .connections.board import Board
+    from ..connections.board import Board
 
 # The tier colours players know from the original game (yellow, green, blue, purple).
 TIER_RGB = ((249, 223, 109), (160, 195, 90), (176, 196, 239), (186, 129, 197))
-_BACKGROUND = (250, 250, 248)
-_INK = (30, 30, 30)
+BACKGROUND = (250, 250, 248)
+INK = (30, 30, 30)
 _CELL_W, _CELL_H, _PAD, _LABEL_H = 200, 150, 14, 44
 _FRAME = 6  # the tier outline of a revealed cell, drawn inside it: a name on two lines stays above it
-FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"
+FONT_FILE = Path(__file__).parents[1] / "fonts" / "DejaVuSans.ttf"
 # File extension -> Pillow format name; anything else is refused before any drawing.
 FORMATS = {
     ".png": "PNG",
@@ -45,7 +47,8 @@ _SMALLEST_TEXT = 10  # px: below this a name is shortened rather than shrunk fur
 
 
 @functools.cache
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def font_of_size(size: int) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu Sans at ``size`` px (loaded once per size)."""
     return ImageFont.truetype(str(FONT_FILE), size)
 
 
@@ -64,13 +67,13 @@ def fit_text(
         ["\n".join((" ".join(words[:i]), " ".join(words[i:]))) for i in range(1, len(words))] if lines >= 2 else []
     )
     for s in range(size, _SMALLEST_TEXT - 1, -1):
-        if wide(text, _font(s)) <= width:
-            return text, _font(s)
+        if wide(text, font_of_size(s)) <= width:
+            return text, font_of_size(s)
         if len(layouts) > 1:  # the most even break
-            best = min(layouts[1:], key=lambda t: wide(t, _font(s)))
-            if wide(best, _font(s)) <= width:
-                return best, _font(s)
-    font = _font(_SMALLEST_TEXT)
+            best = min(layouts[1:], key=lambda t: wide(t, font_of_size(s)))
+            if wide(best, font_of_size(s)) <= width:
+                return best, font_of_size(s)
+    font = font_of_size(_SMALLEST_TEXT)
     while len(text) > 1 and draw.textlength(text + "\u2026", font=font) > width:
         text = text[:-1]
     return text.rstrip() + "\u2026", font
@@ -79,24 +82,11 @@ def fit_text(
 def picture_format(path: str | os.PathLike[str]) -> str:
     """The Pillow format for ``path`` from its extension; ValueError for a name no picture can
     have (empty, no known extension) and OSError naming a folder that does not exist."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or a path, not {type(path).__name__}")
-    name = os.fspath(path)
-    if not name.strip():
-        raise ValueError("picture file name is empty")
-    fmt = FORMATS.get(Path(name).suffix.lower())
-    if fmt is None:
-        raise ValueError(
-            f"cannot tell the picture format of {name!r}: end the name in one of " + ", ".join(sorted(FORMATS))
-        )
-    folder = Path(name).parent
-    if not folder.is_dir():
-        raise FileNotFoundError(f"cannot write {name!r}: folder {str(folder)!r} does not exist")
-    return fmt
+    return as_picture_path(path, FORMATS)
 
 
 def _flag_image(code: str, width: int) -> Image.Image:
-    from .signatures import render_flag
+    from ..signatures import render_flag
 
     # render_flag draws columns * 48 px wide; ask for enough columns to be sharp at ``width``.
     rgba = render_flag(code, max(1, -(-width // 48)))
@@ -105,13 +95,15 @@ def _flag_image(code: str, width: int) -> Image.Image:
     return image.resize((width, height), Image.Resampling.LANCZOS)
 
 
-def _fit(image: Image.Image, box_w: int, box_h: int) -> Image.Image:
+def fit_image(image: Image.Image, box_w: int, box_h: int) -> Image.Image:
+    """``image`` scaled to fit a ``box_w`` x ``box_h`` box, keeping its aspect ratio."""
     scale = min(box_w / image.width, box_h / image.height)
     size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
     return image.resize(size, Image.Resampling.LANCZOS)
 
 
-def _save(image: Image.Image, path: str | os.PathLike[str]) -> None:
+def save_picture(image: Image.Image, path: str | os.PathLike[str]) -> None:
+    """Write ``image`` to ``path`` in the format its extension names (see ``picture_format``)."""
     image.convert("RGB").save(os.fspath(path), format=picture_format(path))
 
 
@@ -128,12 +120,12 @@ def connections_png(
     tier_of = {code: g.tier for g in board.groups for code in g.codes}
     width = 4 * _CELL_W + 5 * _PAD
     height = 4 * (_CELL_H + _LABEL_H) + 5 * _PAD + (4 * 22 + _PAD if reveal else 0)
-    canvas = Image.new("RGBA", (width, height), _BACKGROUND)
+    canvas = Image.new("RGBA", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
     for i, code in enumerate(board.tiles):
         x = _PAD + (i % 4) * (_CELL_W + _PAD)
         y = _PAD + (i // 4) * (_CELL_H + _LABEL_H + _PAD)
-        flag = _fit(_flag_image(code, _CELL_W), _CELL_W - 16, _CELL_H - 16)
+        flag = fit_image(_flag_image(code, _CELL_W), _CELL_W - 16, _CELL_H - 16)
         fx, fy = x + (_CELL_W - flag.width) // 2, y + (_CELL_H - flag.height) // 2
         canvas.alpha_composite(flag, (fx, fy))
         draw.rectangle((fx - 1, fy - 1, fx + flag.width, fy + flag.height), outline=(200, 200, 200))
@@ -146,7 +138,7 @@ def connections_png(
         draw.multiline_text(
             (x + _CELL_W // 2, y + _CELL_H + (_LABEL_H - _FRAME) // 2),
             text,
-            fill=_INK,
+            fill=INK,
             font=font,
             anchor="mm",
             align="center",
@@ -157,9 +149,9 @@ def connections_png(
         for g in board.groups:
             draw.rectangle((_PAD, y + 3, _PAD + 14, y + 17), fill=TIER_RGB[g.tier])
             text, font = fit_text(draw, f"{g.label}: {', '.join(g.codes)}", 15, width - 2 * _PAD - 22)
-            draw.text((_PAD + 22, y), text, fill=_INK, font=font)
+            draw.text((_PAD + 22, y), text, fill=INK, font=font)
             y += 22
-    _save(canvas, path)
+    save_picture(canvas, path)
 
 
 def _cut(image: Image.Image, columns: int, rows: int) -> list[Image.Image]:
@@ -177,8 +169,7 @@ def puzzle_png(
     The format follows ``path``'s extension (``FORMATS``); see ``picture_format`` for errors.
     """
     picture_format(path)
-    if len(tiles_by_slot) != columns * rows:
-        raise ValueError("tiles_by_slot: length must be columns * rows")
+    as_tile_count(tiles_by_slot, columns, rows)
     gap = 3
     solved = _flag_image(flag, 96 * columns)
     pieces = _cut(solved, columns, rows)
@@ -188,7 +179,7 @@ def puzzle_png(
     board_h = rows * tile_h + (rows - 1) * gap
     width = _PAD * 3 + board_w + solved.width
     height = _PAD * 2 + max(board_h, solved.height) + 40
-    canvas = Image.new("RGBA", (width, height), _BACKGROUND)
+    canvas = Image.new("RGBA", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
     # Dark seams between tiles so that look-alike white tiles still read as separate pieces.
     draw.rectangle((_PAD - gap, _PAD - gap, _PAD + board_w + gap - 1, _PAD + board_h + gap - 1), fill=(90, 90, 90))
@@ -197,14 +188,14 @@ def puzzle_png(
         y = _PAD + (slot // columns) * (tile_h + gap)
         canvas.alpha_composite(pieces[int(piece)], (x, y))
     canvas.alpha_composite(solved, (2 * _PAD + board_w, _PAD))
-    font = _font(18)
+    font = font_of_size(18)
     base = _PAD + max(board_h, solved.height) + 20
     draw.text(
         (_PAD + board_w // 2, base),
         f"start: par {par} swap{'s' if par != 1 else ''}",
-        fill=_INK,
+        fill=INK,
         font=font,
         anchor="mm",
     )
-    draw.text((2 * _PAD + board_w + solved.width // 2, base), f"{flag} solved", fill=_INK, font=font, anchor="mm")
-    _save(canvas, path)
+    draw.text((2 * _PAD + board_w + solved.width // 2, base), f"{flag} solved", fill=INK, font=font, anchor="mm")
+    save_picture(canvas, path)

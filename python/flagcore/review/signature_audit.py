@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import puzzle, signatures
+from .. import puzzle, signatures
 
 VISIBLE_LEVELS = 60
 VISIBLE_PIXELS = 15

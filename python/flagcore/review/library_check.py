@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .library import MODES, TIERS, Library, bundled_path
+from ..library import MODES, TIERS, Library, bundled_path
 
 # Candidate categories per tier (yellow, green, blue, purple) that each mode must offer:
 # the spec's figures, with purple in flags mode raised from its thin 3 to 12.

@@ -111,7 +111,7 @@ class ColourReport:
 def render_rgba(svg: bytes, width: int = RENDER_WIDTH) -> np.ndarray:
     """Render SVG bytes to an (H, W, 4) uint8 array with the package's safe cairosvg renderer
     (the one tile signatures use: no external references, hostile SVG rejected)."""
-    from ._svg_render import render_svg
+    from .._svg_render import render_svg
 
     return render_svg(svg, width)
 
@@ -121,7 +121,7 @@ def colour_shares(rgba: np.ndarray) -> dict[str, float]:
     pixels = rgba.reshape(-1, 4)
     opaque = pixels[pixels[:, 3] >= 128, :3]
     if len(opaque) == 0:
-        raise ValueError("rgba: the image has no opaque pixel")
+        raise ValueError("rgba: the image has no opaque pixel")  # found in the pixels: not an argument rule
     # Classify each distinct colour once (flags have few), weighted by how many pixels have it.
     colours, counts = np.unique(opaque, axis=0, return_counts=True)
     d = ((colours.astype(np.float32)[:, None, :] - _REF[None, :, :]) ** 2).sum(axis=2)
@@ -141,7 +141,7 @@ def check_colours(svg: bytes, declared: frozenset[str] | set[str]) -> ColourRepo
     """
     unknown = set(declared) - set(PALETTE)
     if unknown:
-        raise ValueError(f"declared: colours {sorted(unknown)} are not in the palette {PALETTE}")
+        raise ValueError(f"declared: colours {sorted(unknown)} are not in the palette {PALETTE}")  # data, not argument
     shares = colour_shares(render_rgba(svg))
     missing = tuple(c for c in PALETTE if c in declared and shares[c] < PRESENT)
     undeclared = tuple(c for c in PALETTE if c not in declared and shares[c] >= LARGE)

@@ -1,0 +1,196 @@
+"""Many Connections boards at once: ``generate_many`` and the compact ``BoardBatch`` it returns."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from types import ModuleType
+from typing import Any, overload
+
+import numpy as np
+
+from .. import _connections_layout as _layout
+from .._args.connections import as_flag, as_index, as_mode, as_seed_sequence, as_threads, in_item
+from .._impl import core
+from ..library import Library
+from .assembly import board
+from .board import Board
+from .search import normal_seed
+from .tables import Tables, tables_for
+
+MIN_CHUNK = 512  # seeds per thread below which generate_many stays on the calling thread
+
+
+def _seed_states(seeds: Any) -> tuple[np.ndarray, Sequence[int | str]]:
+    """(uint32 states, seeds as the Boards record them) from a sequence or an integer array."""
+    checked = as_seed_sequence(seeds)
+    if isinstance(checked, np.ndarray):
+        seeds_view: Sequence[int | str] = checked  # type: ignore[assignment]  # int() on access in BoardBatch
+        return checked, seeds_view
+    items: list[Any] = checked
+    if items and all(type(s) is int for s in items) and 0 <= min(items) and max(items) < 2**32:
+        # the common case, checked in bulk; anything else is checked (and named) seed by seed below
+        return np.array(items, dtype=np.uint32), items
+    states = np.empty(len(items), dtype=np.uint32)
+    out: list[int | str] = []
+    for i, s in enumerate(items):
+        try:
+            board_seed, states[i] = normal_seed(s)
+        except (TypeError, ValueError) as exc:
+            # the seed's own error, re-raised with its place in the batch
+            raise in_item(exc, i) from None
+        out.append(board_seed)
+    return states, out
+
+
+class BoardBatch(Sequence[Board]):
+    """Many boards as compact arrays (one row per seed); ``batch[i]`` builds the Board on demand.
+
+    Arrays (row i is seed i): ``status`` int8 (0 board, 1 no board), ``categories`` int32 (n, 4)
+    (indices into ``tables.categories``), ``group_tiles`` int32 (n, 16) (four tiles per group in
+    tier order, code indices), ``tiles`` int32 (n, 16) (the shuffled board), ``decoys`` int32 (n, 3)
+    (tier, removed, added; -1 when no decoy), ``counters`` int32 (n, 15) (see
+    flagcore.reference.connections.COUNTERS), ``ambiguous`` int8 (n) (tiles in another group's pool),
+    ``arguable`` int8 (n) (tiles in another group's arguable set).
+    """
+
+    def __init__(self, tables: Tables, seeds: Sequence[int | str], legacy: bool, arrays: dict[str, np.ndarray]):
+        self.tables = tables
+        self.mode = tables.mode
+        self.legacy = legacy
+        self.seeds = seeds
+        self.status: np.ndarray = arrays["status"]
+        self.categories: np.ndarray = arrays["categories"]
+        self.group_tiles: np.ndarray = arrays["group_tiles"]
+        self.tiles: np.ndarray = arrays["tiles"]
+        self.decoys: np.ndarray = arrays["decoys"]
+        self.counters: np.ndarray = arrays["counters"]
+        self.ambiguous: np.ndarray = arrays["ambiguous"]
+        self.arguable: np.ndarray = arrays["arguable"]
+
+    def __len__(self) -> int:
+        return int(self.status.shape[0])
+
+    @overload
+    def __getitem__(self, i: int) -> Board: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Board]: ...
+
+    def __getitem__(self, i: int | slice) -> Board | list[Board]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        j = as_index(i, len(self), "BoardBatch")
+        seed = self.seeds[j]
+        raw = (
+            int(self.status[j]),
+            self.categories[j].tolist(),
+            self.group_tiles[j].tolist(),
+            self.tiles[j].tolist(),
+            self.decoys[j].tolist(),
+            self.counters[j].tolist(),
+            int(self.ambiguous[j]),
+            int(self.arguable[j]),
+            None,
+        )
+        return board(self.tables, seed if isinstance(seed, str) else int(seed), self.legacy, raw)
+
+    def __iter__(self) -> Iterator[Board]:
+        return (self[j] for j in range(len(self)))
+
+    @property
+    def ok(self) -> np.ndarray:
+        """True where a board was found."""
+        return np.asarray(self.status == _layout.STATUS_OK)
+
+    @property
+    def moves_tried(self) -> np.ndarray:
+        """Moves the search tried, per seed (int array; board.stats["moves_tried"])."""
+        return np.asarray(self.counters[:, _layout.C_MOVES])
+
+    @property
+    def backtracks(self) -> np.ndarray:
+        """Moves the search undid, per seed (int array; board.stats["backtracks"])."""
+        return np.asarray(self.counters[:, _layout.C_BACKTRACKS])
+
+    @property
+    def decoy_applied(self) -> np.ndarray:
+        """True where the decoy step changed the board (bool array; board.stats["decoy_applied"])."""
+        return np.asarray(self.decoys[:, 0] >= 0)
+
+    def __repr__(self) -> str:
+        return f"<BoardBatch {len(self)} boards, mode {self.mode!r}{', legacy' if self.legacy else ''}>"
+
+
+def _alloc(n: int) -> dict[str, np.ndarray]:
+    return {
+        "status": np.zeros(n, dtype=np.int8),
+        "categories": np.zeros((n, 4), dtype=np.int32),
+        "group_tiles": np.zeros((n, 16), dtype=np.int32),
+        "tiles": np.zeros((n, 16), dtype=np.int32),
+        "decoys": np.zeros((n, 3), dtype=np.int32),
+        "counters": np.zeros((n, _layout.COUNTERS), dtype=np.int32),
+        "ambiguous": np.zeros(n, dtype=np.int8),
+        "arguable": np.zeros(n, dtype=np.int8),
+    }
+
+
+def generate_many_with(
+    impl: ModuleType,
+    seeds: Any,
+    mode: str = "flags",
+    *,
+    threads: int | None = None,
+    library: Library | None = None,
+    decoy: bool = True,
+    legacy: bool = False,
+) -> BoardBatch:
+    """``generate_many`` computed by ``impl`` (the compiled core or the reference twin)."""
+    mode = as_mode(mode)
+    nthreads = as_threads(threads)
+    decoy = as_flag(decoy, "decoy")
+    legacy = as_flag(legacy, "legacy")
+    states, board_seeds = _seed_states(seeds)
+    tables, prepared = tables_for(impl, library, mode)
+    n = len(states)
+    arrays = _alloc(n)
+    order = ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous", "arguable")
+    if nthreads is None:
+        nthreads = os.cpu_count() or 1
+    nthreads = max(1, min(nthreads, n // MIN_CHUNK)) if threads is None else min(nthreads, max(n, 1))
+
+    def run(lo: int, hi: int) -> None:
+        impl.search_many(prepared, states[lo:hi], legacy, decoy, *(arrays[k][lo:hi] for k in order))
+
+    if nthreads == 1:
+        run(0, n)
+    else:
+        bounds = np.linspace(0, n, nthreads + 1).astype(int).tolist()
+        with ThreadPoolExecutor(max_workers=nthreads, thread_name_prefix="flagcore-connections") as pool:
+            for f in [pool.submit(run, lo, hi) for lo, hi in zip(bounds, bounds[1:])]:
+                f.result()
+    return BoardBatch(tables, board_seeds, legacy, arrays)
+
+
+def generate_many(
+    seeds: Any,
+    mode: str = "flags",
+    *,
+    threads: int | None = None,
+    library: Library | None = None,
+    decoy: bool = True,
+    legacy: bool = False,
+) -> BoardBatch:
+    """Boards for many seeds at once: ``generate_many(seeds, mode)[i] == generate(seeds[i], mode)``.
+
+    seeds: a sequence of int/str seeds or a 1-D integer numpy array. The batch runs in compiled
+    code without the GIL, in ``threads`` contiguous chunks on a thread pool (None: one chunk per
+    CPU but at least MIN_CHUNK seeds per chunk; an int: exactly that many, capped at len(seeds)).
+    Every board depends only on its seed, so the result is identical for any thread count. A seed
+    without a board does not stop the batch: ``batch.status`` marks it and ``batch[i]`` raises the
+    NoBoardError that ``generate`` would.
+    """
+    return generate_many_with(
+        core.connections, seeds, mode, threads=threads, library=library, decoy=decoy, legacy=legacy
+    )

@@ -1,0 +1,111 @@
+"""One Connections board: ``generate``, ``generate_with`` and ``from_board_id``.
+
+The search itself is in the compiled core ``flagcore._connections`` (nogil, bitsets) and in its
+pure-Python twin ``flagcore.reference.connections`` (sets and reference counts), whose docstring
+states every step; this module checks the arguments and calls one of them with a Library's
+prepared tables (``tables``), which builds the :class:`~flagcore.connections.board.Board`
+(``assembly``).
+
+Seeds and determinism. A seed is an int in [0, 2**32) or a str (FNV-1a 32 of its UTF-8), exactly
+as ``flagcore.Rng``; all randomness comes from that one mulberry32 stream, consumed in the same
+order by the core and the twin, so ``generate(seed, mode)`` is the same board on every machine and
+thread, given the same library (see ``tables`` for the orders that are part of what a seed means).
+
+Fixed vs legacy. The default search has the spec's four flaws fixed (refcounted spill, pools checked
+in both directions, decoy only from a group's exclusive codes, complete search) and keeps a tile off
+any board where it fits another group even arguably (``Category.arguable``); ``legacy=True``
+reproduces the spec's generator flaws included, for measurement, and knows pools only. When the
+fixed search exhausts, no valid board exists for the library and mode at all, whatever the seed:
+:class:`NoBoardError`.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from .._args.connections import MODES, as_flag, as_mode
+from .._impl import core
+from ..library import Library
+from .board import Board
+from .ids import parse_board_id
+from .tables import tables_for
+
+DECOY_CHANCE = 0.25
+
+
+def normal_seed(seed: Any) -> tuple[int | str, int]:
+    """(the seed as the Board records it: int or str, its uint32 Rng state)."""
+    state = int(core.rng.seed_to_state(seed))
+    return (seed if isinstance(seed, str) else state), state
+
+
+def generate_with(
+    impl: ModuleType,
+    seed: int | str,
+    mode: str = "flags",
+    *,
+    library: Library | None = None,
+    decoy: bool = True,
+    legacy: bool = False,
+    trace: bool = False,
+) -> Board:
+    """``generate`` computed by ``impl`` (the compiled core or the reference twin)."""
+    board_seed, state = normal_seed(seed)
+    mode = as_mode(mode)
+    decoy = as_flag(decoy, "decoy")
+    legacy = as_flag(legacy, "legacy")
+    trace = as_flag(trace, "trace")
+    _, prepared = tables_for(impl, library, mode)
+    return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
+
+
+def from_board_id(board_id: str, library: Library | None = None) -> Board:
+    """Rebuild the board an id names (``library`` must be the one the board was made from)."""
+    state, mode, legacy = parse_board_id(board_id)
+    return generate(state, mode, library=library, legacy=legacy)
+
+
+def generate(
+    seed: int | str,
+    mode: str = "flags",
+    *,
+    library: Library | None = None,
+    decoy: bool = True,
+    legacy: bool = False,
+    trace: bool = False,
+) -> Board:
+    """One Connections board from ``seed`` (int in [0, 2**32) or str) in ``mode`` ("flags" | "trivia").
+
+    library: None for the bundled library (loaded once), or your own Library.
+    decoy: apply the spec's 25% decoy (the chance is drawn either way; False only skips the swap).
+    legacy: the spec's generator with its flaws, for measurement; default is the fixed search.
+    trace: record the search's steps in ``board.events`` (dicts with "event": enter, try, skip,
+      place, undo, backtrack, draw, decoy). ``board.stats`` is always filled: moves_tried,
+      backtracks, decoy_applied, decoy, skips (by reason), tier_entries, tier_exhaustions,
+      ambiguous_tiles (tiles in another group's pool), arguable_tiles (in another group's arguable set).
+    Raises NoBoardError when no board is found (fixed: none exists for this library and mode),
+    TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
+    beyond the per-Library table cache.
+    """
+    if (
+        type(seed) is int
+        and 0 <= seed < 4294967296
+        and library is None
+        and decoy is True
+        and legacy is False
+        and trace is False
+        and type(mode) is str
+    ):
+        # the request a server sends most (an int seed, the bundled library, default options): the
+        # same checks passed by construction, and the prepared tables read from one dict
+        impl = core.connections
+        prepared = _default_prepared.get((impl, mode))
+        if prepared is not None:
+            return impl.search_board(prepared, seed, seed, False, True, False)  # type: ignore[no-any-return]
+        if mode in MODES:
+            _default_prepared[(impl, mode)] = tables_for(impl, None, mode)[1]
+    return generate_with(core.connections, seed, mode, library=library, decoy=decoy, legacy=legacy, trace=trace)
+
+
+_default_prepared: dict[tuple[ModuleType, str], Any] = {}  # (impl, mode) -> the bundled library's tables

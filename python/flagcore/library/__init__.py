@@ -1,0 +1,27 @@
+"""The flag and country library that Connections draws from.
+
+``Library`` and ``Category`` (model) are the contract between the data (flags/) and the engines;
+``load_library`` (loading) builds a Library from the bundled data or from a user's file, with the
+fields the files may hold (schema), category rules (rules) and alternative readings (readings).
+"""
+
+from __future__ import annotations
+
+from ..errors import LibraryError
+from .loading import bundled_path, load_library
+from .model import KINDS, MODES, TIERS, Category, Library
+from .schema import ATTRIBUTE_KINDS, MAX_READINGS, flag_tags
+
+__all__ = [
+    "ATTRIBUTE_KINDS",
+    "KINDS",
+    "MAX_READINGS",
+    "MODES",
+    "TIERS",
+    "Category",
+    "Library",
+    "LibraryError",
+    "bundled_path",
+    "flag_tags",
+    "load_library",
+]

@@ -1,0 +1,125 @@
+"""What a library is: ``Category`` (one candidate group) and ``Library`` (countries, flag tags,
+categories), the contract between the data (flags/) and the engines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._args.connections import MODES, as_code, as_mode
+from .._connections_layout import TIER_NAMES as TIERS
+from ..errors import LibraryError
+
+__all__ = ["KINDS", "MODES", "TIERS", "Category", "Library"]
+
+KINDS = ("library", "synthetic")
+
+
+@dataclass(frozen=True)
+class Category:
+    """One candidate group. ``pool`` holds every country that fits ``label`` on the data's main reading.
+
+    ``arguable`` holds the countries (never in the pool) that a reasonable player could argue fit
+    the label too: the rule holds under one of their alternative readings (an emblem colour, thin
+    lines read as stripes, ...) or the data lists them by hand. ``doubtful`` holds the pool codes a
+    player could argue do *not* fit: the rule fails under one of their alternative readings. A
+    group's tiles come from its pool minus its doubtful codes (the codes that certainly fit), and
+    no tile may sit on a board where it fits (pool or arguable) another group.
+    ``arguable_reasons`` and ``doubtful_reasons`` give each code's one-line reasons.
+    """
+
+    id: str
+    label: str
+    tier: int
+    kind: str
+    pool: frozenset[str]
+    modes: frozenset[str] = frozenset(MODES)
+    tag: str | None = None  # for kind == "synthetic": the flag tag it is made from
+    extra: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    arguable: frozenset[str] = frozenset()
+    arguable_reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    doubtful: frozenset[str] = frozenset()
+    doubtful_reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def certain(self) -> frozenset[str]:
+        """The pool codes that fit the label under every reading: where a group's tiles come from."""
+        return self.pool - self.doubtful if self.doubtful else self.pool
+
+
+class Library:
+    """Countries, their flag tags, and the categories of both modes.
+
+    ``categories(mode)`` returns every candidate of that mode in a fixed order (library categories
+    in file order, then synthetic ones in tag-table order); the generator shuffles from that order,
+    so the order is part of what makes a seed reproducible.
+    """
+
+    def __init__(
+        self,
+        names: Mapping[str, str],
+        tags: Mapping[str, Iterable[str]],
+        categories: Iterable[Category],
+        *,
+        source: str = "<memory>",
+        facts: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        self.source = source
+        self._names = dict(names)
+        # Every attribute a rule can test, per code (country facts and flag facts together).
+        self._facts = {code: dict(facts.get(code, {})) for code in self._names} if facts else {}
+        self.codes: list[str] = sorted(self._names)
+        self._tags = {code: frozenset(tags.get(code, ())) for code in self.codes}
+        self._categories = list(categories)
+        self._check()
+
+    def _check(self) -> None:
+        seen: set[str] = set()
+        known = set(self.codes)
+        for cat in self._categories:
+            where = f"{self.source}: category {cat.id!r}"
+            if cat.id in seen:
+                raise LibraryError(f"{where}: duplicate id")
+            seen.add(cat.id)
+            if cat.tier not in range(4):
+                raise LibraryError(f"{where}: tier must be 0..3, got {cat.tier!r}")
+            if cat.kind not in KINDS:
+                raise LibraryError(f"{where}: kind must be one of {KINDS}, got {cat.kind!r}")
+            unknown = sorted(cat.pool - known)
+            if unknown:
+                raise LibraryError(f"{where}: unknown codes {unknown}")
+            if not isinstance(cat.arguable, (frozenset, set)):
+                raise LibraryError(f"{where}: arguable must be a frozenset of codes, not {type(cat.arguable).__name__}")
+            unknown = sorted(cat.arguable - known)
+            if unknown:
+                raise LibraryError(f"{where}: arguable has unknown codes {unknown}")
+            both = sorted(cat.arguable & cat.pool)
+            if both:
+                raise LibraryError(f"{where}: codes {both} are both in the pool and arguable")
+            if not isinstance(cat.doubtful, (frozenset, set)) or not cat.doubtful <= cat.pool:
+                raise LibraryError(f"{where}: doubtful must be a frozenset of pool codes")
+            if len(cat.pool) < 4:
+                raise LibraryError(f"{where}: pool has {len(cat.pool)} codes, needs at least 4")
+            if not cat.modes or not cat.modes <= set(MODES):
+                raise LibraryError(f"{where}: modes must be a non-empty subset of {MODES}")
+
+    def name(self, code: str) -> str:
+        """The country's short English name ("Türkiye"); ValueError for a code not in the library."""
+        return self._names[as_code(code, self._names)]
+
+    def tags(self, code: str) -> frozenset[str]:
+        """The flag's tags ("colour:red", "stripes:horizontal", ...) from which synthetic categories are made."""
+        return self._tags[as_code(code, self._names)]
+
+    def facts(self, code: str) -> dict[str, Any]:
+        """The attributes of ``code`` that category rules test (empty for a Library built in memory)."""
+        return dict(self._facts.get(as_code(code, self._names), {}))
+
+    def categories(self, mode: str) -> list[Category]:
+        """The candidate categories of ``mode`` ("flags" or "trivia"), library and synthetic, in a fixed order."""
+        mode = as_mode(mode)
+        return [c for c in self._categories if mode in c.modes]
+
+    def __repr__(self) -> str:
+        return f"<Library {self.source}: {len(self.codes)} countries, {len(self._categories)} categories>"
