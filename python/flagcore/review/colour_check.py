@@ -9,6 +9,7 @@ cover more than ``LARGE``. Between the two, declaring it or not are both honest.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -108,12 +109,18 @@ class ColourReport:
         return not self.missing and not self.undeclared
 
 
+@functools.lru_cache(maxsize=512)
 def render_rgba(svg: bytes, width: int = RENDER_WIDTH) -> np.ndarray:
     """Render SVG bytes to an (H, W, 4) uint8 array with the package's safe cairosvg renderer
-    (the one tile signatures use: no external references, hostile SVG rejected)."""
+    (the one tile signatures use: no external references, hostile SVG rejected).
+
+    Kept per process (read-only arrays): ``flagcore data check`` and the library tests look at
+    every flag several times, and drawing them is the slow part."""
     from .._svg_render import render_svg
 
-    return render_svg(svg, width)
+    rgba = render_svg(svg, width)
+    rgba.setflags(write=False)
+    return rgba
 
 
 def colour_shares(rgba: np.ndarray) -> dict[str, float]:
