@@ -1,10 +1,12 @@
-"""Load run of the web server (uvicorn, as ``flagcore serve`` runs it) with wrk: requests per
-second and p50/p99 latency of board, guess, deal and verify beside the no-op endpoint of the same
-server, with 1 and 2 workers. The no-op endpoints are the benchmark's own (``create_bench_app``):
-the shipped app has none.
+"""Load run of the web server with wrk: requests per second and p50/p99 latency of board, guess,
+deal and verify beside the no-op endpoint of the same server, with 1 and 2 workers, under granian
+(what ``flagcore serve`` runs) and under uvicorn (``--server uvicorn``); then, with ``--stores``,
+the guess of a bound game with each store beside the stateless guess. The no-op endpoints are the
+benchmark's own (``create_bench_app``): the shipped app has none.
 
-    apt-get install -y wrk            # the load tool
-    python benchmarks/web_load.py     # defaults: 3 rounds of 4 s pairs, 64 connections, 1 wrk thread
+    apt-get install -y wrk redis-server   # the load tool; Redis for the store run
+    python benchmarks/web_load.py         # defaults: 3 rounds of 4 s pairs, 64 connections, 1 wrk thread
+    python benchmarks/web_load.py --servers granian,uvicorn --stores none,sqlite,redis
 
 Each endpoint is measured in rounds, and each round runs its no-op endpoint and then the
 endpoint, for the same number of seconds: the two are seconds apart, so a drift of the shared
@@ -25,6 +27,16 @@ board requests of a real server are), guess checks a signed game token one wrong
 replays that guess and grades a second wrong one, deal deals Japan 5x3 with a random seed
 (signatures, exact par, signed token), verify replays a solving swap log. The server listens on
 127.0.0.1 only.
+
+The store run (``--stores``): with a store, a guess token can be used once, so each request is
+the first guess of a new game by a new player (the player named as an embedding server names it,
+by ``scope["flagcore.player"]``, here from a request header only this benchmark's app reads): the
+server reads the player's game (none), grades the guess and writes the game (compare-and-set).
+The stateless server ("none") gets the same requests. Each round measures every store's server
+back to back (GET no-op, then guess), so the ratios to the stateless guess are side by side.
+wrk re-sends the request it was writing when a connection drops; with a store that second copy
+is refused (409, the replay protection at work), and up to 0.1 % of such refusals are allowed
+and counted.
 """
 
 from __future__ import annotations
@@ -41,10 +53,11 @@ import sys
 import tempfile
 import time
 import urllib.request
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-SECRET = "load-test-secret-0123456789"
+SECRET = "kR7wPz2QmX9vTn4LcY8sHf3JdG6bEa1U"  # 32 base64url characters: 192 bits
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
 
 
@@ -56,13 +69,24 @@ def noop(request: dict) -> dict:
 
 def create_bench_app() -> object:
     """The web app with the no-op endpoints ``GET /api/noop`` and ``POST /api/noop/post`` (the
-    shipped app has none); ``uvicorn web_load:create_bench_app --factory`` serves it."""
+    shipped app has none), on the store FLAGCORE_STORE names; ``uvicorn web_load:create_bench_app
+    --factory`` serves it. A request's ``x-bench-player`` header names its player, as an
+    embedding server would (``scope["flagcore.player"]``)."""
     from flagcore.web import create_app
     from flagcore.web.jsonapi import Endpoint
 
-    return create_app(
+    app = create_app(
         SECRET, extra_endpoints={"/api/noop": Endpoint("GET", noop), "/api/noop/post": Endpoint("POST", noop)}
     )
+
+    async def bench_app(scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"x-bench-player":
+                    scope["flagcore.player"] = value.decode("latin-1")
+        await app(scope, receive, send)
+
+    return bench_app
 
 
 def free_port() -> int:
@@ -122,9 +146,10 @@ def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
     }
 
 
-def lua(path: str, body: object | None) -> str:
+def lua(path: str, body: object | None, new_player: bool = False) -> str:
     """A wrk script sending ``body`` to ``path``; "{seed}" becomes a random seed per request, so
-    board and deal build a new board every time (no cache can answer them)."""
+    board and deal build a new board every time (no cache can answer them). ``new_player``: each
+    request names a player of its own (header x-bench-player)."""
     text = json.dumps(body) if body is not None else ""
 
     def quoted(s: str) -> str:
@@ -133,9 +158,15 @@ def lua(path: str, body: object | None) -> str:
         )
 
     method = "POST" if body is not None else "GET"
+    headers = "nil"
+    prefix = ""
+    if new_player:  # an id of its own per wrk run and thread, and a counter: a new player per request
+        prefix = f'run = "{uuid.uuid4().hex}" .. tostring({{}})\ncount = 0\n'
+        headers = '{["x-bench-player"] = run .. "-" .. count}'
     return (
-        f'wrk.headers["Content-Type"] = "application/json"\n'
-        f'request = function() return wrk.format("{method}", {quoted(path)}, nil, {quoted(text) if body is not None else "nil"}) end\n'  # noqa: E501
+        f'wrk.headers["Content-Type"] = "application/json"\n{prefix}'
+        f"request = function() {'count = count + 1 ' if new_player else ''}"
+        f'return wrk.format("{method}", {quoted(path)}, {headers}, {quoted(text) if body is not None else "nil"}) end\n'
     )
 
 
@@ -158,16 +189,27 @@ def cpu_seconds(pid: int) -> float:
 
 
 def wrk(
-    base: str, path: str, body: object | None, args: argparse.Namespace, scratch: Path, server_pid: int
+    base: str,
+    path: str,
+    body: object | None,
+    args: argparse.Namespace,
+    scratch: Path,
+    server_pid: int,
+    new_player: bool = False,
 ) -> dict[str, float]:
     script = scratch / "request.lua"
-    script.write_text(lua(path, body))
+    script.write_text(lua(path, body, new_player))
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script)]
     url = base + path.split("?")[0]
     cpu_before = cpu_seconds(server_pid)
     out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
     cpu = cpu_seconds(server_pid) - cpu_before
-    if re.search(r"Non-2xx or 3xx responses: (\d+)", out):
+    count = re.search(r"(\d+) requests in", out)
+    failed = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = int(failed.group(1)) if failed else 0
+    # a bound guess that wrk sends twice (it re-sends the request it was writing when a connection
+    # drops) is refused the second time (409): a handful of those are the rule working
+    if errors > (int(count.group(1)) * 0.001 if new_player and count else 0):
         raise SystemExit(f"wrk saw error responses for {url}:\n{out}")
 
     def latency(pct: str) -> float:
@@ -176,53 +218,55 @@ def wrk(
         return float(m.group(1)) * _UNITS[m.group(2)]
 
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    count = re.search(r"(\d+) requests in", out)
     assert rps and count, out
     return {
         "rps": float(rps.group(1)),
         "p50": latency("50"),
         "p99": latency("99"),
         "cpu_us": cpu / int(count.group(1)) * 1e6,
+        "errors": errors,
     }
 
 
 ENDPOINTS = ("board", "daily", "guess", "deal", "verify")
 
 
-def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> dict[str, list[tuple[dict, dict, dict]]]:
-    """For each endpoint, ``args.rounds`` rounds of (GET no-op, its own no-op, the endpoint)
-    measured back to back (a GET endpoint's own no-op is the GET no-op)."""
+def start_server(server: str, workers: int, store: str) -> tuple[subprocess.Popen[bytes], str]:
+    """The benchmark's app under ``server`` (granian or uvicorn, as ``flagcore serve`` runs them) on
+    a free port of 127.0.0.1, with ``store`` (a store URL); returns the process and its base URL."""
     port = free_port()
-    env = dict(os.environ, FLAGCORE_SECRET=SECRET)
-    proc = subprocess.Popen(  # what `flagcore serve` runs, on the app with the no-op endpoints
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "web_load:create_bench_app",
-            "--factory",
-            "--app-dir",
-            str(Path(__file__).resolve().parent),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            str(workers),
-            "--no-access-log",
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-    )
+    here = str(Path(__file__).resolve().parent)
+    env = dict(os.environ, FLAGCORE_SECRET=SECRET, FLAGCORE_STORE=store, PYTHONPATH=here)
+    if server == "granian":
+        cmd = ["granian", "--interface", "asgi", "--factory", "--no-ws", "--workers", str(workers)]
+        cmd += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning"]
+    else:
+        cmd = [sys.executable, "-m", "uvicorn", "--factory", "--workers", str(workers), "--host", "127.0.0.1"]
+        cmd += ["--port", str(port), "--no-access-log", "--log-level", "warning"]
+    proc = subprocess.Popen([*cmd, "web_load:create_bench_app"], env=env, cwd=here)
     base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/api/noop", timeout=1).read()
+            return proc, base
+        except OSError:
+            time.sleep(0.1)
+    proc.terminate()
+    raise SystemExit(f"{server} did not start")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    proc.wait(30)
+
+
+def run_block(
+    workers: int, args: argparse.Namespace, scratch: Path, server: str
+) -> dict[str, list[tuple[dict, dict, dict]]]:
+    """For each endpoint, ``args.rounds`` rounds of (GET no-op, its own no-op, the endpoint)
+    measured back to back (a GET endpoint's own no-op is the GET no-op), on the stateless app."""
+    proc, base = start_server(server, workers, "none")
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(base + "/api/noop", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)
         reqs = requests_for(base)
         rounds: dict[str, list[tuple[dict, dict, dict]]] = {}
         for name in ENDPOINTS:
@@ -233,14 +277,67 @@ def run_block(workers: int, args: argparse.Namespace, scratch: Path) -> dict[str
                 result = wrk(base, path, body, args, scratch, proc.pid)
                 rounds.setdefault(name, []).append((get_noop, own, result))
                 print(
-                    f"  {workers} worker(s) {name:7s} {result['rps']:8,.0f} rps beside {own['rps']:8,.0f}: "
+                    f"  {server} {workers} worker(s) {name:7s} {result['rps']:8,.0f} rps beside {own['rps']:8,.0f}: "
                     f"{result['rps'] / own['rps']:.0%}",
                     file=sys.stderr,
                 )
         return rounds
     finally:
-        proc.terminate()
-        proc.wait(30)
+        stop(proc)
+
+
+def store_block(workers: int, args: argparse.Namespace, scratch: Path, stores: dict[str, str]) -> None:
+    """The guess of a new game by a new player on one server per store, the servers side by side:
+    each round measures every server's GET no-op and guess back to back; prints the table rows."""
+    servers = {name: start_server(args.servers.split(",")[0], workers, url) for name, url in stores.items()}
+    try:
+        some_base = next(iter(servers.values()))[1]
+        with urllib.request.urlopen(some_base + "/api/connections/board?seed=12", timeout=10) as r:
+            board = json.loads(r.read())
+        body = {"token": board["token"], "codes": [t["code"] for t in board["tiles"][:4]]}
+        results: dict[str, list[tuple[dict, dict]]] = {name: [] for name in servers}
+        for _ in range(args.rounds):
+            for name, (proc, base) in servers.items():
+                noop_run = wrk(base, "/api/noop", None, args, scratch, proc.pid)
+                guess_run = wrk(base, "/api/connections/guess", body, args, scratch, proc.pid, new_player=True)
+                results[name].append((noop_run, guess_run))
+                print(
+                    f"  {workers} worker(s) {name:6s} guess {guess_run['rps']:8,.0f} rps"
+                    f" ({guess_run['errors']} re-sent requests refused)",
+                    file=sys.stderr,
+                )
+    finally:
+        for proc, _ in servers.values():
+            stop(proc)
+    base_rps = statistics.median(g["rps"] for _, g in results["none"]) if "none" in results else None
+    for name, rows in results.items():
+        rps = statistics.median(g["rps"] for _, g in rows)
+        med = {k: statistics.median(g[k] for _, g in rows) for k in ("p50", "p99", "cpu_us")}
+        noop_rps = statistics.median(n["rps"] for n, _ in rows)
+        ratio = f"{rps / base_rps:.0%}" if base_rps else "-"
+        print(
+            f"| {workers} | {name} | {rps:,.0f} | {med['p50']:.2f} | {med['p99']:.2f} | {ratio} | "
+            f"{noop_rps:,.0f} | {med['cpu_us']:.0f} |"
+        )
+
+
+def start_redis(scratch: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A redis-server without persistence on a free port of 127.0.0.1, for the store run."""
+    if not shutil.which("redis-server"):
+        raise SystemExit("redis-server not found: apt-get install -y redis-server")
+    port = free_port()
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        cwd=scratch,
+    )
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("redis-server did not start")
 
 
 def main() -> None:
@@ -250,6 +347,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=64, help="open connections (default 64)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (default 1)")
     parser.add_argument("--workers", default="1,2", help="worker counts to measure (default 1,2)")
+    parser.add_argument("--servers", default="granian,uvicorn", help="servers to measure (default granian,uvicorn)")
+    parser.add_argument("--stores", default="", help="also the bound guess with these stores, e.g. none,sqlite,redis")
+    parser.add_argument("--skip-endpoints", action="store_true", help="only the store run")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk not found: apt-get install -y wrk")
@@ -257,30 +357,53 @@ def main() -> None:
         f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.rounds} rounds; load average "
         f"before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
-    print(
-        "| workers | endpoint | requests/s | p50 ms | p99 ms | vs its no-op: median (range) | vs GET no-op "
-        "| server CPU µs/request (its no-op) |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        for workers in (int(w) for w in args.workers.split(",")):
-            rounds = run_block(workers, args, Path(tmp))
-            for name in ENDPOINTS:
-                rows = rounds[name]
-                ratios = [r["rps"] / own["rps"] for _, own, r in rows]
-                to_get = statistics.median(r["rps"] / g["rps"] for g, _, r in rows)
-                med = {k: statistics.median(r[k] for _, _, r in rows) for k in ("rps", "p50", "p99", "cpu_us")}
-                noop_cpu = statistics.median(own["cpu_us"] for _, own, _ in rows)
-                print(
-                    f"| {workers} | {name} | {med['rps']:,.0f} | {med['p50']:.2f} | {med['p99']:.2f} | "
-                    f"{statistics.median(ratios):.0%} ({min(ratios):.0%}-{max(ratios):.0%}) | "
-                    f"{to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |"
-                )
-            get_rps = [g["rps"] for name in ENDPOINTS for g, _, _ in rounds[name]]
+        scratch = Path(tmp)
+        if not args.skip_endpoints:
             print(
-                f"| {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
-                f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | |"
+                "| server | workers | endpoint | requests/s | p50 ms | p99 ms | vs its no-op: median (range) "
+                "| vs GET no-op | server CPU µs/request (its no-op) |"
             )
+            print("|---|---|---|---|---|---|---|---|---|")
+            for server in args.servers.split(","):
+                for workers in (int(w) for w in args.workers.split(",")):
+                    rounds = run_block(workers, args, scratch, server)
+                    for name in ENDPOINTS:
+                        rows = rounds[name]
+                        ratios = [r["rps"] / own["rps"] for _, own, r in rows]
+                        to_get = statistics.median(r["rps"] / g["rps"] for g, _, r in rows)
+                        med = {k: statistics.median(r[k] for _, _, r in rows) for k in ("rps", "p50", "p99", "cpu_us")}
+                        noop_cpu = statistics.median(own["cpu_us"] for _, own, _ in rows)
+                        print(
+                            f"| {server} | {workers} | {name} | {med['rps']:,.0f} | {med['p50']:.2f} | "
+                            f"{med['p99']:.2f} | {statistics.median(ratios):.0%} ({min(ratios):.0%}-{max(ratios):.0%}) "
+                            f"| {to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |"
+                        )
+                    get_rps = [g["rps"] for name in ENDPOINTS for g, _, _ in rounds[name]]
+                    print(
+                        f"| {server} | {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
+                        f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | |"
+                    )
+        if args.stores:
+            redis = None
+            stores = {}
+            for name in args.stores.split(","):
+                if name == "redis":
+                    redis = start_redis(scratch)
+                    stores[name] = redis[1]
+                elif name == "sqlite":
+                    stores[name] = f"sqlite://{scratch}/games.db"
+                else:
+                    stores[name] = "none"
+            print(f"\nguess of a new game by a new player, {args.servers.split(',')[0]}:")
+            print("| workers | store | requests/s | p50 ms | p99 ms | vs stateless | GET no-op req/s | CPU µs/req |")
+            print("|---|---|---|---|---|---|---|---|")
+            try:
+                for workers in (int(w) for w in args.workers.split(",")):
+                    store_block(workers, args, scratch, stores)
+            finally:
+                if redis is not None:
+                    stop(redis[0])
 
 
 if __name__ == "__main__":

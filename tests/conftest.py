@@ -8,7 +8,10 @@ also runs the whole suite with FLAGCORE_IMPL=python (.ci/run).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from redis_server import RedisServer
 
 from flagcore import _impl
 
@@ -18,7 +21,8 @@ TWINS = {name: _impl.modules(name) for name in ("compiled", "python")}
 
 def use_twin(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Make the whole package call the twin ``name`` ("compiled" or "python") for one test."""
-    monkeypatch.setattr(_impl.core, "__dict__", dict(_impl.core.__dict__))  # restored after the test
+    for slot in _impl.Core.__slots__:  # remember the switch's state: monkeypatch puts it back after the test
+        monkeypatch.setattr(_impl.core, slot, getattr(_impl.core, slot))
     _impl.core.use(name)
 
 
@@ -26,3 +30,12 @@ def use_twin(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
 def twin(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     use_twin(monkeypatch, request.param)
     return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A real redis-server for the session (tests/redis_server.py): the store and web tests share it."""
+    server = RedisServer()
+    server.start()
+    yield server
+    server.stop()

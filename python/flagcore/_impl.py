@@ -3,8 +3,8 @@
 ``core`` is the only place that says which implementation runs: ``core.puzzle``, ``core.rng``,
 ``core.signatures`` and ``core.connections`` are the four engine modules, either the compiled
 ``flagcore._<engine>`` or ``flagcore.reference.<engine>``. Public modules read them at call time
-(``core.puzzle.deal(...)``), never copy them into a global of their own, so ``use`` switches the
-whole package at once (the tests' ``twin`` fixture calls it).
+(``core.puzzle.deal(...)``), never copy them into a global of their own, so ``core.use`` switches
+the whole package at once (the tests' ``twin`` fixture calls it, and calls it again to switch back).
 
 The environment chooses at first use: FLAGCORE_IMPL=python (or ``reference``) the twin everywhere,
 as rapidfuzz's RAPIDFUZZ_IMPLEMENTATION does; unset, ``compiled`` or ``cython`` the compiled
@@ -47,24 +47,59 @@ def modules(name: str) -> dict[str, ModuleType]:
 
 
 class Core:
-    """The engine modules in use; attributes load on first access, from FLAGCORE_IMPL."""
+    """The engine modules in use. Until the first use, each attribute holds a placeholder that
+    reads FLAGCORE_IMPL, imports its module and puts it in its place; from then on ``core.puzzle``
+    is a plain slot read (no ``__getattr__`` on this class: that would keep CPython from
+    specializing the attribute load, and the small public calls would pay ~20 ns each)."""
 
-    name: str
+    __slots__ = ("name", *ENGINES)
+    name: str | None
     puzzle: ModuleType
     rng: ModuleType
     signatures: ModuleType
     connections: ModuleType
 
-    def __getattr__(self, attr: str) -> object:
-        # Only reached before the first ``use``: choose from the environment, then read again.
-        if attr not in ENGINES and attr != "name":
-            raise AttributeError(attr)
-        self.use(choice_from_env())
-        return object.__getattribute__(self, attr)
+    def __init__(self) -> None:
+        self.use(None)
 
-    def use(self, name: str) -> None:
-        """Point the whole package at implementation ``name`` ("compiled" or "python")."""
-        self.__dict__.update(modules(name), name=name)
+    def use(self, name: str | None) -> str | None:
+        """Point the whole package at implementation ``name`` ("compiled" or "python"); None goes
+        back to choosing from FLAGCORE_IMPL at first use. Returns the name in use before."""
+        previous: str | None = getattr(self, "name", None)
+        if name is None:
+            self.name = None
+            for engine in ENGINES:
+                setattr(self, engine, _Pending(self, engine))  # read as the module it will become
+        else:
+            chosen = modules(name)
+            self.name = name
+            for engine in ENGINES:
+                setattr(self, engine, chosen[engine])
+        return previous
+
+    def check(self) -> str:
+        """The name of the implementation in use, choosing it from FLAGCORE_IMPL if none is yet."""
+        if self.name is None:
+            self.name = choice_from_env()
+        return self.name
+
+    def resolve(self, engine: str) -> ModuleType:
+        """Import one engine of the implementation in use and keep it (a placeholder calls this)."""
+        name = self.check()
+        module = importlib.import_module(f"flagcore.reference.{engine}" if name == "python" else f"flagcore._{engine}")
+        setattr(self, engine, module)
+        return module
+
+
+class _Pending:
+    """An engine not imported yet: the first attribute read imports it (see Core)."""
+
+    def __init__(self, core: Core, engine: str) -> None:
+        self._core = core
+        self._engine = engine
+
+    def __getattr__(self, attr: str) -> object:
+        return getattr(self._core.resolve(self._engine), attr)
 
 
 core = Core()
@@ -73,5 +108,5 @@ core = Core()
 def __getattr__(attr: str) -> str:
     # ``_impl.IMPL``: the name of the implementation in use (kept for scripts that read it).
     if attr == "IMPL":
-        return core.name
+        return core.check()
     raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

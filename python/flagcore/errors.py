@@ -22,11 +22,13 @@ __all__ = [
     "SvgRenderError",
     "CairoMissingError",
     "ImplError",
+    "StoreUnavailable",
     "ApiError",
     "BoardRequestError",
     "TokenError",
     "ForgedTokenError",
     "ExpiredTokenError",
+    "UnknownKeyError",
 ]
 
 
@@ -89,6 +91,14 @@ class ParSearchLimit(FlagcoreError, ValueError):
         return (type(self), (self.n, self.k, self.max_nodes, self.row))
 
 
+class StoreUnavailable(FlagcoreError, ConnectionError):
+    """The game store (a SQLite file or a Redis server) did not answer within its timeout.
+
+    Nothing was decided: the caller refuses the request (the server answers 503) and tries again
+    later; the store's client reconnects by itself once the store is back.
+    """
+
+
 # ---------------------------------------------------------------- the web server (flagcore.web)
 # flagcore.web.jsonapi.ERRORS maps each of these to its HTTP status and JSON error code.
 
@@ -115,3 +125,16 @@ class ForgedTokenError(TokenError):
 
 class ExpiredTokenError(TokenError):
     """A game token has expired (HTTP 410)."""
+
+
+class UnknownKeyError(TokenError):
+    """A game token or board id was made under a secret this server no longer has: the server's
+    secret changed (HTTP 403, code ``secret_changed``)."""
+
+
+class RuleError(FlagcoreError, ValueError):
+    """A library category's rule names an unknown attribute or operator, or has the wrong shape."""
+
+
+class SearchLimit(FlagcoreError, RuntimeError):
+    """The reference twin's exact par search ran out of nodes; the twin raises ParSearchLimit instead."""

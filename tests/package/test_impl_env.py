@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import use_twin
 
 import flagcore
 from flagcore.errors import FlagcoreError, ImplError
@@ -63,8 +64,7 @@ def test_one_switch_moves_every_engine(monkeypatch):
     from flagcore.reference import connections as ref_connections
     from flagcore.reference import puzzle as ref_puzzle
 
-    monkeypatch.setattr(_impl.core, "__dict__", dict(_impl.core.__dict__))
-    _impl.core.use("python")
+    use_twin(monkeypatch, "python")
     assert flagcore.Rng.__module__ == "flagcore.reference.rng"
     assert _impl.core.puzzle is ref_puzzle and _impl.core.connections is ref_connections
     calls = []

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import use_twin
 
 REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -45,7 +46,8 @@ NOT_RUN = {
     "bash scripts/leaks.sh 20": "valgrind: by hand",
     'python3 -m venv .venv && . .venv/bin/activate && pip install ".[web]" && flagcore serve': "installs, then serves until stopped: the web tests start the server and drive it",
     "flagcore serve": "serves until stopped: the web tests start the server and drive it",
-    "flagcore serve --host 0.0.0.0 --port 8080 --workers 4": "serves until stopped (the web tests)",
+    "flagcore serve --host 0.0.0.0 --port 8080 --workers 4 --allowed-host games.example.org": "serves until stopped (the web tests)",
+    "FLAGCORE_SECRET=... flagcore serve --store redis://redis.internal:6379/0 --host 0.0.0.0 --workers 4": "serves until stopped (tests/web/test_web_store_servers.py runs it on a local redis-server)",
     "FLAGCORE_SECRET=... flagcore serve --host 0.0.0.0 --workers 4": "serves until stopped (the web tests)",
     "FLAGCORE_SECRET=... uvicorn --factory flagcore.web:create_app --host 0.0.0.0 --workers 4": "serves until stopped (the web tests)",
     "pip wheel . -w dist": "scripts/check_wheel.sh builds the wheel",
@@ -123,13 +125,11 @@ def test_bash_command_runs(folder, env, command, request, monkeypatch, capsys):
         request.getfixturevalue("my_json")
     want = EXIT_STATUS.get(command, 0)
     if in_process(command):
-        from flagcore import _impl
         from flagcore.cli import main
 
         monkeypatch.chdir(folder)
         # as a reader types it: the compiled core, whatever FLAGCORE_IMPL the suite runs under (see env)
-        monkeypatch.setattr(_impl.core, "__dict__", dict(_impl.core.__dict__))
-        _impl.core.use("compiled")
+        use_twin(monkeypatch, "compiled")
         code = main(shlex.split(command)[1:])
         out, err = capsys.readouterr()
     else:

@@ -8,11 +8,13 @@ import json
 import re
 import time
 import warnings
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
+from stores import KINDS, make_store
 from web_helpers import SECRET, answers, greedy_log, looks_solved, optimal_log
 
 from flagcore import puzzle
@@ -24,19 +26,28 @@ from flagcore.web.tokens import SECRET_ENV, Signer
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app(SECRET))
+@pytest.fixture(scope="module", params=["none", *KINDS])
+def client(request, tmp_path_factory, redis_server) -> Iterator[TestClient]:
+    """The API, stateless and on each store (a real SQLite file, a real redis-server): every test
+    of the API's rules and refusals holds for all three."""
+    if request.param == "none":
+        yield TestClient(create_app(SECRET, store="none"))
+        return
+    store = make_store(request.param, tmp_path_factory.mktemp("store"), redis_server)
+    yield TestClient(create_app(SECRET, store=store))
+    store.close()
 
 
 def payload(token: str) -> dict:
-    head = token.split(".")[0]
+    head = token.split(".")[1]  # <key id>.<payload>.<tag>
     return json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
 
 
-def reencode(body: dict, tag: str) -> str:
+def reencode(body: dict, token: str) -> str:
+    """``token`` with ``body`` for its payload, its key id and tag kept."""
+    kid, _, tag = token.split(".")
     raw = json.dumps(body, separators=(",", ":"), sort_keys=True).encode()
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode() + "." + tag
+    return kid + "." + base64.urlsafe_b64encode(raw).rstrip(b"=").decode() + "." + tag
 
 
 def error(r, status: int, code: str | None = None) -> dict:
@@ -70,7 +81,9 @@ def test_board_has_tiles_only_and_the_answers_stay_on_the_server(client: TestCli
 def test_the_secret_keys_the_board(client: TestClient) -> None:
     mine = client.get("/api/connections/board", params={"seed": "12"}).json()
     other = (
-        TestClient(create_app("another-secret-0123456789")).get("/api/connections/board", params={"seed": "12"}).json()
+        TestClient(create_app("another-secret-Hq9vR2xL7pW4mZ8k"))
+        .get("/api/connections/board", params={"seed": "12"})
+        .json()
     )
     assert mine["tiles"] != other["tiles"]
     r = TestClient(create_app("another-secret-0123456789")).get(
@@ -135,7 +148,10 @@ def test_win_reveals_groups_only_as_they_are_solved(client: TestClient) -> None:
         if i < 3:  # nothing but what was solved: no other group, and the token holds only the guesses
             assert set(r) == {"result", "group", "solved", "mistakes", "mistakes_left", "won", "lost", "over", "token"}
             assert [g["codes"] for g in r["solved"]] == groups[::-1][: i + 1]
-            assert payload(token)["g"] == [c[::-1] for c in groups[::-1][: i + 1]]
+            body = payload(token)
+            if "u" in body:  # a store keeps the guesses: the token names the player and the game's version
+                assert set(body) == {"n", "m", "u", "v", "g", "k", "exp", "jti"} and body["v"] == i + 1
+            assert body["g"] == [c[::-1] for c in groups[::-1][: i + 1]]
     assert r["won"] and r["over"] and not r["lost"] and r["mistakes"] == 0
     assert [g["tier"] for g in r["groups"]] == [0, 1, 2, 3]
     assert r["share"].startswith(f"flagcore Connections {data['board_id']}\nsolved")
@@ -186,16 +202,15 @@ def test_forged_altered_and_expired_connections_tokens(client: TestClient) -> No
     data, groups = new_game(client, "81")
     token = guess(client, data["token"], groups[0])["token"]
     body = payload(token)
-    tag = token.split(".")[1]
     body["g"] = [groups[0], groups[1], groups[2]]  # claim three solved groups
     error(
-        client.post("/api/connections/guess", json={"token": reencode(body, tag), "codes": groups[3]}),
+        client.post("/api/connections/guess", json={"token": reencode(body, token), "codes": groups[3]}),
         403,
         "forged_token",
     )
     state = {"n": body["n"], "m": body["m"], "g": []}
     other = Signer(b"some-other-secret-123456").sign("connections", state, 3600)
-    error(client.post("/api/connections/guess", json={"token": other, "codes": groups[3]}), 403, "forged_token")
+    error(client.post("/api/connections/guess", json={"token": other, "codes": groups[3]}), 403, "secret_changed")
     expired = Signer(SECRET.encode()).sign("connections", state, 60, now=time.time() - 120)
     error(client.post("/api/connections/guess", json={"token": expired, "codes": groups[3]}), 410, "expired_token")
     deal = client.post("/api/puzzle/deal", json={"flag": "FR", "grid": "easy", "seed": 1}).json()
@@ -207,12 +222,20 @@ def test_forged_altered_and_expired_connections_tokens(client: TestClient) -> No
 
 def test_a_new_game_token_is_a_board_id_of_this_server(client: TestClient) -> None:
     data, groups = new_game(client, "82")
-    first = guess(client, data["token"].upper(), groups[1])  # ids read case-insensitively
+    # one spelling per token: the id exactly as served (the board URL's ?id= reads any case)
+    error(
+        client.post("/api/connections/guess", json={"token": data["token"].upper(), "codes": groups[1]}),
+        403,
+        "forged_token",
+    )
+    first = guess(client, data["token"], groups[1])
     assert first["result"] == "correct" and first["token"] != data["token"]
     # a typo, another server's id and a CLI id are refused, never read as some other board
     typo = data["token"][:-1] + ("0" if data["token"][-1] != "0" else "1")
     other = (
-        TestClient(create_app("another-secret-0123456789")).get("/api/connections/board", params={"seed": "82"}).json()
+        TestClient(create_app("another-secret-Hq9vR2xL7pW4mZ8k"))
+        .get("/api/connections/board", params={"seed": "82"})
+        .json()
     )
     for token in (typo, other["token"], encode_board_id(12, "flags"), "!" * 13):
         error(client.post("/api/connections/guess", json={"token": token, "codes": groups[1]}), 400, "bad_token")
@@ -292,11 +315,11 @@ def test_random_flag_deals_are_reproducible(client: TestClient) -> None:
 def test_forged_altered_expired_and_wrong_puzzle_results_are_refused(client: TestClient) -> None:
     d = deal(client, flag="FR", grid="easy", seed=5)
     best = optimal_log(d["tiles_by_slot"], d["classes"])
-    body, tag = payload(d["token"]), d["token"].split(".")[1]
-    error(verify(client, reencode(dict(body, p=body["p"] + 3), tag), best), 403, "forged_token")  # raise par
-    error(verify(client, reencode(dict(body, st=list(range(6))[::-1]), tag), best), 403, "forged_token")
+    body, token = payload(d["token"]), d["token"]
+    error(verify(client, reencode(dict(body, p=body["p"] + 3), token), best), 403, "forged_token")  # raise par
+    error(verify(client, reencode(dict(body, st=list(range(6))[::-1]), token), best), 403, "forged_token")
     forged = Signer(b"attacker-guessed-secret").sign("puzzle", {k: body[k] for k in "fcrstp" if k in body}, 3600)
-    error(verify(client, forged, best), 403, "forged_token")
+    error(verify(client, forged, best), 403, "secret_changed")  # another secret's key id
     expired = Signer(SECRET.encode()).sign(
         "puzzle", {k: body[k] for k in ("f", "c", "r", "st", "p")}, 10, now=time.time() - 60
     )
@@ -469,9 +492,12 @@ def test_secret_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         app = create_app()
     board = TestClient(app).get("/api/connections/board", params={"seed": "5"}).json()
     assert answers(board["board_id"]).tiles == tuple(t["code"] for t in board["tiles"])
-    monkeypatch.setenv(SECRET_ENV, "short")
-    with pytest.raises(ValueError, match="at least 16"):
-        create_app()
+    for weak in ("short", " " * 16, "0123456789abcdef", "0123456789abcdef" * 2, "correct horse battery staple"):
+        monkeypatch.setenv(SECRET_ENV, weak)
+        with pytest.raises(
+            ValueError, match=r"too weak: a secret needs at least 128 bits .*secrets.token_urlsafe\(32\)"
+        ):
+            create_app()
     with pytest.raises(ValueError):
         create_app(SECRET, token_ttl=0)
 
@@ -571,8 +597,9 @@ def test_every_refusal_is_a_flagcore_error_with_its_builtin() -> None:
 
     assert TokenError is errors.TokenError
     for cls in (*ERRORS, errors.ApiError):
-        assert issubclass(cls, errors.FlagcoreError) and issubclass(cls, ValueError | RuntimeError), cls
-    with pytest.raises(errors.ForgedTokenError):
+        builtin = ConnectionError if cls is errors.StoreUnavailable else ValueError | RuntimeError
+        assert issubclass(cls, errors.FlagcoreError) and issubclass(cls, builtin), cls
+    with pytest.raises(errors.UnknownKeyError):
         Signer(b"k" * 16).check("puzzle", Signer(b"j" * 16).sign("puzzle", {}, 60))
     with pytest.raises(errors.ExpiredTokenError):
         Signer(b"k" * 16).check("puzzle", Signer(b"k" * 16).sign("puzzle", {}, 60, now=0))

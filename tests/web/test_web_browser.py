@@ -271,3 +271,40 @@ def test_pages_obey_their_csp(browser, server) -> None:  # type: ignore[no-untyp
         pg.wait_for_selector(ready)
     context.close()
     assert not problems
+
+
+@pytest.fixture(scope="module")
+def bound_server(tmp_path_factory) -> Iterator[ServerThread]:  # type: ignore[no-untyped-def]
+    """The app with a store (a SQLite file): games are the player's (the browser's cookie)."""
+    from flagcore.store import SQLiteStore
+
+    store = SQLiteStore(tmp_path_factory.mktemp("store") / "games.db")
+    with ServerThread(create_app(SECRET, store=store)) as running:
+        yield running
+    store.close()
+
+
+def test_reloading_a_bound_game_keeps_its_mistakes_and_its_end(browser, bound_server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 900, "height": 1000}, bypass_csp=True)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    _, groups = open_connections(pg, bound_server, "2026")
+    click_guess(pg, groups[0])
+    pg.wait_for_function("document.querySelectorAll('#solved .group').length === 1")
+    click_guess(pg, [groups[1][0], groups[1][1], groups[2][0], groups[3][0]])
+    pg.wait_for_function("document.querySelectorAll('#mistakes span').length === 3")
+    pg.reload()  # the page reopens the board by its id: the stored game, not a new one
+    pg.wait_for_selector("#tiles .tile")
+    assert pg.locator("#mistakes span").count() == 3
+    assert pg.locator("#solved .group").count() == 1 and pg.locator("#tiles .tile").count() == 12
+    for k in range(1, 4):  # three more mistakes: the game is lost
+        click_guess(pg, [groups[1][0], groups[1][k % 4], groups[2][k], groups[3][k]])
+        pg.wait_for_function(f"document.querySelectorAll('#mistakes span').length === {3 - k}")
+    pg.wait_for_selector("#end:not([hidden])")
+    pg.reload()  # a finished game stays finished
+    pg.wait_for_selector("#end:not([hidden])")
+    assert "Out of mistakes" in pg.inner_text("#outcome") and pg.is_disabled("#submit")
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -28,8 +29,13 @@ def call(url: str, body: Any = None) -> tuple[int, Any]:
         return e.code, json.loads(e.read())
 
 
-def serve(*args: str, env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def serve(*args: str, env: dict[str, str], store: str | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``flagcore serve`` on a free port; its store in a folder of its own unless ``store`` says
+    otherwise (never the user's data folder)."""
     port = free_port()
+    if store is None:
+        store = "sqlite://" + tempfile.mkdtemp(prefix="flagcore-serve-") + "/games.db"
+    args = ("--store", store, *args)
     proc = subprocess.Popen(
         [*FLAGCORE, "serve", "--port", str(port), "--no-access-log", *args],
         env=env,
@@ -114,7 +120,7 @@ def test_serve_bad_arguments(args: list[str], message: str) -> None:
 def test_serve_rejects_a_short_secret() -> None:
     env = dict(os.environ, FLAGCORE_SECRET="short")
     r = subprocess.run([*FLAGCORE, "serve", "--port", "0"], capture_output=True, text=True, timeout=60, env=env)
-    assert r.returncode == 2 and "at least 16" in r.stderr
+    assert r.returncode == 2 and "at least 128 bits of entropy" in r.stderr and "token_urlsafe(32)" in r.stderr
 
 
 def test_serve_help() -> None:

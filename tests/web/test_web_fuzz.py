@@ -1,5 +1,7 @@
 """Schema fuzz: schemathesis generates requests from the OpenAPI description (valid and invalid
-bodies, query strings and paths); the server must answer every one with JSON and never a 5xx."""
+bodies, query strings and paths); the server must answer every one with JSON and never a 5xx.
+Each test runs on the stateless app and on the app with each store (a real SQLite file, a real
+redis-server), since with a store every board, guess and verify also reads and writes it."""
 
 from __future__ import annotations
 
@@ -10,12 +12,40 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
+from stores import KINDS, make_store
 from web_helpers import SECRET
 
 from flagcore.web import create_app
 
-app = create_app(SECRET)
-schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
+
+@pytest.fixture(scope="module", params=["none", *KINDS])
+def app(request, tmp_path_factory, redis_server):
+    """The stateless app, and the app on each store (a test using it runs once for each)."""
+    if request.param == "none":
+        yield create_app(SECRET, store="none")
+        return
+    store = make_store(request.param, tmp_path_factory.mktemp("store"), redis_server)
+    yield create_app(SECRET, store=store)
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def apps(tmp_path_factory, redis_server):
+    """The stateless app and the app on each store, together (for schemathesis' cases, which
+    cannot take a parametrized fixture)."""
+    stores = [make_store(kind, tmp_path_factory.mktemp("store"), redis_server) for kind in KINDS]
+    yield [create_app(SECRET, store="none"), *(create_app(SECRET, store=store) for store in stores)]
+    for store in stores:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def client(app) -> TestClient:
+    return TestClient(app)
+
+
+# the document is the same for every app; each case is sent to each app (case.call(app=...))
+schema = schemathesis.openapi.from_asgi("/api/openapi.json", create_app(SECRET, store="none"))
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -28,8 +58,9 @@ def _check(response) -> None:
 
 @schema.parametrize()
 @FUZZ
-def test_schema_fuzz_never_500(case) -> None:
-    _check(case.call())
+def test_schema_fuzz_never_500(apps, case) -> None:
+    for app in apps:
+        _check(case.call(app=app))
 
 
 POSTS = ["/api/connections/guess", "/api/puzzle/deal", "/api/puzzle/verify", "/api/puzzle/cycles"]
@@ -49,11 +80,8 @@ FIELDS = st.sampled_from(["token", "codes", "flag", "grid", "seed", "swaps", "ti
     | JSON.map(lambda v: json.dumps(v).encode())
     | st.dictionaries(FIELDS, JSON, max_size=4).map(lambda v: json.dumps(v).encode())
 )
-def test_any_body_gets_a_json_answer_below_500(url: str, body: bytes) -> None:
-    _check(CLIENT.post(url, content=body))
-
-
-CLIENT = TestClient(app)
+def test_any_body_gets_a_json_answer_below_500(client: TestClient, url: str, body: bytes) -> None:
+    _check(client.post(url, content=body))
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -62,19 +90,19 @@ CLIENT = TestClient(app)
     codes=st.lists(st.sampled_from(["FR", "DE", "JP", "BR", "XX", "", "fr"]) | st.text(max_size=9), max_size=6),
     pick=st.lists(st.integers(0, 15), min_size=4, max_size=4),
 )
-def test_guesses_with_a_genuine_token(codes: list, pick: list) -> None:
-    board = CLIENT.get("/api/connections/board", params={"seed": "fuzz"}).json()
+def test_guesses_with_a_genuine_token(client: TestClient, codes: list, pick: list) -> None:
+    board = client.get("/api/connections/board", params={"seed": "fuzz"}).json()
     tiles = [t["code"] for t in board["tiles"]]
     for body in (
         {"token": board["token"], "codes": codes},
         {"token": board["token"], "codes": [tiles[i] for i in pick]},
     ):
-        _check(CLIENT.post("/api/connections/guess", json=body))
+        _check(client.post("/api/connections/guess", json=body))
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(swaps=st.lists(st.lists(st.integers(-3, 20), min_size=0, max_size=3), max_size=20))
-def test_swap_logs_with_a_genuine_token(swaps: list) -> None:
-    deal = CLIENT.post("/api/puzzle/deal", json={"flag": "JP", "grid": "hard", "seed": 3}).json()
-    _check(CLIENT.post("/api/puzzle/verify", json={"token": deal["token"], "swaps": swaps}))
+def test_swap_logs_with_a_genuine_token(client: TestClient, swaps: list) -> None:
+    deal = client.post("/api/puzzle/deal", json={"flag": "JP", "grid": "hard", "seed": 3}).json()
+    _check(client.post("/api/puzzle/verify", json={"token": deal["token"], "swaps": swaps}))

@@ -13,7 +13,7 @@ from flagcore.connections import Board
 from flagcore.web.boards import KeyedBoards
 from flagcore.web.tokens import Signer
 
-SECRET = "test-secret-0123456789abcdef"
+SECRET = "Xq3v9ZtKe_Lw0pRj7HcUy2mNfA8sDgB4"  # 32 base64url characters: 192 bits
 
 
 def answers(board_id: str, secret: str = SECRET) -> Board:

@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        core.name  # noqa: B018 -- FLAGCORE_IMPL is read here, so a bad value is one line, not a traceback
+        core.check()  # FLAGCORE_IMPL is read here, so a bad value is one line, not a traceback
     except ImplError as exc:
         print(f"flagcore: error: {exc}", file=sys.stderr)
         return 2

@@ -1,31 +1,72 @@
-"""``flagcore serve``: run the web game and JSON API (needs ``pip install "flagcore[web]"``)."""
+"""``flagcore serve``: run the web game and JSON API (needs ``pip install "flagcore[web]"``).
+
+The workers learn their configuration from the environment this process sets before starting
+them (FLAGCORE_SECRET, FLAGCORE_STORE, FLAGCORE_ALLOWED_HOSTS: what ``create_app()`` reads), so
+every worker has the same secret, store and hosts.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import sys
+from pathlib import Path
 from typing import Any
 
 from .._args.common import as_at_least, as_in_range
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def default_store() -> str:
+    """The SQLite file of games when --store is not given: in the user's data folder."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return f"sqlite://{base / 'flagcore' / 'games.db'}"
 
 
 def register(groups: dict[str, Any]) -> None:
     p = groups[""].add_parser(
         "serve",
         help="run the web game and JSON API (needs the web extra)",
-        description="Serve the browser game and the JSON API with uvicorn. The server is stateless: "
-        "run several workers, or several machines behind a load balancer, with one FLAGCORE_SECRET.",
+        description="Serve the browser game and the JSON API (granian by default, or uvicorn). Games are "
+        "kept in a store, so a result is binding: a SQLite file by default (every worker of this machine), "
+        "Redis for several machines (all with one FLAGCORE_SECRET), or none (stateless: nothing binding).",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     p.add_argument(
+        "--store",
+        default=None,
+        help="where games are kept: none, sqlite:///path/games.db (default: "
+        "$XDG_DATA_HOME/flagcore/games.db) or redis://host:port/db",
+    )
+    p.add_argument(
+        "--library",
+        default=None,
+        metavar="PATH",
+        help="deal boards from this library (a JSON file or folder, as flagcore data check reads) instead of the "
+        "bundled one: with a private library, the public one does not give the answers away",
+    )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="a host name clients may use (repeat for several); requests for any other Host get a 400 "
+        "(default: the loopback names when listening on a loopback address, else any host)",
+    )
+    p.add_argument(
+        "--server",
+        default="granian",
+        choices=["granian", "uvicorn"],
+        help="the HTTP server running the app (default: granian, the faster here; see the README's load table)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
-        help="uvicorn log level (default: info)",
+        help="server log level (default: info)",
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.set_defaults(func=run)
@@ -36,27 +77,86 @@ def run(args: argparse.Namespace) -> int:
     as_at_least(args.workers, "--workers", 1)
     try:
         import starlette  # noqa: F401
-        import uvicorn
-    except ImportError:
-        raise RuntimeError('flagcore serve needs the web extra: pip install "flagcore[web]"') from None
-    from ..web.tokens import SECRET_ENV, secret_from_env
 
-    secret_from_env()  # a too-short FLAGCORE_SECRET fails here, before any worker starts
-    if not os.environ.get(SECRET_ENV):
-        # One random secret for every worker of this run (they must agree), set before they spawn.
-        os.environ[SECRET_ENV] = secrets.token_hex(32)
-        print(
-            f"flagcore serve: {SECRET_ENV} is not set; using a random secret for this run. Tokens and "
-            "board ids die with this server: set FLAGCORE_SECRET to keep them across restarts and machines.",
-            file=sys.stderr,
+        if args.server == "granian":
+            import granian  # noqa: F401
+        else:
+            import uvicorn  # noqa: F401
+    except ImportError:
+        raise RuntimeError(
+            f'flagcore serve --server {args.server} needs the web extra: pip install "flagcore[web]"'
+        ) from None
+    from .._args.store import parse_store_url
+    from ..library import load_library
+    from ..store import open_store
+    from ..web.app import HOSTS_ENV, LIBRARY_ENV, STORE_ENV
+    from ..web.tokens import SECRET_ENV, old_secrets_from_env, secret_file, secret_from_env
+
+    secret = secret_from_env()  # a weak FLAGCORE_SECRET fails here, before any worker starts
+    old_secrets_from_env()
+    url = args.store or default_store()
+    kind, target = parse_store_url(url)
+    if kind == "sqlite":
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+    store = open_store(url)  # a store that cannot be opened fails here, with its reason
+    if store is not None:
+        store.ping()
+        store.close()
+    if secret is None:
+        if kind == "sqlite":
+            # kept beside the games, so a restart keeps every board, token and player
+            path = Path(target).with_suffix(".secret")
+            os.environ[SECRET_ENV] = secret_file(path).decode("utf-8")
+            print(f"flagcore serve: {SECRET_ENV} is not set; using the secret kept in {path}", file=sys.stderr)
+        elif kind == "redis":
+            raise ValueError(
+                f"--store {kind}: set {SECRET_ENV} (the same on every server sharing the store); make one with "
+                'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+            )
+        else:
+            import secrets
+
+            os.environ[SECRET_ENV] = secrets.token_urlsafe(32)
+            print(
+                f"flagcore serve: {SECRET_ENV} is not set; using a random secret for this run. Tokens and "
+                "board ids die with this server: set FLAGCORE_SECRET to keep them across restarts and machines.",
+                file=sys.stderr,
+            )
+    os.environ[STORE_ENV] = url
+    if args.library is not None:
+        load_library(args.library)  # a broken library fails here, naming the file and the problem
+        os.environ[LIBRARY_ENV] = str(Path(args.library).resolve())
+    hosts = args.allowed_host
+    if hosts is None and args.host in LOOPBACK:
+        hosts = [*LOOPBACK, "[::1]"]
+    if hosts:
+        os.environ[HOSTS_ENV] = ",".join(hosts)
+    else:
+        os.environ.pop(HOSTS_ENV, None)
+    if args.server == "granian":
+        from granian import Granian
+
+        Granian(
+            "flagcore.web:create_app",
+            factory=True,
+            address=args.host,
+            port=args.port,
+            workers=args.workers,
+            interface="asgi",  # type: ignore[arg-type]
+            websockets=False,
+            log_level=args.log_level,
+            log_access=not args.no_access_log,
+        ).serve()
+    else:
+        import uvicorn
+
+        uvicorn.run(
+            "flagcore.web:create_app",
+            factory=True,
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            log_level=args.log_level,
+            access_log=not args.no_access_log,
         )
-    uvicorn.run(
-        "flagcore.web:create_app",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        log_level=args.log_level,
-        access_log=not args.no_access_log,
-    )
     return 0

@@ -91,11 +91,25 @@ _VERDICTS = _verdicts()  # packed group counts -> (result, index of the matched 
 
 def _board_values(board: object) -> dict[str, int]:
     """Check a board and return each code's grading value (see _VALUES)."""
-    checked: Board = as_instance(board, Board, "board", "a flagcore.connections.Board")
-    check_board_shape(checked, Group)
-    grouped = [code for group in checked.groups for code in group.codes]
+    # A game is made per request on a server: the checks here are the cheap form of the rules in
+    # _args.connections, which are called only to raise the precise error.
+    checked: Board = (
+        board if isinstance(board, Board) else as_instance(board, Board, "board", "a flagcore.connections.Board")
+    )
+    tiles = checked.tiles
+    tile_set = set(tiles)
+    ok = len(tiles) == 4 * ITEMS_PER_CATEGORY == len(tile_set) and len(checked.groups) == 4
+    grouped: list[str] = []
+    for group in checked.groups:
+        if not isinstance(group, Group) or len(group.codes) != ITEMS_PER_CATEGORY:
+            ok = False
+            break
+        grouped.extend(group.codes)
+    if not ok:
+        check_board_shape(checked, Group)
     values = dict(zip(grouped, _VALUES))
-    check_groups_cover(len(values) == len(grouped) and values.keys() == set(checked.tiles))
+    if len(values) != len(grouped) or values.keys() != tile_set:
+        check_groups_cover(False)
     return values
 
 
@@ -207,7 +221,9 @@ class ConnectionsGame:
         values = self._values
         solved = self._solved_places << _COUNT_BITS
         unknown = [c for c in selected if c not in values]
-        check_playable(unknown, [] if unknown else [c for c in selected if values[c] & solved])
+        repeated = [] if unknown else [c for c in selected if values[c] & solved]
+        if unknown or repeated:
+            check_playable(unknown, repeated)
         return selected, sum(values[c] for c in selected)
 
     def _outcome(self, result: str, matched: Group | None) -> GuessOutcome:

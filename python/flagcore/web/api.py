@@ -1,19 +1,32 @@
 """The JSON API: Connections boards and guesses, Puzzle deals and verified results, flag artwork.
 
-The server keeps no per-game state. A Connections game travels as a signed token holding the
-board's game number and mode and the guesses graded so far; each guess replays them through
-``ConnectionsGame`` (at most seven, microseconds) and returns a new token. A new game's token is
-its board id: a game without guesses holds nothing a client could forge or gain by replaying,
-since anyone may open the board again, so it needs no signature of its own. A Puzzle deal returns a token that binds
-the flag, grid, start board and par; ``verify`` replays the client's swap log against it.
-Every error is a JSON body ``{"error": {"code", "message"}}`` with a 4xx status.
+Two ways to keep a game, chosen by the app's store (flagcore.store):
+
+- **stateless** (no store): a Connections game travels as a signed token holding the board's game
+  number and mode and the guesses graded so far; each guess replays them through
+  ``ConnectionsGame`` (at most seven, microseconds) and returns a new token. Nothing is binding:
+  any kept token replays the game from its point, and a Puzzle deal can be verified again.
+- **bound** (a store): each player (flagcore.web.players) has one game per board, kept in the
+  store. The token names the player, the board and the game's version; a guess is recorded only
+  if the stored game is still at that version (compare-and-set), so a replayed or older token
+  gets 409 ``stale_token``, reopening the board returns the game where it is, and a finished
+  game stays finished. A Puzzle deal's result is recorded once per (player, flag, grid, seed).
+  The day's board is published to the store the first time it is served, and read from there
+  after, so an upgrade never changes a board players have seen.
+
+A new game's token is its board id, spelt exactly as the server wrote it. A Puzzle deal returns a
+token that binds the flag, grid, start board and par; ``verify`` replays the client's swap log
+against it. Every error is a JSON body ``{"error": {"code", "message"}}`` with a 4xx status (503
+when the store does not answer).
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 import secrets
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cache
 from typing import Any
 
@@ -29,9 +42,10 @@ from .._args.web import (
     field,
 )
 from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group
-from ..errors import ApiError, BoardRequestError
+from ..errors import ApiError, BoardRequestError, TokenError
 from ..library import Library
 from ..signatures import bundled_codes, flag_svg, piece_signatures
+from ..store import Store
 from .boards import ID_LENGTH, Dealt, KeyedBoards, check_mode, daily_number, game_number
 from .jsonapi import Endpoint, PatternRoute, Reply
 from .openapi import SPEC
@@ -39,6 +53,13 @@ from .routes import ROUTES
 from .tokens import Signer, SpendHook
 from .trace import simulate
 
+PLAYER_HANDLERS = frozenset({"board", "guess", "deal", "verify"})  # the handlers that bind games to a player
+LATEST_ZONE = datetime.timezone(datetime.timedelta(hours=14))  # where each day starts first (Kiribati)
+DAILY_EPOCH = datetime.date(2024, 1, 1)  # no daily board before this day (flagcore's first)
+STALE = (
+    "this guess token was already used, or the game has moved on since it was issued "
+    "(another tab or device): reload the board to continue the game where it is"
+)
 WEB_GRIDS = ("easy", "medium", "hard")  # the game's grids; their signatures are precomputed
 _SVG_SIZE = re.compile(rb'viewBox\s*=\s*["\']\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)[\s,]+([\d.eE+]+)')
 
@@ -77,9 +98,16 @@ class Api:
     token_ttl: int
     puzzle_ttl: int
     on_spend: SpendHook | None
+    store: Store | None = None
+    private_library: bool = False  # boards are dealt from ``library``, not the bundled one
+    # boards read from the store's published boards, by (game number, mode, secret): never change
+    _published: dict[tuple[int, str, int], Dealt] = dataclass_field(default_factory=dict)
+    # the game numbers of every daily from DAILY_EPOCH to _daily_until: only these can be published
+    _daily_numbers: set[int] = dataclass_field(default_factory=set)
+    _daily_until: datetime.date = DAILY_EPOCH - datetime.timedelta(days=1)
 
     def __post_init__(self) -> None:
-        self.boards = KeyedBoards(self.signer, self._prepare)
+        self.boards = KeyedBoards(self.signer, self._prepare, library=self.library if self.private_library else None)
         self.flag_codes = frozenset(bundled_codes())
         self._random_flags = sorted(self.flag_codes)
         self.names = {code: self.library.name(code) for code in self.library.codes}
@@ -96,7 +124,11 @@ class Api:
 
     def endpoints(self) -> dict[str, Endpoint]:
         """Every route of the table (flagcore.web.routes) with an exact path."""
-        return {r.path: Endpoint(r.method, getattr(self, r.handler), r.refuses) for r in ROUTES if "{" not in r.path}
+        return {
+            r.path: Endpoint(r.method, getattr(self, r.handler), r.refuses, r.handler in PLAYER_HANDLERS)
+            for r in ROUTES
+            if "{" not in r.path
+        }
 
     def patterns(self) -> list[PatternRoute]:
         """The table's routes with a parameter in the path, as (prefix, suffix, handler): ``/flags/{code}.svg``."""
@@ -111,27 +143,107 @@ class Api:
 
     # ------------------------------------------------------------ Connections
 
-    def board(self, query: dict[str, str]) -> Reply:
-        """``GET /api/connections/board``: a keyed board by seed, daily date or id (tiles only)."""
+    def board(self, query: dict[str, str], player: str | None = None) -> Reply | dict[str, Any]:
+        """``GET /api/connections/board``: a keyed board by seed, daily date or id (tiles only); with
+        a store, the player's game on it where it is."""
         chosen = [k for k in ("seed", "daily", "id") if k in query]
         if len(chosen) > 1:
             raise ApiError(400, "bad_request", f"give at most one of seed, daily, id (got {chosen})")
         daily = None
+        key = 0
         if "id" in query:
             if "mode" in query:
                 raise BoardRequestError("mode comes from the board id; do not pass both")
-            number, mode = self.boards.parse_id(query["id"])
+            number, mode, key = self.boards.parse_id(query["id"])
         else:
             mode = check_mode(query.get("mode", "flags"))
             if "daily" in query:
                 daily = query["daily"]
                 number = daily_number(daily)
+                _check_not_future(daily)
             elif "seed" in query:
                 number = game_number(as_request_seed(query["seed"]))
             else:
                 number = secrets.randbelow(1 << 32)
-        prepared: Prepared = self.boards.dealt(number, mode).extra
+        dealt = self._dealt(number, mode, key, publish=daily is not None)
+        if self.store is not None and player is not None:
+            record = self.store.load_game(player, dealt.board_id)
+            if record is not None:  # the game in progress (or finished), exactly where it is
+                guesses = orjson.loads(record.data)
+                return self._game_state(dealt, guesses, number, mode, key, player, record.version, daily)
+        prepared: Prepared = dealt.extra
         return Reply(prepared.head + orjson.dumps(daily) + prepared.tail)
+
+    def _dealt(self, number: int, mode: str, key: int, publish: bool = False) -> Dealt:
+        """The board of (number, mode, secret): its published version when the store has one
+        (``publish``: publishing this one if there is none yet, the first writer winning)."""
+        dealt = self.boards.dealt(number, mode, key)
+        if self.store is None:
+            return dealt
+        known = self._published.get((number, mode, key))
+        if known is not None:
+            return known
+        if not publish and not self._may_be_published(number):
+            return dealt  # a board of a seed or an id: never a day's board, so never published
+        mine = orjson.dumps(_board_json(dealt.board))
+        data = self.store.publish_board(dealt.board_id, mine) if publish else self.store.published_board(dealt.board_id)
+        if data is None:
+            return dealt  # not published: a board of a seed or an id, never served as a daily
+        if data != mine:  # published by another version of flagcore or of the library: that one stays
+            board = _board_from_json(orjson.loads(data), dealt.board_id)
+            dealt = Dealt(board, dealt.board_id, self._prepare(board, dealt.board_id))
+        self._published[(number, mode, key)] = dealt
+        return dealt
+
+    def _may_be_published(self, number: int) -> bool:
+        """Whether ``number`` is the game number of a daily board so far (only those are published)."""
+        latest = datetime.datetime.now(LATEST_ZONE).date()
+        while self._daily_until < latest:
+            self._daily_until += datetime.timedelta(days=1)
+            self._daily_numbers.add(daily_number(self._daily_until.isoformat()))
+        return number in self._daily_numbers
+
+    def _game_state(
+        self,
+        dealt: Dealt,
+        guesses: list[list[str]],
+        number: int,
+        mode: str,
+        key: int,
+        player: str,
+        version: int,
+        daily: str | None,
+    ) -> dict[str, Any]:
+        """A stored game as the board request returns it: the tiles left, the groups solved, the
+        mistakes, and a token for its next guess."""
+        new_game, groups = dealt.extra.grading(dealt.board)
+        game = new_game.copy()
+        for earlier in guesses:
+            game.guess(earlier)
+        reply: dict[str, Any] = {
+            "board_id": dealt.board_id,
+            "mode": mode,
+            "daily": daily,
+            "tiles": [orjson.Fragment(self._tile_json[c]) for c in game.remaining_tiles],
+            "mistakes": game.mistakes,
+            "mistakes_left": game.mistakes_left,
+            "solved": [groups[g.tier] for g in game.solved_groups],
+            "over": game.over,
+            "token": self._bound_token(number, mode, key, player, version, guesses),
+        }
+        if game.over:
+            reply.update(won=game.won, lost=game.lost, groups=list(groups), share=_share_text(game, dealt.board_id))
+        return reply
+
+    def _bound_token(
+        self, number: int, mode: str, key: int, player: str, version: int, guesses: list[list[str]]
+    ) -> str:
+        """The token of a stored game: its board, player, version and guesses (the version and
+        guesses are what the next guess's compare-and-set expects)."""
+        payload: dict[str, Any] = {"n": number, "m": mode, "u": player, "v": version, "g": guesses}
+        if key:  # a board of an old secret (rotation): name it, since the new secret signs the token
+            payload["bk"] = self.signer.kid(key)
+        return self.signer.sign("connections", payload, self.token_ttl)
 
     def _prepare(self, board: Board, board_id: str) -> Prepared:
         """A dealt board's reply, encoded once in two halves around its "daily" value."""
@@ -146,17 +258,24 @@ class Api:
             + b"}",
         )
 
-    def guess(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``POST /api/connections/guess``: grade four codes against the game in the token."""
+    def guess(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
+        """``POST /api/connections/guess``: grade four codes against the game in the token (with a
+        store: the player's stored game, at the token's version)."""
         token = field(body, "token", str)
         codes = as_guess_codes(field(body, "codes", list))
+        version = 0
         if len(token) == ID_LENGTH:  # a new game: its token is the board id
-            number, mode = self.boards.parse_token_id(token)
+            number, mode, key = self.boards.parse_token_id(token)
             past: list[list[str]] = []
         else:  # the token names the board by game number and mode (signed, so no id tag to check)
             state = self.signer.check("connections", token)
             number, mode, past = state["n"], state["m"], state["g"]
-        dealt: Dealt = self.boards.dealt(number, mode)
+            key = self._board_key(state)
+            if self.store is not None:
+                if "u" not in state:
+                    raise TokenError("token is of a stateless game; this server keeps games: reload the board")
+                player, version = state["u"], state["v"]
+        dealt: Dealt = self._dealt(number, mode, key)
         new_game, groups = dealt.extra.grading(dealt.board)
         game = new_game.copy()
         for earlier in past:  # signed by this server: every one was a legal guess
@@ -164,9 +283,21 @@ class Api:
         if game.over:
             raise ApiError(409, "game_over", "the game is over; start a new one")
         outcome = game.guess(codes)  # codes not on the board or already solved: bad_guess (routes.py)
-        token = self.signer.sign(
-            "connections", {"n": number, "m": mode, "g": [list(g) for g in game.guesses]}, self.token_ttl
-        )
+        guesses = [list(g) for g in game.guesses]
+        if self.store is not None and player is not None:
+            # one round trip: written only if the stored game is exactly the token's (its version and
+            # guesses); a replayed or older token, or a guess recorded meanwhile, finds another game
+            previous = orjson.dumps(past) if version else None
+            if not self.store.save_game(
+                player, dealt.board_id, version, orjson.dumps(guesses), self.token_ttl, previous
+            ):
+                raise ApiError(409, "stale_token", STALE)
+            token = self._bound_token(number, mode, key, player, version + 1, guesses)
+        else:
+            payload: dict[str, Any] = {"n": number, "m": mode, "g": guesses}
+            if key:
+                payload["bk"] = self.signer.kid(key)
+            token = self.signer.sign("connections", payload, self.token_ttl)
         reply: dict[str, Any] = {
             "result": outcome.result,
             "group": groups[outcome.matched.tier] if outcome.matched else None,
@@ -183,6 +314,15 @@ class Api:
             reply["share"] = _share_text(game, dealt.board_id)
         return reply
 
+    def _board_key(self, state: dict[str, Any]) -> int:
+        """The secret a token's board is keyed under: the one named by "bk", else the token's own."""
+        if "bk" not in state:
+            return int(state["key"])
+        key = self.signer.key_of(state["bk"])
+        if key is None:
+            raise TokenError("token's board was made under a secret this server no longer has; start a new game")
+        return key
+
     def trace(self, query: dict[str, str]) -> dict[str, Any]:
         """``GET /api/connections/trace``: the search simulator's steps for an engine seed."""
         mode = check_mode(query.get("mode", "flags"))
@@ -192,7 +332,7 @@ class Api:
 
     # ------------------------------------------------------------ Puzzle
 
-    def deal(self, body: dict[str, Any]) -> dict[str, Any]:
+    def deal(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
         """``POST /api/puzzle/deal``: a shuffled board with a signed token binding flag, grid, start and par."""
         grid_name = field(body, "grid", str, required=False) or "hard"
         grid_key = puzzle.GRID_ALIASES.get(grid_name.strip().lower(), grid_name.strip().lower())
@@ -205,15 +345,17 @@ class Api:
         if flag is None or flag.lower() == "random":
             flag = self._random_flags[Rng(f"flag|{seed}").below(len(self._random_flags))]
         else:
-            flag = flag.strip().upper()
+            # ASCII only before upper(): "ﬁ".upper() is "FI" (a code is matched exactly, never folded)
+            flag = flag.strip().upper() if flag.isascii() else flag
             if flag not in self.flag_codes:
                 raise ApiError(400, "unknown_flag", f"flag {flag[:12]!r} is not a bundled flag")
         # by code: the engine caches each flag's signatures on each grid; ParSearchLimit: no_deal (routes.py)
         game = puzzle.new_game(flag, grid_key, seed=seed)
         start = list(game.start)
-        token = self.signer.sign(
-            "puzzle", {"f": flag, "c": columns, "r": rows, "st": start, "p": game.par}, self.puzzle_ttl
-        )
+        claim: dict[str, Any] = {"f": flag, "c": columns, "r": rows, "st": start, "p": game.par}
+        if player is not None:  # with a store: one verified result per (player, flag, grid, seed)
+            claim.update(u=player, s=seed)
+        token = self.signer.sign("puzzle", claim, self.puzzle_ttl)
         return {
             "flag": flag,
             "name": self._name(flag),
@@ -226,7 +368,7 @@ class Api:
             "token": token,
         }
 
-    def verify(self, body: dict[str, Any]) -> dict[str, Any]:
+    def verify(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
         """``POST /api/puzzle/verify``: replay a swap log against a deal's token; the verified result."""
         claim = self.signer.check("puzzle", field(body, "token", str))
         swaps = as_swap_list(field(body, "swaps", list))
@@ -238,7 +380,7 @@ class Api:
             raise ApiError(409, "stale_token", "this board's par has changed since the deal; deal again")
         if self.on_spend is not None and not self.on_spend("puzzle", claim["jti"], claim["exp"]):
             raise ApiError(409, "token_used", "this Puzzle result was already verified")
-        return {
+        verified = {
             "swaps": result.swaps,
             "par": result.min_possible,
             "over_par": result.swaps_over_min,
@@ -246,6 +388,18 @@ class Api:
             "solved": result.solved,
             "flag": claim["f"],
         }
+        if self.store is not None and "u" in claim:
+            # a token verifies once; a deal (the same seed dealt again: another token) has one result
+            deal_key = orjson.dumps(["puzzle", claim["u"], claim["f"], claim["c"], claim["r"], claim["s"]]).decode()
+            mine = orjson.dumps({"jti": claim["jti"], **verified})
+            if (
+                not self.store.spend("puzzle", claim["jti"], claim["exp"])
+                or self.store.record_result(deal_key, mine) != mine
+            ):
+                raise ApiError(
+                    409, "already_verified", "this Puzzle deal already has a verified result (one per player)"
+                )
+        return verified
 
     def cycles(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/puzzle/cycles``: the swap bench's cycles, min swaps and each slot's cycle."""
@@ -275,7 +429,7 @@ class Api:
 
     def flag_svg(self, code: str) -> Reply:
         """``GET /flags/{code}.svg``: a bundled flag's artwork, cached for a year."""
-        code = code.upper()
+        code = code.upper() if code.isascii() else code  # never folded: "ﬁ".upper() is "FI"
         if code not in self.flag_codes:  # only names from the bundled list ever reach the disk
             raise ApiError(404, "unknown_flag", f"no bundled flag {code[:12]!r}")
         return Reply(flag_svg(code), b"image/svg+xml", ((b"cache-control", b"public, max-age=31536000, immutable"),))
@@ -283,6 +437,28 @@ class Api:
     def openapi(self, query: dict[str, str]) -> Reply:
         """``GET /api/openapi.json``: the OpenAPI description of this API."""
         return self._openapi_reply
+
+
+def _check_not_future(date: str) -> None:
+    """A daily board is served from the moment its day has begun somewhere (UTC+14), not before,
+    and from DAILY_EPOCH on."""
+    if date < DAILY_EPOCH.isoformat():
+        raise ApiError(400, "bad_board", f"there is no daily board before {DAILY_EPOCH.isoformat()}")
+    latest = datetime.datetime.now(LATEST_ZONE).date().isoformat()
+    if date > latest:  # both YYYY-MM-DD (daily_number checked the date), so text order is date order
+        raise ApiError(
+            400, "future_daily", f"the daily board of {date} is not out yet: it is {latest} in the earliest time zone"
+        )
+
+
+def _board_json(board: Board) -> dict[str, Any]:
+    """What a published board keeps: its mode, tiles and groups (all a game needs)."""
+    return {"mode": board.mode, "tiles": list(board.tiles), "groups": [g.to_dict() for g in board.groups]}
+
+
+def _board_from_json(data: dict[str, Any], board_id: str) -> Board:
+    groups = tuple(Group(g["tier"], g["label"], tuple(g["codes"]), g["category_id"]) for g in data["groups"])
+    return Board(tuple(data["tiles"]), groups, board_id, data["mode"])  # type: ignore[arg-type]
 
 
 def _share_text(game: ConnectionsGame, board_id: str) -> str:

@@ -3,7 +3,10 @@ the browser game's pages and static files (Starlette)."""
 
 from __future__ import annotations
 
+import os
+import secrets
 import warnings
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +17,19 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .._args.secret import as_secret
 from .._args.web import as_spend_hook, as_ttl
 from ..library import load_library
+from ..store import Store, open_store
 from .api import Api
 from .jsonapi import Endpoint, JsonApi
-from .tokens import SECRET_ENV, Signer, SpendHook, secret_from_env
+from .players import Players
+from .tokens import SECRET_ENV, Signer, SpendHook, old_secrets_from_env, secret_from_env
 
 STATIC = Path(__file__).parent / "static"
+STORE_ENV = "FLAGCORE_STORE"  # a store URL (flagcore.store.open_store); flagcore serve sets it for its workers
+LIBRARY_ENV = "FLAGCORE_LIBRARY"  # a private library (file or folder); flagcore serve sets it from --library
+HOSTS_ENV = "FLAGCORE_ALLOWED_HOSTS"  # comma-separated host names; flagcore serve sets it from --allowed-host
 PAGES = ("connections", "puzzle", "simulator", "bench")
 # Pages load only this origin's scripts, styles and images: nothing from a CDN, so they work offline.
 _PAGE_HEADERS = {
@@ -34,6 +43,10 @@ _PAGE_HEADERS = {
 def create_app(
     secret: str | bytes | None = None,
     *,
+    old_secrets: Sequence[str | bytes] | None = None,
+    store: Store | str | None = None,
+    allowed_hosts: Iterable[str] | None = None,
+    library: str | os.PathLike[str] | None = None,
     token_ttl: int = 7 * 24 * 3600,
     puzzle_ttl: int = 24 * 3600,
     on_spend: SpendHook | None = None,
@@ -41,20 +54,34 @@ def create_app(
 ) -> JsonApi:
     """The flagcore web app, an ASGI application you can serve or mount in your own server.
 
-    secret: signs game tokens and keys board ids; None reads FLAGCORE_SECRET and, when that is
-        unset, uses a random secret for this process (with a warning: tokens and board ids then
-        die with the process and are refused by any other worker).
+    secret: signs game tokens and keys board ids, with at least 128 bits of entropy (make one with
+        ``python -c "import secrets; print(secrets.token_urlsafe(32))"``); None reads
+        FLAGCORE_SECRET and, when that is unset, uses a random secret for this process (with a
+        warning: tokens and board ids then die with the process and are refused by any other
+        worker; ``flagcore serve`` keeps one in a file instead).
+    old_secrets: secrets of before a rotation: they verify tokens, board ids and player cookies
+        but never sign; None reads FLAGCORE_OLD_SECRETS (whitespace-separated).
+    store: where games, spent tokens, published boards and results are kept (flagcore.store): a
+        Store, or a URL for ``open_store`` ("none", "sqlite:///path", "redis://host:port/db");
+        None reads FLAGCORE_STORE, and without it the app is stateless (nothing binding).
+    allowed_hosts: the host names the app answers (any other Host header gets a JSON 400); None
+        reads FLAGCORE_ALLOWED_HOSTS (comma-separated), and without it any host is answered.
+    library: a library file or folder (flagcore.library.load_library) to deal boards from instead
+        of the bundled one: a private library keeps the answers from anyone who has only the
+        public one; None reads FLAGCORE_LIBRARY, and without it the bundled library is used.
     token_ttl / puzzle_ttl: lifetime in seconds of a Connections game token / a Puzzle deal.
     on_spend(kind, jti, exp) -> bool: the single-use hook, called when a Puzzle result is
-        verified; return False to refuse a token already spent (keep the jti until exp in your
-        shared store, e.g. Redis SET NX with an expiry). None: a deal can be verified repeatedly
-        (each time with the same result).
+        verified; return False to refuse a token already spent. With a store, the app already
+        records one result per deal and player.
     extra_endpoints: more exact-path routes served like the API's own (path -> Endpoint), e.g. a
         benchmark's no-op endpoints (benchmarks/web_load.py); a path of the API cannot be replaced.
+
+    An embedding server that knows its users names the player of a request by setting
+    ``scope["flagcore.player"]`` (flagcore.web.players); otherwise a signed cookie does.
     """
     if secret is None:
-        key, from_env = secret_from_env()
-        if not from_env:
+        key = secret_from_env()
+        if key is None:
             warnings.warn(
                 f"flagcore.web: {SECRET_ENV} is not set; using a random secret for this process. "
                 "Game tokens and board ids will not survive a restart and are refused by other "
@@ -62,14 +89,31 @@ def create_app(
                 RuntimeWarning,
                 stacklevel=2,
             )
+            key = secrets.token_urlsafe(32).encode("ascii")
     else:
-        key = secret.encode("utf-8") if isinstance(secret, str) else secret
+        key = as_secret(secret, "secret")
+    if old_secrets is None:
+        old = old_secrets_from_env()
+    else:
+        old = tuple(s.encode("utf-8") if isinstance(s, str) else s for s in old_secrets)
+    if store is None:
+        store = os.environ.get(STORE_ENV, "none")
+    if isinstance(store, str):
+        store = open_store(store)
+    if allowed_hosts is None and os.environ.get(HOSTS_ENV):
+        allowed_hosts = os.environ[HOSTS_ENV].split(",")
+    hosts = None if allowed_hosts is None else frozenset(h.strip().lower() for h in allowed_hosts if h.strip())
+    if library is None:
+        library = os.environ.get(LIBRARY_ENV) or None
+    signer = Signer(key, old)
     api = Api(
-        Signer(key),
-        load_library(),
+        signer,
+        load_library(None if library is None else Path(library)),
         as_ttl(token_ttl, "token_ttl"),
         as_ttl(puzzle_ttl, "puzzle_ttl"),
         as_spend_hook(on_spend),
+        store,
+        private_library=library is not None,
     )
     endpoints = api.endpoints()
     for path, endpoint in (extra_endpoints or {}).items():
@@ -91,7 +135,9 @@ def create_app(
         ],
         exception_handlers={HTTPException: _http_error},
     )
-    return JsonApi(endpoints, api.patterns(), pages)
+    pages.router.redirect_slashes = False  # a redirect would name the Host header's host: "/static" is a 404
+    players = Players(signer) if store is not None else None
+    return JsonApi(endpoints, api.patterns(), pages, players, hosts)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

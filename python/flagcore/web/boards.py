@@ -32,8 +32,8 @@ from .._args.connections import as_mode
 from .._impl import core
 from ..connections import Board, generate
 from ..connections.ids import daily_seed
-from ..errors import BoardRequestError, TokenError
-from ..library import MODES
+from ..errors import BoardRequestError, ForgedTokenError, TokenError
+from ..library import MODES, Library
 from .tokens import Signer
 
 ID_LENGTH = 13
@@ -81,45 +81,56 @@ class Dealt(NamedTuple):
 class KeyedBoards:
     """Board ids and boards under one server secret.
 
-    ``prepare(board, board_id)`` is called once per board dealt, and its result is cached with
+    ``library``: the library boards are dealt from (None: the bundled one). ``prepare(board,
+    board_id)`` is called once per board dealt, and its result is cached with
     the board (``Dealt.extra``): a server keeps there what it would otherwise rebuild at every
     request for the board (its encoded reply, its grading table).
     """
 
     def __init__(
-        self, signer: Signer, prepare: Callable[[Board, str], Any] | None = None, cache_size: int = BOARD_CACHE
+        self,
+        signer: Signer,
+        prepare: Callable[[Board, str], Any] | None = None,
+        cache_size: int = BOARD_CACHE,
+        library: Library | None = None,
     ) -> None:
         self._signer = signer
         self._prepare = prepare
+        self._library = library  # None: the bundled library (generate's fast path)
         # A board is dealt once and then graded at every guess of every player on it (a daily
         # board: everyone); Boards are frozen, so one object can serve every request.
         self.dealt = lru_cache(maxsize=cache_size)(self._deal)
 
-    def _keys(self, body: bytes) -> bytes:
-        """The MAC of an id's first 5 bytes: bytes 0-2 are its tag, bytes 3-6 the engine seed."""
-        return self._signer.derive(b"connections board|" + body, 7)
+    def _keys(self, body: bytes, key: int = 0) -> bytes:
+        """The MAC of an id's first 5 bytes under secret ``key``: bytes 0-2 are its tag, bytes 3-6
+        the engine seed."""
+        return self._signer.derive(b"connections board|" + body, 7, key)
 
-    def board_id(self, number: int, mode: str) -> str:
+    def board_id(self, number: int, mode: str, key: int = 0) -> str:
         """The id a client sees for game number ``number`` in ``mode`` (13 Crockford base32 characters)."""
         body = _id_body(number, mode)
-        return _encode_id(body + self._keys(body)[:3])
+        return _encode_id(body + self._keys(body, key)[:3])
 
-    def parse_id(self, board_id: Any) -> tuple[int, str]:
-        """(game number, mode) of an id this server (or one sharing its secret) issued."""
+    def parse_id(self, board_id: Any) -> tuple[int, str, int]:
+        """(game number, mode, secret) of an id this server (or one sharing its secrets) issued:
+        the secret is 0 (the current one) or an old one that still verifies."""
         read = self._read_id(board_id)
         if isinstance(read, str):
             raise BoardRequestError(read)
         return read
 
-    def parse_token_id(self, token: str) -> tuple[int, str]:
-        """``parse_id`` of a new game's token (its board id): a TokenError when it is not one."""
+    def parse_token_id(self, token: str) -> tuple[int, str, int]:
+        """``parse_id`` of a new game's token (its board id, spelt exactly as the server wrote
+        it): a TokenError when it is not one."""
         read = self._read_id(token)
         if isinstance(read, str):
             raise TokenError(f"token is neither a game token nor a board id: {read}")
+        if token != self.board_id(*read):
+            raise ForgedTokenError("token is altered: a board id as a token is spelt exactly as the server wrote it")
         return read
 
-    def _read_id(self, board_id: Any) -> tuple[int, str] | str:
-        """(game number, mode) of an issued id, or what is wrong with it."""
+    def _read_id(self, board_id: Any) -> tuple[int, str, int] | str:
+        """(game number, mode, secret) of an issued id, or what is wrong with it."""
         if not isinstance(board_id, str):
             return f"board id must be a string, not {type(board_id).__name__}"
         text = board_id.strip().lower()
@@ -132,18 +143,20 @@ class KeyedBoards:
         raw = (value >> 1).to_bytes(8, "big")
         body, tag = raw[:5], raw[5:]
         # value & 1 is the pad bit of the last character: set, it would be a second spelling of an id
-        if value & 1 or body[4] >= len(MODES) or not hmac.compare_digest(self._keys(body)[:3], tag):
-            return f"board id {board_id!r}: not a board id of this server (mistyped?)"
-        return int.from_bytes(body[:4], "big"), MODES[body[4]]
+        if not value & 1 and body[4] < len(MODES):
+            for key in range(self._signer.key_count):  # the current secret first, then the old ones
+                if hmac.compare_digest(self._keys(body, key)[:3], tag):
+                    return int.from_bytes(body[:4], "big"), MODES[body[4]], key
+        return f"board id {board_id!r}: not a board id of this server (mistyped, or made under an older secret?)"
 
-    def board(self, number: int, mode: str) -> Board:
+    def board(self, number: int, mode: str, key: int = 0) -> Board:
         """The board dealt for game number ``number`` in ``mode`` (generated once, then cached)."""
-        return self.dealt(number, mode).board
+        return self.dealt(number, mode, key).board
 
-    def _deal(self, number: int, mode: str) -> Dealt:
+    def _deal(self, number: int, mode: str, key: int = 0) -> Dealt:
         body = _id_body(number, mode)
-        keys = self._keys(body)  # bytes 3-6: the secret engine seed behind the public game number
-        board = generate(int.from_bytes(keys[3:7], "big"), mode)
+        keys = self._keys(body, key)  # bytes 3-6: the secret engine seed behind the public game number
+        board = generate(int.from_bytes(keys[3:7], "big"), mode, library=self._library)
         board_id = _encode_id(body + keys[:3])
         return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
 

@@ -30,8 +30,11 @@ from ..errors import (
     FlagcoreError,
     ForgedTokenError,
     NoBoardError,
+    StoreUnavailable,
     TokenError,
+    UnknownKeyError,
 )
+from .players import Players
 
 MAX_BODY_BYTES = 16 * 1024  # a Puzzle log of 1,000 moves with its token fits in about 12 kB
 
@@ -54,6 +57,8 @@ ERRORS: dict[type[FlagcoreError], tuple[int, str]] = {
     ExpiredTokenError: (410, "expired_token"),
     BoardRequestError: (400, "bad_board"),
     NoBoardError: (422, "no_board"),  # no keyed seed of the bundled library has hit this; say so if one does
+    UnknownKeyError: (403, "secret_changed"),
+    StoreUnavailable: (503, "store_unavailable"),  # nothing was recorded: the client may try again
 }
 
 
@@ -92,11 +97,15 @@ class Endpoint:
 
     ``refuses(exc, request)`` turns a TypeError or ValueError from the handler into the ApiError
     sent, for a handler that hands the client's data to an engine that refuses it with a builtin
-    error (a guess, a swap log); elsewhere such an error is a bug and gets a 500."""
+    error (a guess, a swap log); elsewhere such an error is a bug and gets a 500.
+
+    ``player=True``: the handler is called as ``handler(request, player)``, with the player's id when
+    the app binds games to players (it has a store), else None."""
 
     method: str
-    handler: Callable[[dict[str, Any]], Any]
+    handler: Callable[..., Any]
     refuses: Refusal | None = None
+    player: bool = False  # the handler also takes the player (flagcore.web.players; None without a store)
 
 
 # A path routed by its shape rather than exactly: (prefix, suffix, handler of the middle part).
@@ -105,16 +114,33 @@ PatternRoute = tuple[str, str, Callable[[str], Any]]
 
 class JsonApi:
     """An ASGI app serving ``endpoints`` (exact paths) and ``patterns``; any other request goes to
-    ``fallback`` (the pages and static files)."""
+    ``fallback`` (the pages and static files).
 
-    def __init__(self, endpoints: dict[str, Endpoint], patterns: list[PatternRoute], fallback: ASGIApp) -> None:
+    players: who a request's games belong to (None: stateless, no player ids). allowed_hosts: the
+    Host header values served (None: any); a request for another host gets a JSON 400, whatever
+    its path, so no reply ever names a host the client made up.
+    """
+
+    def __init__(
+        self,
+        endpoints: dict[str, Endpoint],
+        patterns: list[PatternRoute],
+        fallback: ASGIApp,
+        players: Players | None = None,
+        allowed_hosts: frozenset[str] | None = None,
+    ) -> None:
         self.endpoints = endpoints
         self.patterns = patterns
         self.fallback = fallback
+        self.players = players
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve one ASGI connection scope (HTTP requests to the API here, the rest by ``fallback``)."""
         if scope["type"] == "http":
+            if self.allowed_hosts is not None and _host(scope) not in self.allowed_hosts:
+                await _send(send, error_reply(400, "bad_host", "this server does not serve that host name"), False)
+                return
             path = _route_path(scope)
             endpoint = self.endpoints.get(path)
             if endpoint is not None:
@@ -131,6 +157,7 @@ class JsonApi:
         method = scope["method"]
         head = method == "HEAD" and endpoint.method == "GET"
         arg: dict[str, Any] = {}  # the query or body, once read (a refusal may look at it)
+        cookie = None
         try:
             if method != endpoint.method and not head:
                 reply = error_reply(405, "method_not_allowed", "Method Not Allowed")
@@ -144,8 +171,16 @@ class JsonApi:
                     if raw is None:
                         return  # the client went away
                     arg = as_json_object(raw)
-                result = endpoint.handler(arg)
+                if endpoint.player:
+                    player = None
+                    if self.players is not None:
+                        player, cookie = self.players.identify(scope)
+                    result = endpoint.handler(arg, player)
+                else:
+                    result = endpoint.handler(arg)
                 reply = result if type(result) is Reply else Reply(orjson.dumps(result))
+                if cookie is not None:
+                    reply = reply._replace(headers=(*reply.headers, (b"set-cookie", cookie)))
         except Exception as exc:
             refusal = error_reply_of(exc, endpoint.refuses, arg)
             if refusal is None:  # a bug, not a refusal: a JSON 500, then the server logs it
@@ -153,6 +188,16 @@ class JsonApi:
                 raise
             reply = refusal
         await _send(send, reply, head)
+
+
+def _host(scope: Scope) -> str:
+    """The request's Host header without its port, lower case ("" when there is none)."""
+    for name, value in scope["headers"]:
+        if name == b"host":
+            host: str = value.decode("latin-1").lower()
+            name_part, colon, port = host.rpartition(":")
+            return name_part if colon and port.isdigit() and not host.endswith("]") else host
+    return ""
 
 
 def _route_path(scope: Scope) -> str:

@@ -50,8 +50,10 @@ def document(routes: tuple[Route, ...] = ROUTES) -> dict[str, Any]:
         "info": {
             "title": "flagcore",
             "version": __version__,
-            "description": "Connections and Puzzle on the flagcore engines. Stateless: game state travels "
-            'in HMAC-signed tokens; every error is {"error": {"code", "message"}} with a 4xx status.',
+            "description": "Connections and Puzzle on the flagcore engines. Game state travels in "
+            "HMAC-signed tokens; with a store, each player's game is kept on the server and a token is "
+            'used once. Every error is {"error": {"code", "message"}} with a 4xx status (503: the store '
+            "did not answer).",
         },
         "paths": paths,
         "components": {"schemas": {"Error": ERROR_SCHEMA}},

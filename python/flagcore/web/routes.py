@@ -81,12 +81,14 @@ ROUTES: tuple[Route, ...] = (
             _query(
                 "seed", {"type": "string", "maxLength": 64}, "a game number or any string; keyed with the server secret"
             ),
-            _query("daily", {"type": "string"}, "YYYY-MM-DD: the day's board"),
+            _query(
+                "daily", {"type": "string"}, "YYYY-MM-DD: the day's board, once the day has begun somewhere (UTC+14)"
+            ),
             _query("id", {"type": "string"}, "a board id this server issued"),
             _query("mode", _MODE, "default flags"),
         ),
         response=_json({"type": "object", "required": ["board_id", "mode", "tiles", "token"]}),
-        errors=(400, 422),
+        errors=(400, 422, 503),  # 503: the store (games, published dailies) did not answer
     ),
     Route(
         "/api/connections/guess",
@@ -119,7 +121,7 @@ ROUTES: tuple[Route, ...] = (
                 },
             }
         ),
-        errors=(400, 403, 409, 410, 413),
+        errors=(400, 403, 409, 410, 413, 503),
         refuses=refused_as(400, "bad_guess"),  # the game refuses codes not on the board or already solved
     ),
     Route(
@@ -181,7 +183,7 @@ ROUTES: tuple[Route, ...] = (
                 },
             }
         ),
-        errors=(400, 403, 409, 410, 413, 422),
+        errors=(400, 403, 409, 410, 413, 422, 503),
         refuses=refused_swap_log,
     ),
     Route(

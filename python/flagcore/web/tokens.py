@@ -1,13 +1,22 @@
-"""Signed tokens: game state that travels with the client instead of living on the server.
+"""Signed tokens: game state that travels with the client, and the server secrets that sign it.
 
-A token is ``<payload>.<tag>``, both base64url without padding: ``payload`` is compact JSON, and
-``tag`` is HMAC-SHA256 over the payload bytes, keyed with the server's secret. The payload is
-readable by anyone (it holds nothing the player has not earned) but cannot be changed without
-the secret, so any worker sharing the secret can trust it and no worker needs to store it.
+A token is ``<kid>.<payload>.<tag>``, each base64url without padding: ``kid`` names the secret
+that signed it (6 bytes of an HMAC of the secret: public, reveals nothing), ``payload`` is compact
+JSON and ``tag`` is HMAC-SHA256 over the payload bytes under that secret's token key. The payload
+is readable by anyone (it holds nothing the player has not earned) but cannot be changed without
+the secret, so any worker sharing the secret can trust it.
+
+Each token has one spelling: the three parts must be exactly what the server wrote (the strict
+base64url alphabet, no padding, zero unused bits), so a token cannot be re-spelt into a second,
+equally valid text; any other spelling is refused as altered.
+
+Secrets: the current one signs; old ones (rotation) still verify tokens, player cookies and board
+ids until they are removed, and never sign. A token whose kid is none of them was signed under a
+secret this server no longer has: the server's secret changed (not a forgery to report as such).
 
 Every payload carries ``k`` (the token's kind, so a Puzzle token is never accepted as a
 Connections state), ``exp`` (UNIX seconds after which it is refused) and ``jti`` (an id unique to
-the token, what an embedding server's single-use hook keys on).
+the token, what single-use checks key on).
 """
 
 from __future__ import annotations
@@ -24,9 +33,11 @@ from typing import Any
 
 import orjson
 
-from ..errors import ExpiredTokenError, ForgedTokenError, TokenError
+from .._args.secret import as_secret
+from ..errors import ExpiredTokenError, ForgedTokenError, TokenError, UnknownKeyError
 
 SECRET_ENV = "FLAGCORE_SECRET"
+OLD_SECRETS_ENV = "FLAGCORE_OLD_SECRETS"  # whitespace-separated: rotation (verify, never sign)
 MAX_TOKEN_CHARS = 8192  # a finished Connections game is about 700 characters
 
 # The single-use hook: called with (kind, jti, exp) when a token is spent (a verified Puzzle
@@ -43,10 +54,19 @@ def _b64(data: bytes) -> str:
     return binascii.b2a_base64(data, newline=False).translate(_TO_URLSAFE).rstrip(b"=").decode("ascii")
 
 
+_B64URL = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
 def _unb64(text: str) -> bytes:
-    """The bytes of base64url text (padding optional); binascii.Error or ValueError when it is not."""
+    """The bytes of canonical base64url text (no padding, zero unused bits): the one spelling
+    ``_b64`` writes. ValueError for anything else."""
     raw = text.encode("ascii")  # UnicodeEncodeError is a ValueError
-    return binascii.a2b_base64(raw.translate(_FROM_URLSAFE) + b"=" * (-len(raw) % 4))
+    if len(raw) % 4 == 1 or not _B64URL.issuperset(raw):
+        raise ValueError("not base64url")
+    data = binascii.a2b_base64(raw.translate(_FROM_URLSAFE) + b"=" * (-len(raw) % 4))
+    if _b64(data) != text:  # unused low bits set: a second spelling of the same bytes
+        raise ValueError("not canonical base64url")
+    return data
 
 
 class Mac:
@@ -71,39 +91,88 @@ class Mac:
         return outer.digest()
 
 
-def secret_from_env(environ: dict[str, str] | None = None) -> tuple[bytes, bool]:
-    """The secret from FLAGCORE_SECRET, or a random per-process one; returns (secret, from_env).
-
-    Every worker and machine serving one game must share the secret: with a random one, tokens
-    and board ids from one process are refused by every other (and after a restart).
-    """
+def secret_from_env(environ: dict[str, str] | None = None) -> bytes | None:
+    """FLAGCORE_SECRET, or None when it is unset. It must carry at least 128 bits of entropy
+    (ValueError saying how to make one)."""
     env = os.environ if environ is None else environ
     value = env.get(SECRET_ENV, "")
-    if value:
-        if len(value) < 16:
-            raise ValueError(f"{SECRET_ENV} must be at least 16 characters (use e.g. `openssl rand -hex 32`)")
-        return value.encode("utf-8"), True
-    return secrets.token_bytes(32), False
+    return as_secret(value, SECRET_ENV) if value else None
 
 
-class Signer:
-    """Signs and checks tokens, and derives keyed values, from one server secret."""
+def old_secrets_from_env(environ: dict[str, str] | None = None) -> tuple[bytes, ...]:
+    """The old secrets of FLAGCORE_OLD_SECRETS (whitespace-separated): they verify until they are
+    removed, never sign; each must be at least 16 characters."""
+    env = os.environ if environ is None else environ
+    old = tuple(s.encode("utf-8") for s in env.get(OLD_SECRETS_ENV, "").split())
+    if any(len(s) < 16 for s in old):
+        raise ValueError(f"{OLD_SECRETS_ENV}: each old secret must be at least 16 characters")
+    return old
+
+
+def secret_file(path: str | os.PathLike[str]) -> bytes:
+    """The secret kept in the file at ``path``, made (256 bits, readable by its owner only) if
+    there is none; every worker started together reads the one the first of them wrote."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        text = ""
+        for _ in range(100):  # another worker may be writing it this instant
+            with open(path, encoding="utf-8") as f:
+                text = f.read().strip()
+            if text:
+                break
+            time.sleep(0.01)
+        return as_secret(text, f"the secret in {os.fspath(path)}")
+    made = secrets.token_urlsafe(32)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(made + "\n")
+    return made.encode("ascii")
+
+
+class _Key:
+    """What one secret keys: tokens, derived values (board ids, player cookies) and its public id."""
 
     def __init__(self, secret: bytes) -> None:
         if not isinstance(secret, bytes) or len(secret) < 16:
             raise ValueError("secret must be at least 16 bytes")
         # Separate keys per use, so a MAC of one kind can never stand in for another; the token
-        # key's version changes with the payload format, so an older token is refused, not misread.
-        self._token_mac = Mac(hmac.digest(secret, b"flagcore token v2", "sha256"))
-        self._derive_mac = Mac(hmac.digest(secret, b"flagcore derive v1", "sha256"))
+        # key's version changes with the token format, so an older token is refused, not misread.
+        self.token_mac = Mac(hmac.digest(secret, b"flagcore token v3", "sha256"))
+        self.derive_mac = Mac(hmac.digest(secret, b"flagcore derive v1", "sha256"))
+        self.kid = _b64(hmac.digest(secret, b"flagcore key id v1", "sha256")[:6])
+
+
+class Signer:
+    """Signs and checks tokens, and derives keyed values, from the server's secrets: ``secret``
+    signs, each of ``old`` still verifies (rotation). Key 0 is the current secret, 1.. the old
+    ones in order (``derive``'s ``key``)."""
+
+    def __init__(self, secret: bytes, old: tuple[bytes, ...] = ()) -> None:
+        self._keys = [_Key(s) for s in (secret, *old)]
+        self._by_kid = {k.kid: i for i, k in reversed(list(enumerate(self._keys)))}
+        self._token_mac = self._keys[0].token_mac
+        self._kid = self._keys[0].kid
         # jti: unique per token, a random prefix per Signer and a counter (os.urandom per token
         # would cost a system call; the jti needs to be unique, not secret: the payload is readable)
         self._jti_prefix = _b64(os.urandom(9))
         self._jti_count = itertools.count()
 
-    def derive(self, label: bytes, length: int = 4) -> bytes:
-        """``length`` pseudo-random bytes fixed by ``label`` and the secret (HMAC-SHA256)."""
-        return self._derive_mac.digest(label)[:length]
+    @property
+    def key_count(self) -> int:
+        """How many secrets verify: the current one and the old ones."""
+        return len(self._keys)
+
+    def kid(self, key: int = 0) -> str:
+        """The public id of secret ``key`` (0: the current one)."""
+        return self._keys[key].kid
+
+    def key_of(self, kid: str) -> int | None:
+        """The index of the secret whose id is ``kid``, or None."""
+        return self._by_kid.get(kid)
+
+    def derive(self, label: bytes, length: int = 4, key: int = 0) -> bytes:
+        """``length`` pseudo-random bytes fixed by ``label`` and secret ``key`` (HMAC-SHA256)."""
+        return self._keys[key].derive_mac.digest(label)[:length]
 
     def sign(self, kind: str, payload: dict[str, Any], ttl: int, now: float | None = None) -> str:
         """A token of ``kind`` carrying ``payload`` (plus k, exp and jti), valid for ``ttl`` seconds."""
@@ -115,27 +184,38 @@ class Signer:
                 "jti": f"{self._jti_prefix}{next(self._jti_count):x}",
             }
         )  # the MAC covers these bytes
-        return f"{_b64(raw)}.{_b64(self._token_mac.digest(raw))}"
+        return f"{self._kid}.{_b64(raw)}.{_b64(self._token_mac.digest(raw))}"
 
     def check(self, kind: str, token: Any, now: float | None = None) -> dict[str, Any]:
-        """The payload of a genuine, unexpired token of ``kind``; TokenError otherwise."""
+        """The payload of a genuine, unexpired token of ``kind`` (with ``"key"``: the index of the
+        secret that signed it); TokenError (or a subclass) otherwise."""
         if not isinstance(token, str):
             raise TokenError(f"token must be a string, not {type(token).__name__}")
         if len(token) > MAX_TOKEN_CHARS:
             raise TokenError(f"token is longer than {MAX_TOKEN_CHARS} characters")
-        head, dot, tail = token.partition(".")
-        if not dot or not head or not tail:
-            raise TokenError("token is malformed (expected <payload>.<signature>)")
-        try:
+        parts = token.split(".")
+        if len(parts) != 3 or not all(parts):
+            raise TokenError("token is malformed (expected <key id>.<payload>.<signature>)")
+        kid, head, tail = parts
+        try:  # the spelling first: a re-spelt token is altered, whichever part was re-spelt
             raw, tag = _unb64(head), _unb64(tail)
-        except (binascii.Error, ValueError):
-            raise TokenError("token is malformed (not base64url)") from None
-        good = self._token_mac.digest(raw)
+            if len(_unb64(kid)) != 6:
+                raise ValueError("not a key id")
+        except ValueError:  # binascii.Error is a ValueError
+            raise ForgedTokenError("token is altered: not spelt as the server wrote it (base64url)") from None
+        key = self._by_kid.get(kid)
+        if key is None:
+            raise UnknownKeyError(
+                "token was signed with a secret this server no longer has: the server's secret changed "
+                "since (or the token is from another server); start a new game"
+            )
+        good = self._keys[key].token_mac.digest(raw)
         if not hmac.compare_digest(good, tag):
-            raise ForgedTokenError("token signature does not match: forged, altered, or signed with another secret")
-        body = orjson.loads(raw)  # signed by us, so well-formed
+            raise ForgedTokenError("token signature does not match: forged or altered")
+        body: dict[str, Any] = orjson.loads(raw)  # signed by us, so well-formed
         if body.get("k") != kind:
             raise TokenError(f"token is a {body.get('k')!r} token, this endpoint needs a {kind!r} token")
         if (time.time() if now is None else now) > body["exp"]:
             raise ExpiredTokenError("token has expired; start a new game")
-        return body  # type: ignore[no-any-return]
+        body["key"] = key
+        return body

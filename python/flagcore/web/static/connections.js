@@ -9,7 +9,8 @@ async function load(query) {
     Object.assign(game, { token: data.token, tiles: data.tiles, over: false, boardId: data.board_id });
     for (const t of data.tiles) game.names[t.code] = t.name;
     game.selected.clear();
-    $("solved").replaceChildren();
+    // with a store, the board reply is the player's game where it is: solved groups, mistakes, over
+    $("solved").replaceChildren(...(data.solved || []).map(groupRow));
     $("end").hidden = true;
     $("mode").value = data.mode;
     $("board-label").textContent = data.board_id + (data.daily ? ` (daily ${data.daily})` : "");
@@ -18,6 +19,7 @@ async function load(query) {
                                               : "/connections?id=" + data.board_id);
     say("");
     showMistakes(data.mistakes_left);
+    if (data.over) finish(data);
     render();
   } catch (err) { say(err.message); }
 }

@@ -1,0 +1,132 @@
+"""The store interface: what a server keeps so that a day's result can be trusted.
+
+Four kinds of record, each with the one atomic operation that makes it trustworthy when several
+threads, processes or machines share the store:
+
+- **games in progress**, one per (player, board): read, then write back with compare-and-set on
+  the game's version, so of two requests grading the same game from the same version exactly one
+  is recorded (the other learns it lost and reads again);
+- **spent tokens**: ``spend`` answers True for a token id the first time only, ever (until the
+  token's own expiry, after which the token is refused anyway);
+- **published boards**: write-once; the first writer wins and every later reader (and writer)
+  gets the first value, so a board players have seen never changes;
+- **results** (optional): write-once like boards, kept for good: one result per key.
+
+Values are bytes: the caller encodes them (JSON), the store never looks inside. Every call either
+answers or raises ``StoreUnavailable`` within the store's ``timeout`` (a Redis call: twice it,
+see ``RedisStore``); argument errors are TypeError/ValueError as usual.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import NamedTuple
+
+from .._args.store import as_count, as_key, as_value
+
+DEFAULT_TIMEOUT = 2.0  # seconds a store call may take before StoreUnavailable
+
+
+class GameRecord(NamedTuple):
+    """A stored game: ``version`` (1 after the first save, one more per save) and its ``data``."""
+
+    version: int
+    data: bytes
+
+
+class Store(ABC):
+    """A game store; ``SQLiteStore`` and ``RedisStore`` implement it (``open_store`` picks one).
+
+    ``timeout`` is the seconds a call may wait for the store before raising StoreUnavailable.
+    """
+
+    kind: str = ""
+    timeout: float = DEFAULT_TIMEOUT
+
+    # ------------------------------------------------------------ games in progress
+
+    def load_game(self, player: str, board: str) -> GameRecord | None:
+        """The game ``player`` has on ``board``, or None (never saved, or expired)."""
+        return self._load_game(as_key(player, "player"), as_key(board, "board"))
+
+    def save_game(
+        self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None = None
+    ) -> bool:
+        """Compare-and-set: store ``data`` as version ``expected + 1`` if the stored version is
+        ``expected`` (0: no game stored yet) and, when ``previous`` is given, the stored data is
+        ``previous``; True if stored, False if another writer got there first. The game is kept
+        ``ttl`` seconds after this save.
+
+        ``previous`` lets a caller that knows the game (from a signed token) write without reading
+        it first: one round trip, and no write on a game that is not exactly the one it knows."""
+        return self._save_game(
+            as_key(player, "player"),
+            as_key(board, "board"),
+            as_count(expected, "expected", 0),
+            as_value(data),
+            as_count(ttl, "ttl", 1),
+            None if previous is None else as_value(previous, "previous"),
+        )
+
+    # ------------------------------------------------------------ spent tokens
+
+    def spend(self, kind: str, jti: str, exp: int) -> bool:
+        """Mark token ``jti`` of ``kind`` spent: True the first time, False ever after (the record
+        is kept until ``exp``, the token's own expiry in UNIX seconds)."""
+        return self._spend(as_key(kind, "kind"), as_key(jti, "jti"), as_count(exp, "exp", 0))
+
+    # ------------------------------------------------------------ published boards
+
+    def publish_board(self, key: str, data: bytes) -> bytes:
+        """Write-once: store ``data`` under ``key`` unless a value is there; return the stored value
+        (``data`` for the first writer, the first writer's value for everyone after)."""
+        return self._put_once("board", as_key(key, "key"), as_value(data))
+
+    def published_board(self, key: str) -> bytes | None:
+        """The board published under ``key``, or None."""
+        return self._get_once("board", as_key(key, "key"))
+
+    # ------------------------------------------------------------ results
+
+    def record_result(self, key: str, data: bytes) -> bytes:
+        """Write-once, like ``publish_board``: the first result recorded under ``key`` is kept for good."""
+        return self._put_once("result", as_key(key, "key"), as_value(data))
+
+    def result(self, key: str) -> bytes | None:
+        """The result recorded under ``key``, or None."""
+        return self._get_once("result", as_key(key, "key"))
+
+    # ------------------------------------------------------------ the connection
+
+    @abstractmethod
+    def ping(self) -> None:
+        """Return if the store answers within its timeout; StoreUnavailable otherwise."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release this process's connections (the store reopens them if used again)."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ what an implementation writes
+
+    @abstractmethod
+    def _load_game(self, player: str, board: str) -> GameRecord | None: ...
+
+    @abstractmethod
+    def _save_game(
+        self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None
+    ) -> bool: ...
+
+    @abstractmethod
+    def _spend(self, kind: str, jti: str, exp: int) -> bool: ...
+
+    @abstractmethod
+    def _put_once(self, table: str, key: str, data: bytes) -> bytes: ...
+
+    @abstractmethod
+    def _get_once(self, table: str, key: str) -> bytes | None: ...

@@ -1,0 +1,154 @@
+"""``RedisStore``: the store in a Redis database, shared by every server of a deployment.
+
+Needs the ``redis`` extra (``pip install "flagcore[redis]"``: redis-py with its hiredis parser).
+Each operation is one atomic Redis command or Lua script, so any number of processes and
+machines can share it: a new game is ``SET NX``, a game's compare-and-set a script that checks
+the version (and the data, when given) and writes in one step, a spend ``SET NX`` with the
+token's expiry, a write-once a script that returns the value already there or writes the new one.
+
+Faults: a call waits at most ``timeout`` seconds for the server, and a connection that broke
+(Redis restarted) is retried once on a new connection, so a call raises StoreUnavailable within
+twice ``timeout`` and the store works again by itself once Redis is back. Games and spent tokens
+expire in Redis (``EXPIRE``); boards and results are kept for good. Run Redis with persistence
+(AOF or RDB) if they must survive a restart of Redis itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import StoreUnavailable
+from .base import DEFAULT_TIMEOUT, GameRecord, Store
+
+if TYPE_CHECKING:
+    import redis
+
+# A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
+# guess, the most frequent write) and every later one this script.
+# KEYS[1] the game; ARGV: expected version, data, ttl, and "1" and the expected data when the
+# caller gives it. 1 if written, 0 if the game is not the one expected.
+_SAVE_GAME = """
+local old = redis.call('GET', KEYS[1])
+if not old then return 0 end
+local colon = string.find(old, ':', 1, true)
+local v = tonumber(string.sub(old, 1, colon - 1))
+if v ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[4] == '1' and string.sub(old, colon + 1) ~= ARGV[5] then return 0 end
+redis.call('SET', KEYS[1], (v + 1) .. ':' .. ARGV[2], 'EX', ARGV[3])
+return 1
+"""
+# KEYS[1] the record; ARGV[1] the value. The value already there, or nil after writing ARGV[1].
+_PUT_ONCE = """
+local old = redis.call('GET', KEYS[1])
+if old then return old end
+redis.call('SET', KEYS[1], ARGV[1])
+return false
+"""
+# Replies of a Redis that is up but cannot serve yet (loading its data, a read-only replica, ...)
+_UNAVAILABLE_REPLIES = ("LOADING", "READONLY", "MISCONF", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")
+
+
+class RedisStore(Store):
+    """The store in the Redis database at ``url`` (``redis://host:port/db``, ``rediss://`` for TLS).
+
+    timeout: seconds to wait for Redis per attempt (connect, or a reply); a call makes at most
+        two attempts, so it raises StoreUnavailable within twice this.
+    prefix: the start of every key this store writes (several deployments can share a Redis).
+    """
+
+    kind = "redis"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        prefix: str = "flagcore:",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        try:
+            import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+        except ImportError:
+            raise StoreUnavailable('a Redis store needs the redis extra: pip install "flagcore[redis]"') from None
+        self.timeout = float(timeout)
+        self.prefix = prefix
+        self._clock = clock
+        self._redis: redis.Redis = redis.Redis.from_url(
+            url,
+            socket_timeout=self.timeout,
+            socket_connect_timeout=self.timeout,
+            # one more attempt on a new connection when a pooled one broke (Redis restarted); a
+            # timeout is not retried: the command may have run, and the call has waited enough
+            retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
+        )
+        kwargs = self._redis.connection_pool.connection_kwargs
+        self._where = f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
+        self._down = (redis.ConnectionError, redis.TimeoutError)
+        self._reply_error = redis.ResponseError
+        self._save_game_script = self._redis.register_script(_SAVE_GAME)
+        self._put_once_script = self._redis.register_script(_PUT_ONCE)
+
+    def __repr__(self) -> str:
+        return f"RedisStore('redis://{self._where}')"
+
+    def _call(self, work: Callable[[], Any]) -> Any:
+        """``work()``; Redis down, slow or not ready becomes StoreUnavailable."""
+        try:
+            return work()
+        except self._down as exc:
+            raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
+        except self._reply_error as exc:
+            if str(exc).startswith(_UNAVAILABLE_REPLIES):
+                raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
+            raise
+
+    def ping(self) -> None:
+        """Return if Redis answers within the timeout; StoreUnavailable otherwise."""
+        self._call(self._redis.ping)
+
+    def close(self) -> None:
+        """Close this process's connections to Redis (a later call opens new ones)."""
+        self._redis.connection_pool.disconnect()
+
+    # ------------------------------------------------------------ keys
+
+    def _game_key(self, player: str, board: str) -> str:
+        # the player's length first, so no (player, board) pair can spell another's key
+        return f"{self.prefix}game:{len(player)}:{player}:{board}"
+
+    # ------------------------------------------------------------ records
+
+    def _load_game(self, player: str, board: str) -> GameRecord | None:
+        value = self._call(lambda: self._redis.get(self._game_key(player, board)))
+        if value is None:
+            return None
+        version, _, data = bytes(value).partition(b":")
+        return GameRecord(int(version), data)
+
+    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
+        key = self._game_key(player, board)
+        if expected == 0:  # a new game: written only if there is none (an expired one is gone)
+            return bool(self._call(lambda: self._redis.set(key, b"1:" + data, nx=True, ex=ttl)))
+        args: list[bytes | int] = [expected, data, ttl]
+        if previous is not None:
+            args += [b"1", previous]
+        return bool(self._call(lambda: self._save_game_script(keys=[key], args=args)))
+
+    def _spend(self, kind: str, jti: str, exp: int) -> bool:
+        ttl = exp - int(self._clock())
+        if ttl <= 0:
+            return False  # an expired token is never spent (its record may be gone already)
+        key = f"{self.prefix}spent:{len(kind)}:{kind}:{jti}"
+        return bool(self._call(lambda: self._redis.set(key, b"1", nx=True, ex=ttl)))
+
+    def _put_once(self, table: str, key: str, data: bytes) -> bytes:
+        old = self._call(lambda: self._put_once_script(keys=[f"{self.prefix}{table}:{key}"], args=[data]))
+        return data if old is None else bytes(old)
+
+    def _get_once(self, table: str, key: str) -> bytes | None:
+        value = self._call(lambda: self._redis.get(f"{self.prefix}{table}:{key}"))
+        return None if value is None else bytes(value)

@@ -1,0 +1,193 @@
+"""``SQLiteStore``: the store in one SQLite file (standard library), for one machine.
+
+Safe across threads (a connection per thread) and processes (each opens its own; SQLite's file
+locks serialise the writers). The file is in WAL mode, so readers never wait for a writer, and
+each write is one statement, atomic by itself: the compare-and-set of a game is an UPDATE with
+the expected version in its WHERE clause, a spend and a write-once an INSERT that does nothing
+on conflict. ``synchronous=NORMAL``: a committed write survives a crash of the process (every
+worker can die at any moment); a power cut may lose the last moments of writes.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..errors import StoreUnavailable
+from .base import DEFAULT_TIMEOUT, GameRecord, Store
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    player TEXT NOT NULL, board TEXT NOT NULL, version INTEGER NOT NULL, data BLOB NOT NULL, exp INTEGER NOT NULL,
+    PRIMARY KEY (player, board)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS spent (
+    kind TEXT NOT NULL, jti TEXT NOT NULL, exp INTEGER NOT NULL, PRIMARY KEY (kind, jti)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS boards (key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_exp ON games (exp);
+CREATE INDEX IF NOT EXISTS spent_exp ON spent (exp);
+"""
+_ONCE_TABLES = {"board": "boards", "result": "results"}
+SWEEP_EVERY = 1000  # writes between two deletions of expired games and spent tokens
+
+
+class SQLiteStore(Store):
+    """The store in the SQLite file at ``path`` (created with its tables if missing).
+
+    timeout: seconds a call waits for a lock held by another writer before StoreUnavailable.
+    clock: the time source for expiry (UNIX seconds; tests pass their own).
+    """
+
+    kind = "sqlite"
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, timeout: float = DEFAULT_TIMEOUT, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.path = Path(path)
+        self.timeout = float(timeout)
+        self._clock = clock
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._writes = 0
+        self._call(self._create_schema)  # a missing folder or an unreadable file fails here, not mid-game
+
+    def __repr__(self) -> str:
+        return f"SQLiteStore({str(self.path)!r})"
+
+    # ------------------------------------------------------------ connections
+
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection (a new one after a fork: a connection never crosses processes)."""
+        held = getattr(self._local, "held", None)
+        if held is not None and held[0] == os.getpid():
+            return held[1]  # type: ignore[no-any-return]
+        # timeout=0: a busy file raises at once and _call retries it; SQLite's own busy handler
+        # sleeps a whole millisecond or more per wait, which stalls every worker at each collision
+        conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA synchronous=NORMAL")
+        self._local.held = (os.getpid(), conn)
+        with self._lock:
+            self._connections.append(conn)
+        return conn
+
+    def _create_schema(self, conn: sqlite3.Connection) -> None:
+        # WAL is a property of the file: the first process sets it, the others find it set
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.executescript(SCHEMA)
+
+    def _call(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``work(connection)``, again while another writer holds the file (each statement is
+        atomic, so a refused one wrote nothing), for at most ``timeout`` seconds; then, and for any
+        other failure of the file (unreadable, not a database), StoreUnavailable."""
+        deadline = time.monotonic() + self.timeout
+        pause = 20e-6
+        while True:
+            try:
+                return work(self._connection())
+            except sqlite3.OperationalError as exc:
+                busy = "locked" in str(exc) or "busy" in str(exc)
+                if not busy or time.monotonic() > deadline:
+                    raise StoreUnavailable(f"the SQLite store {str(self.path)!r} is unavailable: {exc}") from exc
+            except sqlite3.DatabaseError as exc:
+                raise StoreUnavailable(f"the SQLite store {str(self.path)!r} is unusable: {exc}") from exc
+            time.sleep(pause)
+            pause = min(pause * 2, 2e-3)  # 20 µs, 40 µs, ... then every 2 ms
+
+    def _now(self) -> int:
+        return int(self._clock())
+
+    def _wrote(self, conn: sqlite3.Connection) -> None:
+        """Count a write; every SWEEP_EVERY writes, delete expired games and spent tokens."""
+        self._writes += 1  # a lost increment between threads only delays a sweep
+        if self._writes % SWEEP_EVERY == 0:
+            now = self._now()
+            conn.execute("DELETE FROM games WHERE exp <= ?", (now,))
+            conn.execute("DELETE FROM spent WHERE exp <= ?", (now,))
+
+    def ping(self) -> None:
+        """Return if the file answers (a read); StoreUnavailable otherwise."""
+        self._call(lambda conn: conn.execute("SELECT 1 FROM boards LIMIT 1").fetchall())
+
+    def close(self) -> None:
+        """Close every connection this store opened in this process."""
+        with self._lock:
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            conn.close()
+        self._local = threading.local()
+
+    # ------------------------------------------------------------ records
+
+    def _load_game(self, player: str, board: str) -> GameRecord | None:
+        row = self._call(
+            lambda conn: conn.execute(
+                "SELECT version, data FROM games WHERE player = ? AND board = ? AND exp > ?",
+                (player, board, self._now()),
+            ).fetchone()
+        )
+        return None if row is None else GameRecord(row[0], bytes(row[1]))
+
+    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> bool:
+            if expected == 0:  # a new game: no row, or only an expired one
+                cur = conn.execute(
+                    "INSERT INTO games (player, board, version, data, exp) VALUES (?, ?, 1, ?, ?) "
+                    "ON CONFLICT (player, board) DO UPDATE SET version = 1, data = excluded.data, "
+                    "exp = excluded.exp WHERE games.exp <= ?",
+                    (player, board, data, now + ttl, now),
+                )
+            elif previous is None:
+                cur = conn.execute(
+                    "UPDATE games SET version = version + 1, data = ?, exp = ? "
+                    "WHERE player = ? AND board = ? AND version = ? AND exp > ?",
+                    (data, now + ttl, player, board, expected, now),
+                )
+            else:
+                cur = conn.execute(
+                    "UPDATE games SET version = version + 1, data = ?, exp = ? "
+                    "WHERE player = ? AND board = ? AND version = ? AND exp > ? AND data = ?",
+                    (data, now + ttl, player, board, expected, now, previous),
+                )
+            self._wrote(conn)
+            return cur.rowcount == 1
+
+        return self._call(work)  # type: ignore[no-any-return]
+
+    def _spend(self, kind: str, jti: str, exp: int) -> bool:
+        if exp <= self._now():
+            return False  # an expired token is never spent (its record may be swept already)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
+                "INSERT INTO spent (kind, jti, exp) VALUES (?, ?, ?) ON CONFLICT (kind, jti) DO NOTHING",
+                (kind, jti, exp),
+            )
+            self._wrote(conn)
+            return cur.rowcount == 1
+
+        return self._call(work)  # type: ignore[no-any-return]
+
+    def _put_once(self, table: str, key: str, data: bytes) -> bytes:
+        name = _ONCE_TABLES[table]
+
+        def work(conn: sqlite3.Connection) -> bytes:
+            cur = conn.execute(f"INSERT INTO {name} VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, data))
+            if cur.rowcount == 1:
+                return data
+            # rows of these tables are never deleted, so the first writer's row is there
+            return bytes(conn.execute(f"SELECT data FROM {name} WHERE key = ?", (key,)).fetchone()[0])
+
+        return self._call(work)  # type: ignore[no-any-return]
+
+    def _get_once(self, table: str, key: str) -> bytes | None:
+        name = _ONCE_TABLES[table]
+        row = self._call(lambda conn: conn.execute(f"SELECT data FROM {name} WHERE key = ?", (key,)).fetchone())
+        return None if row is None else bytes(row[0])

@@ -1,0 +1,79 @@
+"""Players: who a game in the store belongs to.
+
+With a store, each game is kept per (player, board). A player is either
+
+- **named by the embedding server**: an ASGI app that mounts flagcore and knows its users sets
+  ``scope["flagcore.player"]`` (a str of 1..128 characters) before calling it; flagcore trusts it
+  as it trusts its caller, and sets no cookie; or
+- **anonymous**: a random id in a signed cookie, ``flagcore_player=<id>.<tag>`` (HttpOnly,
+  SameSite=Lax, a year and a month), made at the player's first request. The tag is a MAC under
+  the server secret, so a client cannot choose another player's id; a client can always drop the
+  cookie and start as a new player, which no server can prevent without accounts.
+"""
+
+from __future__ import annotations
+
+import binascii
+import hmac
+import os
+from collections.abc import Iterable, MutableMapping
+from typing import Any
+
+from .tokens import Signer
+
+COOKIE = "flagcore_player"
+SCOPE_KEY = "flagcore.player"
+MAX_PLAYER_CHARS = 128
+COOKIE_AGE = 400 * 24 * 3600  # the longest lifetime browsers keep
+
+
+class Players:
+    """Player ids: read from the embedding server's scope or a signed cookie, or made anew."""
+
+    def __init__(self, signer: Signer) -> None:
+        self._signer = signer
+
+    def _tag(self, player: str, key: int = 0) -> str:
+        mac = self._signer.derive(b"player|" + player.encode("ascii"), 16, key)
+        return binascii.b2a_base64(mac, newline=False).decode("ascii").rstrip("=").replace("+", "-").replace("/", "_")
+
+    def cookie_value(self, player: str) -> str:
+        """The cookie value naming ``player`` (its id and tag)."""
+        return f"{player}.{self._tag(player)}"
+
+    def from_cookie(self, value: str) -> str | None:
+        """The player a cookie value names, or None when it is not one this server made (with its
+        current or an old secret)."""
+        player, dot, tag = value.partition(".")
+        if not dot or not 0 < len(player) <= MAX_PLAYER_CHARS or not player.isascii():
+            return None
+        for key in range(self._signer.key_count):
+            if hmac.compare_digest(self._tag(player, key), tag):
+                return player
+        return None
+
+    def identify(self, scope: MutableMapping[str, Any]) -> tuple[str, bytes | None]:
+        """(player id, Set-Cookie header value or None) for a request: the embedding server's
+        player, else the cookie's, else a new anonymous player with the cookie to set."""
+        named = scope.get(SCOPE_KEY)
+        if isinstance(named, str) and 0 < len(named) <= MAX_PLAYER_CHARS:
+            return "u:" + named, None
+        for value in _cookies(scope.get("headers", ()), COOKIE):
+            player = self.from_cookie(value)
+            if player is not None:
+                return player, None
+        player = "a:" + binascii.b2a_hex(os.urandom(16)).decode("ascii")
+        header = f"{COOKIE}={self.cookie_value(player)}; Path=/; Max-Age={COOKIE_AGE}; HttpOnly; SameSite=Lax"
+        return player, header.encode("ascii")
+
+
+def _cookies(headers: Iterable[tuple[bytes, bytes]], name: str) -> list[str]:
+    """Every value of cookie ``name`` in the request's Cookie headers."""
+    found = []
+    for key, value in headers:
+        if key == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                k, eq, v = part.strip().partition("=")
+                if eq and k == name:
+                    found.append(v)
+    return found

@@ -1,0 +1,170 @@
+"""The store contract, on a SQLite file and on a real redis-server (the ``store`` fixture runs each
+test on both): games with compare-and-set, spent tokens, write-once boards and results."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from stores import make_store
+
+from flagcore.store import GameRecord, SQLiteStore
+
+FAR = int(time.time()) + 3600  # an expiry an hour away
+
+
+def test_a_game_is_created_once_then_advanced_by_compare_and_set(store):
+    assert store.load_game("ann", "B1") is None
+    assert store.save_game("ann", "B1", 0, b"one", 60)
+    assert store.load_game("ann", "B1") == GameRecord(1, b"one")
+    assert not store.save_game("ann", "B1", 0, b"again", 60)  # a second "new game" loses
+    assert store.save_game("ann", "B1", 1, b"two", 60)
+    assert store.load_game("ann", "B1") == GameRecord(2, b"two")
+    assert not store.save_game("ann", "B1", 1, b"stale", 60)  # written from an older version
+    assert not store.save_game("ann", "B1", 3, b"future", 60)  # from a version that never was
+    assert store.load_game("ann", "B1") == GameRecord(2, b"two")
+
+
+def test_compare_and_set_on_the_data_too_when_the_caller_knows_it(store):
+    assert store.save_game("ann", "B1", 0, b"one", 60)
+    assert not store.save_game("ann", "B1", 1, b"two", 60, previous=b"not one")  # the right version, other data
+    assert store.load_game("ann", "B1") == GameRecord(1, b"one")
+    assert store.save_game("ann", "B1", 1, b"two", 60, previous=b"one")
+    assert not store.save_game("ann", "B1", 1, b"three", 60, previous=b"one")  # the version moved on
+    assert store.load_game("ann", "B1") == GameRecord(2, b"two")
+
+
+def test_a_game_that_was_never_created_cannot_be_advanced(store):
+    assert not store.save_game("ann", "B1", 1, b"x", 60)
+    assert store.load_game("ann", "B1") is None
+
+
+def test_games_are_per_player_and_board(store):
+    assert store.save_game("ann", "B1", 0, b"ann B1", 60)
+    assert store.save_game("bob", "B1", 0, b"bob B1", 60)
+    assert store.save_game("ann", "B2", 0, b"ann B2", 60)
+    # no pair of key parts spells another pair's key
+    assert store.save_game("a:b", "c", 0, b"first", 60)
+    assert store.save_game("a", "b:c", 0, b"second", 60)
+    assert store.load_game("ann", "B1").data == b"ann B1"
+    assert store.load_game("bob", "B1").data == b"bob B1"
+    assert store.load_game("ann", "B2").data == b"ann B2"
+    assert store.load_game("a:b", "c").data == b"first"
+    assert store.load_game("a", "b:c").data == b"second"
+
+
+def test_values_are_kept_byte_for_byte(store):
+    data = bytes(range(256)) * 4  # NUL, invalid UTF-8, everything
+    assert store.save_game("ann", "B1", 0, data, 60)
+    assert store.load_game("ann", "B1").data == data
+    assert store.publish_board("bin", data) == data
+    assert store.published_board("bin") == data
+
+
+def test_a_token_is_spent_once(store):
+    assert store.spend("puzzle", "jti-1", FAR)
+    assert not store.spend("puzzle", "jti-1", FAR)
+    assert not store.spend("puzzle", "jti-1", FAR + 100)  # a different expiry changes nothing
+    assert store.spend("connections", "jti-1", FAR)  # kinds are separate
+    assert store.spend("puzzle", "jti-2", FAR)
+
+
+def test_an_expired_token_is_never_spent(store):
+    past = int(time.time()) - 1
+    assert not store.spend("puzzle", "old", past)
+    assert not store.spend("puzzle", "old", past)
+
+
+def test_a_published_board_is_write_once(store):
+    assert store.published_board("daily:2026-12-01") is None
+    assert store.publish_board("daily:2026-12-01", b"first") == b"first"
+    assert store.publish_board("daily:2026-12-01", b"second") == b"first"  # later writers get the first
+    assert store.published_board("daily:2026-12-01") == b"first"
+
+
+def test_results_are_write_once_and_apart_from_boards(store):
+    assert store.result("k") is None
+    assert store.record_result("k", b"won in 4") == b"won in 4"
+    assert store.record_result("k", b"won in 3") == b"won in 4"
+    assert store.result("k") == b"won in 4"
+    assert store.published_board("k") is None  # the same key names another record among boards
+
+
+def test_a_second_client_of_the_same_store_sees_every_write(store, tmp_path, redis_server):
+    if store.kind == "sqlite":
+        other = SQLiteStore(store.path)
+    else:
+        other = type(store)(redis_server.url, prefix=store.prefix)
+    try:
+        assert store.save_game("ann", "B1", 0, b"one", 60)
+        assert other.load_game("ann", "B1") == GameRecord(1, b"one")
+        assert not other.save_game("ann", "B1", 0, b"mine", 60)
+        assert other.save_game("ann", "B1", 1, b"two", 60)
+        assert store.load_game("ann", "B1") == GameRecord(2, b"two")
+        assert store.spend("puzzle", "j", FAR)
+        assert not other.spend("puzzle", "j", FAR)
+        assert other.publish_board("d", b"other's") == b"other's"
+        assert store.publish_board("d", b"mine") == b"other's"
+    finally:
+        other.close()
+
+
+def test_ping_and_close_then_use_again(store):
+    store.ping()
+    store.save_game("ann", "B1", 0, b"one", 60)
+    store.close()
+    assert store.load_game("ann", "B1") == GameRecord(1, b"one")  # reconnects by itself
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda s: s.load_game(1, "B"), TypeError, "player must be a str, not int"),
+        (lambda s: s.load_game("", "B"), ValueError, "player must be 1..512 characters, got 0"),
+        (lambda s: s.load_game("p", "B" * 513), ValueError, "board must be 1..512 characters, got 513"),
+        (lambda s: s.save_game("p", "B", True, b"", 60), TypeError, "expected must be an int, not bool"),
+        (lambda s: s.save_game("p", "B", -1, b"", 60), ValueError, "expected must be at least 0, got -1"),
+        (lambda s: s.save_game("p", "B", 0, "text", 60), TypeError, "data must be bytes, not str"),
+        (lambda s: s.save_game("p", "B", 0, b"", 0), ValueError, "ttl must be at least 1, got 0"),
+        (lambda s: s.save_game("p", "B", 0, b"x" * (1 << 20 + 1), 60), ValueError, "data must be at most"),
+        (lambda s: s.spend("puzzle", None, 1), TypeError, "jti must be a str, not NoneType"),
+        (lambda s: s.spend("puzzle", "j", 1.5), TypeError, "exp must be an int, not float"),
+        (lambda s: s.publish_board("d", bytearray(b"x")), TypeError, "data must be bytes, not bytearray"),
+        (lambda s: s.record_result(b"k", b"x"), TypeError, "key must be a str, not bytes"),
+    ],
+)
+def test_bad_arguments_are_refused_alike(store, call, error, message):
+    with pytest.raises(error) as info:
+        call(store)
+    assert str(info.value).startswith(message)
+
+
+def test_sqlite_games_expire_after_their_ttl(tmp_path: Path):
+    now = [1_000_000.0]
+    store = SQLiteStore(tmp_path / "games.db", clock=lambda: now[0])
+    assert store.save_game("ann", "B1", 0, b"one", 60)
+    now[0] += 59
+    assert store.load_game("ann", "B1") == GameRecord(1, b"one")
+    assert store.save_game("ann", "B1", 1, b"two", 60)  # each save keeps the game ttl more seconds
+    now[0] += 60
+    assert store.load_game("ann", "B1") is None
+    assert not store.save_game("ann", "B1", 2, b"late", 60)  # an expired game cannot be advanced
+    assert store.save_game("ann", "B1", 0, b"new", 60)  # but a new one can start
+    assert store.load_game("ann", "B1") == GameRecord(1, b"new")
+
+
+def test_redis_games_and_spent_tokens_carry_their_expiry(tmp_path, redis_server):
+    import redis
+
+    store = make_store("redis", tmp_path, redis_server)
+    raw = redis.Redis.from_url(redis_server.url)
+    store.save_game("ann", "B1", 0, b"one", 600)
+    store.spend("puzzle", "j", int(time.time()) + 300)
+    store.publish_board("d", b"board")
+    prefix = store.prefix
+    assert 590 <= raw.ttl(f"{prefix}game:3:ann:B1") <= 600
+    assert 290 <= raw.ttl(f"{prefix}spent:6:puzzle:j") <= 300
+    assert raw.ttl(f"{prefix}board:d") == -1  # published boards never expire
+    raw.close()
+    store.close()

@@ -1,0 +1,20 @@
+"""Stores for the tests (store and web): a fresh SQLite file, or a fresh key prefix on the session's
+real redis-server (tests/conftest.py), so tests never see each other's records."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from redis_server import RedisServer
+
+from flagcore.store import RedisStore, SQLiteStore, Store
+
+KINDS = ["sqlite", "redis"]
+
+
+def make_store(kind: str, tmp_path: Path, redis_server: RedisServer, **options: object) -> Store:
+    """A fresh, empty store of ``kind``: a new SQLite file, or a new key prefix on the shared Redis."""
+    if kind == "sqlite":
+        return SQLiteStore(tmp_path / "games.db", **options)  # type: ignore[arg-type]
+    return RedisStore(redis_server.url, prefix=f"test-{uuid.uuid4().hex}:", **options)  # type: ignore[arg-type]
