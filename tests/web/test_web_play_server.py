@@ -9,6 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 from web_helpers import SECRET
 
+from flagcore import puzzle
 from flagcore.web import create_app
 
 
@@ -28,6 +29,9 @@ def test_the_days_deal_is_the_same_for_everyone_and_says_its_day(client: TestCli
     # the same deal as asking for its flag, grid and seed by hand: the day names nothing secret
     by_hand = {"flag": first["flag"], "grid": first["grid"]["name"], "seed": first["seed"]}
     assert client.post("/api/puzzle/deal", json=by_hand).json()["tiles_by_slot"] == first["tiles_by_slot"]
+    daily = puzzle.daily("2026-11-29")  # the season's deal of the day: its flag, weekly grid and seed
+    grid = (first["grid"]["columns"], first["grid"]["rows"])
+    assert (first["flag"], grid, first["tiles_by_slot"]) == (daily.flag, tuple(daily.grid), list(daily.start))
     verified = client.post("/api/puzzle/verify", json={"token": first["token"], "swaps": []})
     assert verified.status_code == 422  # an unsolved board is still rejected
 
@@ -42,7 +46,7 @@ def test_the_days_deal_is_the_same_for_everyone_and_says_its_day(client: TestCli
         ({"daily": "2026-11-29", "seed": 3}, "bad_request"),
         ({"daily": "2026-11-29", "flag": "JP"}, "bad_request"),
         ({"daily": "2999-01-01"}, "future_daily"),  # not out yet: the same rule as the Connections dailies
-        ({"daily": "2000-01-01"}, "bad_board"),  # before the dailies began
+        ({"daily": "2025-12-31"}, "bad_date"),  # before the season's schedule began
     ],
 )
 def test_a_bad_day_is_a_bad_request(client: TestClient, body: dict, code: str) -> None:

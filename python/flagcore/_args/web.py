@@ -15,7 +15,7 @@ import orjson
 
 from ..errors import ApiError
 from .common import parse_seed_text
-from .connections import as_date
+from .season import as_day
 
 MAX_CODE_CHARS = 8
 MAX_BENCH_TILES = 64
@@ -72,7 +72,7 @@ def as_daily_deal(body: dict[str, Any]) -> str | None:
     if not isinstance(value, str):
         raise ApiError(400, "bad_date", f"daily must be a date YYYY-MM-DD, not {type(value).__name__}")
     try:
-        as_date(value, "daily")  # the one reading of a day (the Connections dailies use it too)
+        as_day(value, "daily")  # the season's rule: a calendar day, on or after its epoch
     except ValueError as exc:
         raise ApiError(400, "bad_date", str(exc)) from None
     return value

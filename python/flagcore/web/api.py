@@ -46,6 +46,7 @@ from .._args.web import (
 from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group
 from ..errors import ApiError, BoardRequestError, TokenError
 from ..library import Library
+from ..season import puzzle_plan
 from ..signatures import bundled_codes, flag_svg, piece_signatures
 from ..store import Store
 from .boards import ID_LENGTH, Dealt, KeyedBoards, check_mode, daily_number, game_number
@@ -340,7 +341,7 @@ class Api:
         day = as_daily_deal(body)
         if day is not None:
             _check_not_future(day)
-            return {**self._deal(*self._daily_plan(day), player), "daily": day}
+            return {**self._deal(*puzzle_plan(day), player), "daily": day}  # the deal of puzzle.daily
         grid_name = field(body, "grid", str, required=False) or "hard"
         grid_key = puzzle.GRID_ALIASES.get(grid_name.strip().lower(), grid_name.strip().lower())
         if grid_key not in WEB_GRIDS:
@@ -356,12 +357,6 @@ class Api:
             if flag not in self.flag_codes:
                 raise ApiError(400, "unknown_flag", f"flag {flag[:12]!r} is not a bundled flag")
         return self._deal(flag, grid_key, seed, player)
-
-    def _daily_plan(self, day: str) -> tuple[str, str, str]:
-        """(flag, grid, seed) of the Puzzle daily of ``day``: the seed "puzzle:DAY", a flag drawn from
-        it as for a random deal, the hard grid (until the season's schedule is in the package)."""
-        seed = f"puzzle:{day}"
-        return self._random_flags[Rng(f"flag|{seed}").below(len(self._random_flags))], "hard", seed
 
     def _deal(self, flag: str, grid_key: str, seed: int | str, player: str | None) -> dict[str, Any]:
         columns, rows = puzzle.GRIDS[grid_key]
