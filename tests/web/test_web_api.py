@@ -103,6 +103,22 @@ def test_same_secret_same_board_from_seed_daily_or_id() -> None:
     assert b.post("/api/connections/guess", json={"token": first["token"], "codes": guess}).status_code == 200
 
 
+def test_the_daily_board_is_the_scheduled_one() -> None:
+    # The server's daily is connections.daily (the season's schedule), on every worker, and its id
+    # rebuilds it; a day before the schedule's epoch is a keyed board of its game number.
+    from flagcore import connections
+
+    a, b = TestClient(create_app(SECRET)), TestClient(create_app(SECRET))
+    for day, mode in (("2026-11-30", "flags"), ("2026-06-01", "trivia")):
+        served = a.get("/api/connections/board", params={"daily": day, "mode": mode}).json()
+        scheduled = connections.daily(day, mode)
+        assert [t["code"] for t in served["tiles"]] == list(scheduled.tiles)
+        again = b.get("/api/connections/board", params={"id": served["board_id"]}).json()
+        assert [t["code"] for t in again["tiles"]] == list(scheduled.tiles)
+    before = a.get("/api/connections/board", params={"daily": "2025-12-31"})
+    assert before.status_code == 200 and len(before.json()["tiles"]) == 16
+
+
 @pytest.mark.parametrize(
     "params,code",
     [

@@ -49,7 +49,7 @@ from ..library import Library
 from ..season import puzzle_plan
 from ..signatures import bundled_codes, flag_svg, piece_signatures
 from ..store import Store
-from .boards import ID_LENGTH, Dealt, KeyedBoards, check_mode, daily_number, game_number
+from .boards import ID_LENGTH, LATEST_ZONE, Dealt, KeyedBoards, check_mode, daily_number, game_number
 from .jsonapi import Endpoint, PatternRoute, Reply
 from .openapi import SPEC
 from .routes import ROUTES
@@ -57,7 +57,6 @@ from .tokens import Signer, SpendHook
 from .trace import simulate
 
 PLAYER_HANDLERS = frozenset({"board", "guess", "deal", "verify"})  # the handlers that bind games to a player
-LATEST_ZONE = datetime.timezone(datetime.timedelta(hours=14))  # where each day starts first (Kiribati)
 DAILY_EPOCH = datetime.date(2024, 1, 1)  # no daily board before this day (flagcore's first)
 STALE = (
     "this guess token was already used, or the game has moved on since it was issued "

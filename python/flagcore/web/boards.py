@@ -20,6 +20,7 @@ which carry the engine seed and therefore the answers.
 
 from __future__ import annotations
 
+import datetime as _dt
 import hmac
 import re
 from collections.abc import Callable
@@ -29,8 +30,9 @@ from typing import Any, NamedTuple
 from .._args.connections import BASE32_ALPHABET as _ALPHABET  # Crockford base32
 from .._args.connections import BASE32_DECODE as _DECODE  # o/i/l as 0/1/1
 from .._args.connections import as_mode
+from .._args.season import EPOCH as SCHEDULE_EPOCH
 from .._impl import core
-from ..connections import Board, generate
+from ..connections import Board, daily, generate
 from ..connections.ids import daily_seed
 from ..errors import BoardRequestError, ForgedTokenError, TokenError
 from ..library import MODES, Library
@@ -42,6 +44,8 @@ _TO_DIGITS = str.maketrans({ch: "0123456789abcdefghijklmnopqrstuv"[digit] for ch
 _ID_TEXT = re.compile(f"[{''.join(sorted(_DECODE))}]{{{ID_LENGTH}}}")
 # every pair of id characters (10 bits), so an id is 7 lookups: 6 pairs and the last character
 _PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
+# The earliest time zone (UTC+14): a day's daily exists from the moment that day has begun somewhere.
+LATEST_ZONE = _dt.timezone(_dt.timedelta(hours=14))
 BOARD_CACHE = 4096  # boards kept per process, each with its id and encoded reply (a few kB each)
 
 
@@ -100,6 +104,18 @@ class KeyedBoards:
         # A board is dealt once and then graded at every guess of every player on it (a daily
         # board: everyone); Boards are frozen, so one object can serve every request.
         self.dealt = lru_cache(maxsize=cache_size)(self._deal)
+        self._days: dict[int, str] = {}  # game number of each day's daily so far -> its date
+        self._days_until = SCHEDULE_EPOCH - _dt.timedelta(days=1)
+
+    def scheduled_day(self, number: int) -> str | None:
+        """The date whose daily board has game number ``number`` (from the schedule's epoch to today
+        in the earliest time zone), or None: such a board is the day's scheduled board."""
+        latest = _dt.datetime.now(LATEST_ZONE).date()
+        while self._days_until < latest:  # a day's number is added once, when the day begins
+            self._days_until += _dt.timedelta(days=1)
+            day = self._days_until.isoformat()
+            self._days[daily_number(day)] = day
+        return self._days.get(number)
 
     def _keys(self, body: bytes, key: int = 0) -> bytes:
         """The MAC of an id's first 5 bytes under secret ``key``: bytes 0-2 are its tag, bytes 3-6
@@ -156,7 +172,11 @@ class KeyedBoards:
     def _deal(self, number: int, mode: str, key: int = 0) -> Dealt:
         body = _id_body(number, mode)
         keys = self._keys(body, key)  # bytes 3-6: the secret engine seed behind the public game number
-        board = generate(int.from_bytes(keys[3:7], "big"), mode, library=self._library)
+        day = self.scheduled_day(number)
+        if day is not None:  # a daily: the board of the season's schedule (connections.daily)
+            board = daily(day, mode, library=self._library)
+        else:
+            board = generate(int.from_bytes(keys[3:7], "big"), mode, library=self._library)
         board_id = _encode_id(body + keys[:3])
         return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
 
