@@ -130,3 +130,11 @@ class ExpiredTokenError(TokenError):
 class UnknownKeyError(TokenError):
     """A game token or board id was made under a secret this server no longer has: the server's
     secret changed (HTTP 403, code ``secret_changed``)."""
+
+
+class RuleError(FlagcoreError, ValueError):
+    """A library category's rule names an unknown attribute or operator, or has the wrong shape."""
+
+
+class SearchLimit(FlagcoreError, RuntimeError):
+    """The reference twin's exact par search ran out of nodes; the twin raises ParSearchLimit instead."""

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from .._args.connections import MODES, as_path
-from ..errors import LibraryError
+from ..errors import LibraryError, RuleError
 from .model import Category, Library
 from .readings import Readings, alternative_readings, arguable_sets, dimensions, flag_allowed
-from .rules import RuleError, compile_rule
+from .rules import compile_rule
 from .schema import (
     ARGUABLE_COUNTRY_FIELDS,
     ARGUABLE_FLAG_FIELDS,

@@ -19,16 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..errors import RuleError
+
 Facts = Mapping[str, Any]
 Predicate = Callable[[Facts], bool]
 
 SET_OPS = {"has", "has_all", "has_any", "has_none", "eq", "subset_of"}
 NUM_OPS = {"min", "max"}
 STR_OPS = {"in", "startswith", "endswith", "contains", "contains_attr"}
-
-
-class RuleError(ValueError):
-    """A rule names an unknown attribute or operator, or has the wrong shape."""
 
 
 def compile_rule(rule: object, kinds: Mapping[str, str]) -> Predicate:

@@ -59,6 +59,8 @@ from __future__ import annotations
 
 import heapq
 
+from ..errors import SearchLimit
+
 Graph = dict[int, dict[int, int]]  # out[u][w] = multiplicity of u -> w
 Key = tuple[tuple[int, int, int], ...]
 
@@ -267,10 +269,6 @@ def _lower_bound(g: _G) -> int:
                 h.drop(x)
         cycles += _reduce(h)
     return cycles
-
-
-class SearchLimit(Exception):
-    """The node budget ran out before the search proved its answer."""
 
 
 class _Budget:

@@ -31,8 +31,8 @@ from .._args.puzzle import (
     as_swap_log,
     verify_error,
 )
-from ..errors import ParSearchLimit
-from ._cycle_packing import SearchLimit, max_cycles_nodes
+from ..errors import ParSearchLimit, SearchLimit
+from ._cycle_packing import max_cycles_nodes
 from .rng import Rng, shuffle
 
 ENUMERATION_CAP = 750_000

@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime
 import re
 import secrets
+import time
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
@@ -439,12 +440,24 @@ class Api:
         return self._openapi_reply
 
 
+_EPOCH_TEXT = DAILY_EPOCH.isoformat()
+_latest_cache: list[Any] = [0.0, ""]  # [time.time() until which it holds, the latest date out]
+
+
+def _latest_daily() -> str:
+    """Today's date in the earliest time zone (UTC+14), as YYYY-MM-DD, recomputed once a second."""
+    now = time.time()
+    if now >= _latest_cache[0]:
+        _latest_cache[:] = [now + 1.0, datetime.datetime.now(LATEST_ZONE).date().isoformat()]
+    return str(_latest_cache[1])
+
+
 def _check_not_future(date: str) -> None:
     """A daily board is served from the moment its day has begun somewhere (UTC+14), not before,
     and from DAILY_EPOCH on."""
-    if date < DAILY_EPOCH.isoformat():
-        raise ApiError(400, "bad_board", f"there is no daily board before {DAILY_EPOCH.isoformat()}")
-    latest = datetime.datetime.now(LATEST_ZONE).date().isoformat()
+    if date < _EPOCH_TEXT:
+        raise ApiError(400, "bad_board", f"there is no daily board before {_EPOCH_TEXT}")
+    latest = _latest_daily()
     if date > latest:  # both YYYY-MM-DD (daily_number checked the date), so text order is date order
         raise ApiError(
             400, "future_daily", f"the daily board of {date} is not out yet: it is {latest} in the earliest time zone"
