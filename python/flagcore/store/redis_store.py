@@ -77,6 +77,7 @@ class RedisStore(Store):
             from redis.retry import Retry
         except ImportError:
             raise StoreUnavailable('a Redis store needs the redis extra: pip install "flagcore[redis]"') from None
+        self.url = url
         self.timeout = float(timeout)
         self.prefix = prefix
         self._clock = clock
