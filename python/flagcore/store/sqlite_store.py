@@ -60,6 +60,7 @@ class SQLiteStore(Store):
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         self._writes = 0
+        self._swept = 0  # self._writes at the last sweep
         self._wake = threading.Event()  # set every CHECKPOINT_EVERY writes: the housekeeper runs
         self._housekeeper: tuple[int, threading.Thread] | None = None  # (pid, thread) of this process
         self._closed = False
@@ -90,12 +91,10 @@ class SQLiteStore(Store):
         return conn
 
     def _housekeep(self) -> None:
-        """The housekeeper thread: at each wake-up, a checkpoint (PASSIVE: it copies what no reader
-        needs and never waits for a lock) and, every SWEEP_EVERY writes, the deletion of expired
-        games and spent tokens. A busy or failing file is left for the next wake-up: the requests
-        themselves report a file that fails."""
+        """The housekeeper thread: a round of ``_tidy`` at each wake-up, on a connection of its own.
+        A busy or failing file is left for the next wake-up: the requests themselves report a file
+        that fails."""
         conn: sqlite3.Connection | None = None
-        swept = 0
         while True:
             self._wake.wait()
             self._wake.clear()
@@ -104,16 +103,21 @@ class SQLiteStore(Store):
             try:
                 if conn is None:
                     conn = self._open()
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                if self._writes - swept >= SWEEP_EVERY:
-                    swept = self._writes
-                    now = self._now()
-                    conn.execute("DELETE FROM games WHERE exp <= ?", (now,))
-                    conn.execute("DELETE FROM spent WHERE exp <= ?", (now,))
+                self._tidy(conn)
             except sqlite3.Error:
                 pass
         if conn is not None:
             conn.close()
+
+    def _tidy(self, conn: sqlite3.Connection) -> None:
+        """A checkpoint (PASSIVE: it copies what no reader needs and never waits for a lock) and,
+        after SWEEP_EVERY writes since the last, the deletion of expired games and spent tokens."""
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        if self._writes - self._swept >= SWEEP_EVERY:
+            self._swept = self._writes
+            now = self._now()
+            conn.execute("DELETE FROM games WHERE exp <= ?", (now,))
+            conn.execute("DELETE FROM spent WHERE exp <= ?", (now,))
 
     def _create_schema(self, conn: sqlite3.Connection) -> None:
         # WAL is a property of the file: the first process sets it, the others find it set
