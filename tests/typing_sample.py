@@ -163,6 +163,7 @@ def connections_functions(lib: Library) -> None:
     assert_type(connections.encode_board_id(12, "flags", False), str)
     assert connections.from_board_id(ident, lib) == board
     assert_type(connections.daily_seed("2026-11-29"), str)
+    assert_type(connections.daily("2027-01-01", "trivia"), Board)  # the scheduled daily
 
     # the reference twin behind the same public function (what FLAGCORE_IMPL=python does)
     twin = generate_with(ref_connections, 12, "flags", library=lib, trace=True)
@@ -206,6 +207,7 @@ def puzzle_functions() -> None:
     except puzzle.ParSearchLimit as e:
         assert_type(e.max_nodes, int)
 
+    assert_type(puzzle.daily("2027-01-01"), PuzzleGame)
     game = puzzle.new_game("FR", grid="hard", seed=3)
     assert_type(game, PuzzleGame)
     assert_type(game.tiles_by_slot, list[int])

@@ -64,6 +64,7 @@ __all__ = [
     "background_percent",
     "count_cycles",
     "count_cycles_batch",
+    "daily",
     "is_strictly_solved",
     "is_visually_solved",
     "min_swaps_batch",
@@ -349,3 +350,17 @@ def verify(
     """
     moves, par = core.puzzle.checked_verify(start_tiles_by_slot, swaps, signatures, max_nodes)
     return _result(moves, par, True)
+
+
+def daily(date: Any = None, max_nodes: int | None = DEFAULT_MAX_NODES) -> PuzzleGame:
+    """The Puzzle daily of ``date`` (a date, 'YYYY-MM-DD', None: today in UTC).
+
+    The flag rotates through every bundled flag with a country name before any comes back; the
+    grid follows a weekly rhythm (``flagcore.season.WEEKLY_GRIDS``: easy Monday and Tuesday,
+    medium Wednesday and Thursday, hard Friday to Sunday); the seed is "puzzle:YYYY-MM-DD".
+    Raises TypeError/ValueError naming ``date`` (not a day, or before the schedule's epoch).
+    """
+    from .season import puzzle_plan
+
+    flag, grid, seed = puzzle_plan(date)
+    return new_game(flag, grid, seed=seed, max_nodes=max_nodes)

@@ -325,13 +325,22 @@ cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
         return 1
     w.counters[C_ENTRIES + d] += 1
     moves = w.moves + d * t.max_tier
-    for i in range(t.tier_off[d], t.tier_off[d + 1]):
-        c = t.tier_flat[i]
-        if t.synthetic[c] and w.used_tag[t.tag_index[c]]:
-            continue
-        moves[n] = c
-        n += 1
-    fc_shuffle_i32(moves, n, &w.state)
+    if w.order_off != NULL:
+        # the caller's order (a schedule's preference), tried as given: no shuffle, no draw
+        for i in range(w.order_off[d], w.order_off[d + 1]):
+            c = w.order_flat[i]
+            if t.synthetic[c] and w.used_tag[t.tag_index[c]]:
+                continue
+            moves[n] = c
+            n += 1
+    else:
+        for i in range(t.tier_off[d], t.tier_off[d + 1]):
+            c = t.tier_flat[i]
+            if t.synthetic[c] and w.used_tag[t.tag_index[c]]:
+                continue
+            moves[n] = c
+            n += 1
+        fc_shuffle_i32(moves, n, &w.state)
     emit(w, E_ENTER, d, -1, n, -1, -1, -1, -1)
     for i in range(n):
         c = moves[i]
@@ -624,3 +633,45 @@ def search_many(Prepared prep not None, const uint32_t[::1] states, bint legacy,
         work_free(&w)
     if rc != 0:
         raise MemoryError("connections: out of memory")
+
+
+def search_categories(Prepared prep not None, order_flat, order_off):
+    """The fixed search over the caller's candidate order: (status, cats, counters).
+
+    Tier d tries ``order_flat[order_off[d]:order_off[d + 1]]`` in that order (no shuffle, so no
+    Rng draw), depth first with the fixed search's pruning; the four categories are returned, no
+    tiles. An order that lists every candidate of its tier keeps the search complete; a shorter
+    one restricts it (how a schedule asks whether one category can be placed at all). Each tier
+    lists at most as many categories as the library's longest tier, each an index of a category.
+    """
+    cdef int32_t[::1] flat = np.ascontiguousarray(order_flat, dtype=np.int32)
+    cdef int32_t[::1] off = np.ascontiguousarray(order_off, dtype=np.int32)
+    cdef Work w
+    cdef int status = STATUS_NO_BOARD, rc, d, i
+    cdef uint64_t buf[WORK_STACK_WORDS]
+    cdef int32_t empty[1]
+    if off.shape[0] != TIERS + 1 or off[0] != 0 or off[TIERS] != flat.shape[0]:
+        raise ValueError("search_categories: order_off must be 5 offsets from 0 to len(order_flat)")
+    for d in range(TIERS):
+        if off[d + 1] < off[d] or off[d + 1] - off[d] > prep.tab.max_tier:
+            raise ValueError(f"search_categories: tier {d} lists {off[d + 1] - off[d]} candidates")
+    for i in range(flat.shape[0]):
+        if not 0 <= flat[i] < prep.tab.n_cat:
+            raise ValueError(f"search_categories: category index {flat[i]} out of range")
+    with nogil:
+        rc = work_init(&w, &prep.tab, False, False, buf, WORK_STACK_WORDS)
+        if rc == 0:
+            w.order_flat = &flat[0] if flat.shape[0] else empty
+            w.order_off = &off[0]
+            w.ncat = 0
+            memset(w.counters, 0, sizeof(w.counters))
+            memset(w.used_tag, 0, prep.tab.n_tags + 1)
+            status = tier_search(&prep.tab, &w, 0)
+    try:
+        if rc != 0:
+            raise MemoryError("connections: out of memory")
+        ok = status == 1
+        return (STATUS_OK if ok else STATUS_NO_BOARD, [w.cats[d] if ok else -1 for d in range(TIERS)],
+                [w.counters[i] for i in range(NCOUNTERS)])
+    finally:
+        work_free(&w)

@@ -80,6 +80,8 @@ cdef struct Work:
     int32_t counters[15]
     bint trace
     int32_t *events              # 8 ints per event, grown with realloc
+    const int32_t *order_flat    # a caller's candidate order per tier (search_categories), else NULL:
+    const int32_t *order_off     # tier d tries order_flat[order_off[d]:order_off[d+1]] as given, no shuffle
     Py_ssize_t n_events
     Py_ssize_t cap_events
     bint oom

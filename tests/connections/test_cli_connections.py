@@ -139,11 +139,16 @@ def test_seed_all_digits_is_int_else_str(capsys):
     assert cli_conn.parse_seed("\u0661\u0662") == "\u0661\u0662"  # non-ASCII digits stay a str
 
 
-def test_daily_equals_its_seed(capsys):
-    daily = main_json(capsys, "--daily", "2026-11-29", "--mode", "trivia")
-    assert daily == generate("daily:2026-11-29", "trivia").to_dict(reveal=True)
+def test_daily_is_the_scheduled_board(capsys):
+    # --daily is the scheduled daily (issue 19); the plain seed of a day stays --seed daily:DATE
+    from flagcore.connections import daily
+
+    data = main_json(capsys, "--daily", "2026-11-29", "--mode", "trivia")
+    expected = daily("2026-11-29", "trivia").to_dict(reveal=True)
+    expected.pop("board_id")
+    assert data == {**expected, "daily": "2026-11-29"}
     today = main_json(capsys, "--daily")
-    assert today["seed"].startswith("daily:")
+    assert today["seed"].startswith("season:")
 
 
 @pytest.mark.parametrize(

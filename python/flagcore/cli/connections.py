@@ -41,7 +41,8 @@ def register(groups: dict[str, Any]) -> None:
         nargs="?",
         const="",
         metavar="DATE",
-        help="the day's board, seed 'daily:YYYY-MM-DD' (default: today in UTC)",
+        help="the day's scheduled board (categories and flags in rotation; default: today in UTC); "
+        "the plain seed of a day is --seed daily:YYYY-MM-DD",
     )
     source.add_argument(
         "--id",
@@ -107,11 +108,11 @@ def _cell(code: str, library: Library) -> str:
 
 def format_board(board: Board, library: Library, *, reveal: bool, colour: bool) -> str:
     seed = json.dumps(board.seed, ensure_ascii=False)
-    lines = [
-        f"Connections  {board.mode} mode  seed {seed}  board id {board_id(board)}"
-        + ("  (legacy generator)" if board.legacy else ""),
-        "",
-    ]
+    if board.stats.get("scheduled"):  # its board id would name a plain seed, not this board
+        where = f"scheduled daily {str(board.seed).removeprefix('season:')}"
+    else:
+        where = f"seed {seed}  board id {board_id(board)}"
+    lines = [f"Connections  {board.mode} mode  {where}" + ("  (legacy generator)" if board.legacy else ""), ""]
     tier_of = {c: g.tier for g in board.groups for c in g.codes}
     for row in range(4):
         cells = []
@@ -158,13 +159,28 @@ def run(args: argparse.Namespace) -> int:
     from ..connections import generate
     from ..library import load_library
 
+    if args.daily is not None and args.legacy:
+        # Stays here: a rule on two options together, which only this command has.
+        raise ValueError(
+            "--legacy does not apply to --daily (the schedule uses the fixed search); "
+            "for the legacy board of a day's plain seed use --seed daily:YYYY-MM-DD --legacy"
+        )
+    if args.daily is not None:
+        from .._args.season import as_day
+
+        args.daily = as_day(args.daily or None, "--daily").isoformat()  # its error names the option
     seed, mode, legacy = _resolve(args)
     if args.png is not None:
         from ..review.pictures import picture_format
 
         picture_format(args.png)  # a bad file name fails now, not after the board is made
     library = load_library(args.library)
-    board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
+    if args.daily is not None:
+        from ..connections import daily
+
+        board = daily(args.daily, mode, library=library)
+    else:
+        board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
     if args.png is not None:
         from ..review.pictures import connections_png
@@ -174,7 +190,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         if events:  # stdout stays one JSON object; the trace goes beside it
             print("\n".join(events), file=sys.stderr)
-        return _write(json.dumps(board.to_dict(reveal=args.reveal)))
+        view = board.to_dict(reveal=args.reveal)
+        if args.reveal and board.stats.get("scheduled"):  # a board id would name a plain seed
+            view.pop("board_id")
+            view["daily"] = str(board.seed).removeprefix("season:")
+        return _write(json.dumps(view))
     out = format_board(board, library, reveal=args.reveal, colour=use_colour(sys.stdout))
     if args.trace:
         if board.stats:  # the search's own counters: for whoever studies the generator

@@ -30,12 +30,20 @@ def register(groups: dict[str, Any]) -> None:
     )
     p.add_argument(
         "--grid",
-        default="hard",
+        default=None,
         metavar="GRID",
         help="easy|medium|hard (aliases regular|pro|elite) or CxR (default: hard)",
     )
     p.add_argument(
         "--seed", metavar="S", help="all digits: an int seed in [0, 2^32); anything else: a str seed (default: random)"
+    )
+    p.add_argument(
+        "--daily",
+        nargs="?",
+        const="",
+        metavar="DATE",
+        help="the day's Puzzle: flags in rotation, grid by weekday (easy Mon-Tue, medium Wed-Thu, hard Fri-Sun); "
+        "default: today in UTC; not with --flag, --grid or --seed",
     )
     p.add_argument(
         "--max-nodes",
@@ -62,16 +70,26 @@ def parse_seed(text: str | None) -> int | str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.daily is not None:
+        given = [name for name, value in (("--flag", args.flag), ("--grid", args.grid), ("--seed", args.seed)) if value]
+        if given:
+            # Stays here: a rule on options together, which only this command has.
+            raise ValueError(f"--daily deals the day's flag, grid and seed: drop {', '.join(given)}")
     if args.png is not None:
         from ..review.pictures import picture_format
 
-        if not args.flag:
+        if not args.flag and args.daily is None:
             # Stays here: a rule on two options together, which only this command has.
             raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
         picture_format(args.png)  # a bad file name fails now, not after the board is dealt
     seed, max_nodes = parse_seed(args.seed), as_max_nodes_text(args.max_nodes)
     try:
-        game = puzzle.new_game(args.flag, args.grid, seed=seed, max_nodes=max_nodes)
+        if args.daily is not None:
+            from .._args.season import as_day
+
+            game = puzzle.daily(as_day(args.daily or None, "--daily"), max_nodes=max_nodes)
+        else:
+            game = puzzle.new_game(args.flag, args.grid or "hard", seed=seed, max_nodes=max_nodes)
     except puzzle.ParSearchLimit as exc:
         # Stays here: the library's advice names its keyword (max_nodes); a command user needs the option.
         raise ValueError(

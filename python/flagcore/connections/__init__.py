@@ -3,9 +3,9 @@
 Modules by idea: board (Board, Group, board_id), ids (the id codec, the daily seed), tables (a
 Library's compiled tables and their caches), assembly (a raw search result as a Board), search
 (generate), batch (generate_many, BoardBatch), ambiguity (find_ambiguities), grading
-(check_guess), game (ConnectionsGame).
+(check_guess), game (ConnectionsGame), daily (the scheduled daily board).
 
-Public names: generate, generate_many, check_guess, ConnectionsGame, find_ambiguities,
+Public names: generate, generate_many, daily, check_guess, ConnectionsGame, find_ambiguities,
 Board, Group.
 """
 
@@ -16,6 +16,7 @@ from ..errors import NoBoardError
 from .ambiguity import Ambiguity, find_ambiguities
 from .batch import BoardBatch, generate_many
 from .board import Board, Group, board_id
+from .daily import daily
 from .game import MAX_MISTAKES, ConnectionsGame, GuessOutcome
 from .grading import GuessResult, check_guess
 from .ids import daily_seed, encode_board_id, parse_board_id
@@ -34,4 +35,4 @@ __all__ += [
     "from_board_id",
     "parse_board_id",
 ]
-__all__ += ["generate", "generate_many", "BoardBatch", "find_ambiguities", "NoBoardError", "Ambiguity"]
+__all__ += ["daily", "generate", "generate_many", "BoardBatch", "find_ambiguities", "NoBoardError", "Ambiguity"]

@@ -93,7 +93,8 @@ from .._connections_layout import (
 )
 from .rng import Rng, shuffle
 
-__all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_many", "search_one"]  # + the layout names
+# + the layout names
+__all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_categories", "search_many", "search_one"]
 
 RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int, "list[tuple[int, ...]] | None"]
 
@@ -154,6 +155,7 @@ class _Search:
         self.forbidden: set[int] = set()  # legacy: the flat spill set
         self.refcount = [0] * prep.n_codes  # fixed: how many placed fit sets hold each code
         self.used_tags: set[int] = set()
+        self.orders: list[list[int]] | None = None  # search_categories: the caller's order per tier
 
     def ev(self, *fields: int) -> None:
         if self.events is not None:
@@ -172,8 +174,10 @@ class _Search:
             return True
         p = self.p
         self.counters[C_ENTRIES + d] += 1
-        moves = [c for c in p.tier_lists[d] if not p.synthetic[c] or p.tag_index[c] not in self.used_tags]
-        moves = shuffle(moves, self.rng)
+        given = p.tier_lists[d] if self.orders is None else self.orders[d]
+        moves = [c for c in given if not p.synthetic[c] or p.tag_index[c] not in self.used_tags]
+        if self.orders is None:  # a caller's order is tried as given: no shuffle, no draw
+            moves = shuffle(moves, self.rng)
         self.ev(E_ENTER, d, -1, len(moves))
         for c in moves:
             self.counters[C_MOVES] += 1
@@ -293,6 +297,33 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
         *count_ambiguous(prep, cats, group_tiles),
         s.events,
     )
+
+
+def search_categories(prep: Prepared, order_flat: Any, order_off: Any) -> tuple[int, list[int], list[int]]:
+    """The fixed search over the caller's candidate order: (status, cats, counters).
+
+    Tier d tries ``order_flat[order_off[d]:order_off[d + 1]]`` in that order (no shuffle, so no
+    Rng draw), depth first with the fixed search's pruning; the four categories are returned, no
+    tiles. An order that lists every candidate of its tier keeps the search complete; a shorter
+    one restricts it (how a schedule asks whether one category can be placed at all). Each tier
+    lists at most as many categories as the library's longest tier, each an index of a category.
+    """
+    flat = np.asarray(order_flat, dtype=np.int64).ravel().tolist()
+    off = np.asarray(order_off, dtype=np.int64).ravel().tolist()
+    if len(off) != TIERS + 1 or off[0] != 0 or off[TIERS] != len(flat):
+        raise ValueError("search_categories: order_off must be 5 offsets from 0 to len(order_flat)")
+    longest = max(1, *(len(t) for t in prep.tier_lists))  # the core: max(1, longest tier)
+    for d in range(TIERS):
+        if off[d + 1] < off[d] or off[d + 1] - off[d] > longest:
+            raise ValueError(f"search_categories: tier {d} lists {off[d + 1] - off[d]} candidates")
+    for c in flat:
+        if not 0 <= c < len(prep.pools):
+            raise ValueError(f"search_categories: category index {c} out of range")
+    s = _Search(prep, 0, False, False)
+    s.orders = [flat[off[d] : off[d + 1]] for d in range(TIERS)]
+    if not s.tier(0):
+        return STATUS_NO_BOARD, [-1] * TIERS, s.counters
+    return STATUS_OK, list(s.cats), s.counters
 
 
 def search_board(prep: Prepared, state: int, seed: int | str, legacy: bool, decoy: bool, trace: bool) -> Any:

@@ -1,0 +1,99 @@
+"""The scheduled daily (connections.daily) beside plain generate on the same dates, both twins.
+
+    pytest benchmarks/bench_season.py --benchmark-enable --benchmark-only \
+        --benchmark-columns=median,iqr,rounds --benchmark-sort=name --benchmark-group-by=group
+
+Groups (flags and trivia):
+
+* ``one-day``: one public call for one date. ``generate`` is ``generate("daily:DATE")``;
+  ``daily-kept`` asks for a day already made (what a server does all day: the schedule keeps the
+  boards it made); ``daily-new`` makes a day not made yet, its rotation cycles already computed
+  (a server's first request of the day); ``daily-cold`` is a day in a fresh schedule (a new
+  process: the schedule and the cycles around the day are computed first).
+* ``year``: the 365 days of 2027 from a fresh schedule, beside plain generate on the same dates.
+
+``ref`` runs the same public call on the reference twin (FLAGCORE_IMPL=python).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+import pytest
+
+from flagcore import _impl
+from flagcore.connections import daily, generate
+from flagcore.connections.daily import _ATTR, EPOCH
+from flagcore.library import load_library
+from flagcore.reference import connections as ref_connections
+from flagcore.reference import rng as ref_rng
+
+YEAR = [dt.date(2027, 1, 1) + dt.timedelta(days=j) for j in range(365)]
+SEEDS = [f"daily:{d.isoformat()}" for d in YEAR]
+LIB = load_library()
+
+
+@pytest.fixture(params=["core", "ref"])
+def impl(request, monkeypatch):
+    if request.param == "ref":
+        monkeypatch.setattr(_impl.core, "connections", ref_connections)
+        monkeypatch.setattr(_impl.core, "rng", ref_rng)
+    return request.param
+
+
+def _fresh() -> None:
+    LIB.__dict__.pop(_ATTR, None)  # the schedules this Library keeps: the next daily() builds anew
+
+
+MODES = ["flags", "trivia"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_day_generate(benchmark, impl, mode):
+    benchmark.group = f"one-day {mode}"
+    seeds = itertools.cycle(SEEDS)
+    benchmark.pedantic(lambda: generate(next(seeds), mode, library=LIB), rounds=200 if impl == "core" else 20)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_day_daily_kept(benchmark, impl, mode):
+    benchmark.group = f"one-day {mode}"
+    _fresh()
+    daily(YEAR[0], mode, library=LIB)
+    benchmark.pedantic(lambda: daily(YEAR[0], mode, library=LIB), rounds=200 if impl == "core" else 20)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_day_daily_new(benchmark, impl, mode):
+    benchmark.group = f"one-day {mode}"
+    _fresh()
+    for d in YEAR[:60]:  # the cycles around these days computed, the boards of days 30.. not yet made
+        daily(d, mode, library=LIB)
+    sched = LIB.__dict__[_ATTR]
+    for s in sched.values():
+        for j in range(30, 60):
+            s.boards.pop((YEAR[j] - EPOCH).days, None)
+    days = iter(YEAR[30:60])
+    rounds = 30 if impl == "core" else 5
+    benchmark.pedantic(lambda: daily(next(days), mode, library=LIB), rounds=rounds)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_day_daily_cold(benchmark, impl, mode):
+    benchmark.group = f"one-day {mode}"
+    benchmark.pedantic(lambda: daily(YEAR[100], mode, library=LIB), setup=_fresh, rounds=10 if impl == "core" else 2)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_year_daily(benchmark, impl, mode):
+    benchmark.group = f"year {mode}"
+    benchmark.pedantic(
+        lambda: [daily(d, mode, library=LIB) for d in YEAR], setup=_fresh, rounds=5 if impl == "core" else 1
+    )
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_year_generate(benchmark, impl, mode):
+    benchmark.group = f"year {mode}"
+    benchmark.pedantic(lambda: [generate(s, mode, library=LIB) for s in SEEDS], rounds=5 if impl == "core" else 1)

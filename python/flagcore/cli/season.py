@@ -1,0 +1,317 @@
+"""``flagcore season``: how a span of daily boards feels, scheduled dailies beside plain daily seeds.
+
+For each day of the span it makes the scheduled daily (``connections.daily``) and the plain board
+of the seed "daily:YYYY-MM-DD", and reports for both: days that repeat a category from the past
+1, 7 and 28 days; per tier the gap between two uses of a category (minimum and median, against
+0.8 x the tier's placeable categories) and how evenly the categories are used; groups that come
+back whole and returns that keep 3 or 4 of the previous four members; how often each flag
+appears; boards with an ambiguous tile. Then the Puzzle daily's flags and grids. ``--png`` draws
+category use over the span (one row per category, one column per day) for both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import datetime as _dt
+import json
+import statistics
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from .._args.season import EPOCH, as_day, as_days_text
+from ..library import MODES, TIERS
+
+LONG_SPAN = 60  # days from which the command shows a progress bar
+WINDOWS = (1, 7, 28)
+RETURN_WINDOW = 90  # "comes back whole within 90 days"
+_TIER_RGB = ((233, 196, 50), (120, 180, 80), (90, 140, 220), (170, 100, 200))
+
+
+def register(groups: dict[str, Any]) -> None:
+    p = groups[""].add_parser(
+        "season",
+        help="report a span of daily boards: scheduled dailies beside plain daily seeds",
+        description="Report how a span of daily boards feels: category repeats and gaps, groups that come back, "
+        "flag appearances, the Puzzle daily; scheduled dailies (connections.daily) beside plain 'daily:' seeds.",
+    )
+    p.add_argument("--from", dest="start", metavar="DATE", default=None, help="first day, YYYY-MM-DD (default: today)")
+    p.add_argument("--days", default="365", metavar="N", help="days in the span (default 365)")
+    p.add_argument("--mode", choices=MODES, default="flags", help="category set (default: flags)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--png", metavar="FILE", help="also draw category use over the span (PNG)")
+    p.set_defaults(func=run)
+
+
+def collect(start: _dt.date, days: int, mode: str, step: Any = None) -> tuple[list[Any], list[Any]]:
+    """(scheduled boards, plain daily-seed boards) of the span; ``step()`` after each day."""
+    from ..connections import daily_seed, generate
+    from ..connections.daily import board_of_day, schedule
+
+    sched = schedule(None, mode)
+    first = (as_day(start) - EPOCH).days
+    scheduled, plain = [], []
+    for j in range(days):
+        scheduled.append(board_of_day(sched, first + j))
+        plain.append(generate(daily_seed(start + _dt.timedelta(days=j)), mode))
+        if step is not None:
+            step()
+    return scheduled, plain
+
+
+def figures(boards: list[Any], mode: str) -> dict[str, Any]:
+    """The report's figures for one sequence of boards (one per day, in order)."""
+    from ..connections import find_ambiguities
+    from ..connections.daily import schedule
+
+    sched = schedule(None, mode)
+    cats = sched.tables.categories
+    days = len(boards)
+    ids = [[g.category_id for g in b.groups] for b in boards]
+    out: dict[str, Any] = {"days": days}
+    for w in WINDOWS:
+        out[f"repeat_within_{w}"] = sum(
+            1 for j in range(1, days) if set(ids[j]) & {c for k in range(max(0, j - w), j) for c in ids[k]}
+        )
+    tiers = []
+    for t in range(4):
+        last: dict[str, int] = {}
+        gaps: list[int] = []
+        uses: collections.Counter[str] = collections.Counter()
+        for j in range(days):
+            c = ids[j][t]
+            uses[c] += 1
+            if c in last:
+                gaps.append(j - last[c])
+            last[c] = j
+        placeable = [cats[c].id for c in sched.placeable[t]]
+        counts = [uses.get(c, 0) for c in placeable]
+        n = len(placeable)
+        tiers.append(
+            {
+                "tier": TIERS[t],
+                "placeable": n,
+                "used": sum(1 for c in placeable if uses.get(c)),
+                "unused": [c for c in placeable if not uses.get(c)],
+                "min_gap": min(gaps) if gaps else None,
+                "median_gap": statistics.median(gaps) if gaps else None,
+                "target_gap": round(0.8 * n, 1),
+                "max_uses": max(counts),
+                "median_uses": statistics.median(counts),
+                "most_used": [cats[sched.tables.index[uses.most_common(1)[0][0]]].label, uses.most_common(1)[0][1]],
+            }
+        )
+    out["tiers"] = tiers
+    seen: dict[tuple[str, frozenset[str]], int] = {}
+    previous: dict[str, set[str]] = {}
+    repeats = repeats_90 = returns = keep3 = 0
+    flag_days: collections.Counter[str] = collections.Counter()
+    for j, b in enumerate(boards):
+        for g in b.groups:
+            key = (g.category_id, frozenset(g.codes))
+            if key in seen:
+                repeats += 1
+                repeats_90 += j - seen[key] <= RETURN_WINDOW
+            seen[key] = j
+            if g.category_id in previous:
+                returns += 1
+                keep3 += len(previous[g.category_id] & set(g.codes)) >= 3
+            previous[g.category_id] = set(g.codes)
+        flag_days.update(b.tiles)
+    out["groups"] = {
+        "total": 4 * days,
+        "repeat_earlier_group": repeats,
+        f"repeat_within_{RETURN_WINDOW}": repeats_90,
+        "returns": returns,
+        "returns_keeping_3_or_4": keep3,
+    }
+    usable = sorted({sched.tables.codes[x] for t in range(4) for c in sched.placeable[t] for x in sched.certain[c]})
+    consecutive = sum(len(set(boards[j].tiles) & set(boards[j - 1].tiles)) for j in range(1, days))
+    # what chance would give: two independent boards with these per-flag frequencies share this many
+    expected = (days - 1) * sum((flag_days[f] / days) ** 2 for f in flag_days) if days else 0.0
+    counts = [flag_days.get(f, 0) for f in usable]
+    out["flags"] = {
+        "usable": len(usable),
+        "appeared": sum(1 for c in counts if c),
+        "never": [f for f in usable if not flag_days.get(f)],
+        "min_days": min(counts),
+        "median_days": statistics.median(counts),
+        "max_days": max(counts),
+        "on_consecutive_days": consecutive,
+        "on_consecutive_days_by_chance": round(expected, 1),
+    }
+    rule = arguable = 0
+    for b in boards:
+        kinds = {a.kind for a in find_ambiguities(b)}
+        rule += "rule" in kinds
+        arguable += "arguable" in kinds
+    out["boards_rule_ambiguous"] = rule
+    out["boards_breaking_arguable"] = arguable
+    return out
+
+
+def puzzle_figures(start: _dt.date, days: int) -> dict[str, Any]:
+    """The Puzzle daily's flags and grids over the span (the plan: flag, grid and seed per day)."""
+    from ..season import day_index, puzzle_flags, puzzle_plan
+
+    plan = [puzzle_plan(start + _dt.timedelta(days=j)) for j in range(days)]
+    flags = [f for f, _, _ in plan]
+    first_repeat = next((j for j in range(days) if flags[j] in flags[:j]), None)
+    last: dict[str, int] = {}
+    gaps = []
+    for j, f in enumerate(flags):
+        if f in last:
+            gaps.append(j - last[f])
+        last[f] = j
+    named = puzzle_flags()
+    cycle_start = -day_index(start) % len(named)  # the first day of a full cycle in the span
+    cycle = flags[cycle_start : cycle_start + len(named)]
+    return {
+        "named_flags": len(named),
+        "distinct_flags": len(set(flags)),
+        "first_repeat_day": first_repeat,
+        "full_cycle_distinct": len(set(cycle)) if len(cycle) == len(named) else None,
+        "min_gap": min(gaps) if gaps else None,
+        "grids": dict(collections.Counter(g for _, g, _ in plan)),
+    }
+
+
+def chart(path: str, boards: dict[str, list[Any]], mode: str, start: _dt.date) -> None:
+    """A PNG of category use: per source a panel, one row per category (tier bands), one column per day."""
+    from PIL import Image, ImageDraw
+
+    from ..connections.daily import schedule
+
+    sched = schedule(None, mode)
+    rows = [c for t in range(4) for c in (*sched.placeable[t], *sched.never[t])]
+    row_of = {sched.tables.categories[c].id: r for r, c in enumerate(rows)}
+    days = max(len(b) for b in boards.values())
+    cw = max(1, min(4, 1200 // max(days, 1)))
+    ch = 3 if len(rows) < 120 else 2
+    title, gap = 18, 12
+    panel_h = title + len(rows) * ch
+    img = Image.new("RGB", (cw * days + 20, len(boards) * (panel_h + gap) + gap), "white")
+    draw = ImageDraw.Draw(img)
+    y0 = gap
+    for name, seq in boards.items():
+        draw.text((10, y0), f"{name}: category use, {mode} mode, {days} days from {start.isoformat()}", fill="black")
+        top = y0 + title
+        for r, c in enumerate(rows):  # a faint band per tier behind the rows
+            tint = tuple(255 - (255 - v) // 6 for v in _TIER_RGB[sched.tier_of[c]])
+            draw.rectangle((10, top + r * ch, 10 + cw * days - 1, top + r * ch + ch - 1), fill=tint)
+        for j, b in enumerate(seq):
+            for g in b.groups:
+                r = row_of[g.category_id]
+                x = 10 + j * cw
+                draw.rectangle((x, top + r * ch, x + cw - 1, top + r * ch + ch - 1), fill=_TIER_RGB[g.tier])
+        y0 += panel_h + gap
+    img.save(path, format="PNG")
+
+
+_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("days that repeat a category from the day before", lambda f: f"{f['repeat_within_1']} of {f['days'] - 1}"),
+    ("... from the past 7 days", lambda f: f"{f['repeat_within_7']} of {f['days'] - 1}"),
+    ("... from the past 28 days", lambda f: f"{f['repeat_within_28']} of {f['days'] - 1}"),
+    (
+        "groups that repeat an earlier group",
+        lambda f: f"{f['groups']['repeat_earlier_group']} of {f['groups']['total']}",
+    ),
+    (
+        f"... within {RETURN_WINDOW} days",
+        lambda f: f"{f['groups'][f'repeat_within_{RETURN_WINDOW}']} of {f['groups']['total']}",
+    ),
+    (
+        "returns keeping 3 or 4 members",
+        lambda f: f"{f['groups']['returns_keeping_3_or_4']} of {f['groups']['returns']}",
+    ),
+    ("flags that appeared", lambda f: f"{f['flags']['appeared']} of {f['flags']['usable']}"),
+    (
+        "flag days per flag (min / median / max)",
+        lambda f: f"{f['flags']['min_days']} / {f['flags']['median_days']:g} / {f['flags']['max_days']}",
+    ),
+    (
+        "flags on consecutive days (by chance)",
+        lambda f: f"{f['flags']['on_consecutive_days']} ({f['flags']['on_consecutive_days_by_chance']:g})",
+    ),
+    ("rule-ambiguous boards", lambda f: str(f["boards_rule_ambiguous"])),
+    ("boards breaking an arguable membership", lambda f: str(f["boards_breaking_arguable"])),
+)
+
+
+def _tier_rows(f: dict[str, Any]) -> list[tuple[str, str]]:
+    out = []
+    for t in f["tiers"]:
+        out.append((f"{t['tier']}: categories used", f"{t['used']} of {t['placeable']}"))
+        out.append(
+            (
+                f"{t['tier']}: gap min / median (target {t['target_gap']:g})",
+                f"{t['min_gap']} / {t['median_gap']:g}" if t["min_gap"] is not None else "-",
+            )
+        )
+        out.append((f"{t['tier']}: uses max / median", f"{t['max_uses']} / {t['median_uses']:g}"))
+    return out
+
+
+def format_report(report: dict[str, Any]) -> str:
+    s, p = report["scheduled"], report["plain"]
+    rows = [(label, fn(s), fn(p)) for label, fn in _ROWS]
+    rows += [(a, b, d) for (a, b), (_, d) in zip(_tier_rows(s), _tier_rows(p))]
+    width = max(len(r[0]) for r in rows)
+    lines = [
+        f"Season {report['mode']} mode, {report['days']} days from {report['from']}",
+        "",
+        f"{'':<{width}}  {'scheduled':>18}  {'daily: seeds':>18}",
+    ]
+    lines += [f"{a:<{width}}  {b:>18}  {c:>18}" for a, b, c in rows]
+    pz = report["puzzle"]
+    lines += [
+        "",
+        f"Puzzle daily: {pz['distinct_flags']} distinct flags of {pz['named_flags']} named"
+        + (
+            f" (a whole cycle of {pz['named_flags']} days in the span: {pz['full_cycle_distinct']} distinct)"
+            if pz["full_cycle_distinct"] is not None
+            else ""
+        )
+        + (
+            "; no flag repeats"
+            if pz["first_repeat_day"] is None
+            else f"; first repeat on day {pz['first_repeat_day']} of the span; "
+            f"shortest gap between two turns of a flag {pz['min_gap']} days"
+        )
+        + "; grids "
+        + ", ".join(f"{k} {v}" for k, v in sorted(pz["grids"].items())),
+    ]
+    for name, f in (("scheduled", s), ("daily: seeds", p)):
+        purple = f["tiers"][3]
+        lines.append(f"most used purple ({name}): {purple['most_used'][0]!r} on {purple['most_used'][1]} days")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    start = as_day(args.start, "--from")
+    days = as_days_text(args.days)
+    if args.png is not None:
+        from ..review.pictures import picture_format
+
+        picture_format(args.png)  # a bad file name fails now, not after the span is computed
+    if days >= LONG_SPAN:
+        from ._progress import progress
+
+        with progress(days, f"season {args.mode}") as bar:
+            scheduled, plain = collect(start, days, args.mode, lambda: bar.update(1))
+    else:
+        scheduled, plain = collect(start, days, args.mode)
+    report = {
+        "mode": args.mode,
+        "from": start.isoformat(),
+        "days": days,
+        "scheduled": figures(scheduled, args.mode),
+        "plain": figures(plain, args.mode),
+        "puzzle": puzzle_figures(start, days),
+    }
+    if args.png is not None:
+        chart(args.png, {"scheduled (connections.daily)": scheduled, "plain daily: seeds": plain}, args.mode, start)
+        print(f"flagcore: wrote {args.png}", file=sys.stderr)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0

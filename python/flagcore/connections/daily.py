@@ -1,0 +1,498 @@
+"""The scheduled daily Connections board: ``daily(date, mode)``, categories and flags in rotation.
+
+``generate("daily:YYYY-MM-DD")`` is a plain seed: each day's board is drawn alone, so a category
+can come back the next day and a group (the same category, the same four flags) comes back whole.
+``daily`` schedules instead. The board of day i (days from ``EPOCH``) is computed from its date,
+the mode and the library alone; nothing before it is replayed.
+
+1. **Turns.** Per tier, the categories that some board can hold rotate
+   (:class:`flagcore.season.Rotation`): one turn each per cycle, in blocks, so two turns of a
+   category are at least n - n // 5 days apart (n turns per cycle). Categories with fewer than
+   RARE_BELOW certain codes cannot come back without keeping 3 of their 4 flags: they share turns
+   (each shared turn goes to one of them in turn), as few shared turns as bring each back within
+   a year.
+2. **Plan.** The tiers are planned one after the other, the one with fewest turns first. Within
+   each block of a cycle, the next tier's categories are matched to the block's days so that, as
+   far as a matching allows, each day's planned categories form a board (the fixed search finds
+   one with them and a category of each tier still to plan from that tier's block): conflicting
+   categories (one that crowds another's flags out) are kept apart, inside their blocks, so the
+   gap bound stands.
+3. **Search.** The fixed search (``_connections.search_categories`` and its twin: the same pruning,
+   so zero rule ambiguity and the arguable memberships respected) over the day's preferred order:
+   per tier the planned category, then categories owed a turn (their turn in the last LOOKBACK
+   days went to another one), then the rest farthest from a turn of their own first, those the
+   last LOOKBACK days took off the plan after them, the never placeable last. Every candidate is
+   listed, so the search is complete: when the planned four cannot form a board it falls back to
+   others, never fails where ``generate`` would not. Off the plan, the search runs once with each
+   tier kept longest and the board whose off-plan category is farthest from its own turns wins.
+   What the last LOOKBACK days took comes from their first drafts (their search without this
+   step), so a day costs a bounded number of searches.
+4. **Flags.** A category's use u (its turn count) picks its members. A pool of up to WALK_MAX
+   certain codes deals its 4-subsets in a walk where consecutive ones share at most 2; a larger
+   one reads a shuffled order four codes per use, reshuffled each lap. The previous use's
+   group needs no history: it is the walk's (or order's) entry u - 1, a function of u, and its
+   codes go last. The group is the first four codes in that order that fit no other group on the
+   board (the fixed search's exclusive codes), so a return keeps at most 2 of the previous four
+   unless one of the boards took codes out.
+5. **Tiles** are shuffled by the Rng of ``season:MODE:YYYY-MM-DD``; no decoy.
+
+Everything random is the twins' mulberry32 and every step is a function of (date, mode,
+library), so both twins and every machine give the same board. The board records
+``seed="season:YYYY-MM-DD"``; its board id would name a plain seed, so a scheduled daily is
+shared by its date. A library with other categories gives another schedule, for every day.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import itertools
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import season as _season
+from .._args.connections import as_mode
+from .._args.season import EPOCH
+from .._impl import core
+from ..errors import NoBoardError
+from ..library import Library
+from .board import Board, Group
+from .tables import default_library, tables_for
+
+ITEMS = 4
+TIERS = 4
+_ATTR = "_flagcore_season"  # where a Library keeps its schedules (one per mode and engine)
+_lock = threading.Lock()
+LOOKBACK = 7  # days whose off-plan categories a day tries last
+# A category with fewer certain codes cannot come back without keeping 3 of its 4 previous
+# members. The rare ones of a tier share turns: each shared turn of the rotation goes to one of
+# its rare categories in turn, so each comes back that many times less often, but at least once
+# in YEAR days (as few shared turns as allow that).
+RARE_BELOW = 6
+YEAR = 364
+WALK_MAX = 10  # pools up to this size deal their 4-subsets in a walk (C(10, 4) = 210 groups)
+FAR = 1 << 30  # the distance of a category with no turn near a day
+BOARD_CACHE = 1024  # boards kept per schedule: a server asks for the same few days all day
+
+__all__ = ["EPOCH", "Schedule", "daily", "daily_categories", "schedule"]
+
+
+@dataclass(eq=False)
+class Schedule:
+    """One (library, mode) ready to schedule: the search's tables and each tier's rotation."""
+
+    mode: str
+    tables: Any
+    prepared: Any
+    placeable: tuple[tuple[int, ...], ...]  # per tier: category indices some board can hold
+    never: tuple[tuple[int, ...], ...]  # per tier: the others (listed last, for completeness)
+    shares: tuple[tuple[tuple[int, ...], ...], ...]  # per tier, per shared turn: the rare categories in it
+    rotations: list[_season.Rotation[int]]  # per tier; item -1 - j is the tier's shared turn j
+    certain: tuple[frozenset[int], ...]  # per category: its certain codes (code indices)
+    fit: tuple[frozenset[int], ...]  # per category: every code that fits it, arguably or not
+    tier_of: tuple[int, ...]
+    depth_order: tuple[int, ...]  # the tiers in the order they are planned and searched
+    depth_orders: tuple[tuple[int, ...], ...] = ()  # depth_order, then each other tier moved first
+    drafts: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first drafts by day (a cache)
+    orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member orders (a cache)
+    boards: dict[int, Board] = field(default_factory=dict)  # boards by day (a cache)
+    walks: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)  # small pools' subset walks
+    near: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)  # distances by (tier, day)
+
+
+def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
+    f, o = flat.tolist(), off.tolist()
+    return tuple(frozenset(f[o[c] : o[c + 1]]) for c in range(len(o) - 1))
+
+
+def _build(library: Library | None, mode: str) -> Schedule:
+    impl = core.connections
+    tables, prepared = tables_for(impl, library, mode)
+    toff = tables.tier_off.tolist()
+    tiers = [tables.tier_flat[toff[t] : toff[t + 1]].tolist() for t in range(TIERS)]
+    placeable: list[tuple[int, ...]] = []
+    never: list[tuple[int, ...]] = []
+    for t in range(TIERS):
+        ok = []
+        for c in tiers[t]:
+            # the search restricted to c in its tier: complete, so a failure means no board holds c
+            if _found(impl, prepared, [[c] if d == t else tiers[d] for d in range(TIERS)]):
+                ok.append(c)
+        placeable.append(tuple(ok))
+        never.append(tuple(c for c in tiers[t] if c not in ok))
+    if not all(placeable):
+        raise NoBoardError(
+            f"connections: no valid category combination found (mode {mode!r}): the schedule needs "
+            "a board, and no four categories of this library can form one without an ambiguous tile"
+        )
+    certain = _sets(tables.pool_flat, tables.pool_off)
+    fit = _sets(tables.fit_flat, tables.fit_off)
+    shares = tuple(_shares(placeable[t], certain, mode, t) for t in range(TIERS))
+    sched = Schedule(
+        mode=mode,
+        tables=tables,
+        prepared=prepared,
+        placeable=tuple(placeable),
+        never=tuple(never),
+        shares=shares,
+        rotations=[],
+        certain=certain,
+        fit=fit,
+        tier_of=tuple(c.tier for c in tables.categories),
+        depth_order=tuple(sorted(range(TIERS), key=lambda t: (_turns_per_cycle(placeable[t], shares[t]), t))),
+    )
+    sched.depth_orders = (sched.depth_order,) + tuple(
+        (t, *(d for d in sched.depth_order if d != t)) for t in sched.depth_order[1:]
+    )
+    tags = tables.tag_index.tolist()
+
+    def pair_fits(a: int, b: int) -> bool:
+        # necessary for a and b on one board: each keeps 4 certain codes outside the other's fit set
+        if tags[a] >= 0 and tags[a] == tags[b]:
+            return False
+        return len(certain[a] - fit[b]) >= ITEMS and len(certain[b] - fit[a]) >= ITEMS
+
+    # Tiers are planned one after the other, the one with fewest turns first (free), each later
+    # one matched, block by block, to the days of the earlier ones' categories: a category fits a
+    # day when the fixed search finds a board with it, the earlier tiers' planned categories and,
+    # for each tier still to plan, a category of the block that tier deals that day.
+    rotations: list[Any] = []
+    for t in range(TIERS):
+        shared = {c for share in shares[t] for c in share}
+        items = [c for c in placeable[t] if c not in shared] + [-1 - j for j in range(len(shares[t]))]
+        rotations.append(_season.Rotation(items, f"season|{mode}|{t}"))
+    sched.rotations = rotations
+
+    def block_at(t: int, i: int) -> list[int]:
+        rot = rotations[t]
+        k, pos = divmod(i, rot.n)
+        block = rot.blocks[pos // len(rot.blocks[0])]
+        return [rare_member(sched, t, -1 - x, k) if x < 0 else x for x in block]
+
+    for step, t in enumerate(sched.depth_order):
+        earlier = sched.depth_order[:step]
+
+        def fits(item: int, i: int, earlier: tuple[int, ...] = earlier, t: int = t) -> bool:
+            c = rare_member(sched, t, -1 - item, i // rotations[t].n) if item < 0 else item
+            planned = {e: planned_at(sched, e, i) for e in earlier}
+            if not all(pair_fits(c, o) for o in planned.values()):
+                return False
+            lists = [[c] if d == t else [planned[d]] if d in planned else block_at(d, i) for d in range(TIERS)]
+            return _found(impl, prepared, lists)
+
+        rotations[t].fits = fits
+    return sched
+
+
+def _found(impl: Any, prepared: Any, lists: list[list[int]]) -> bool:
+    """Whether the fixed search finds a board with tier d drawn from lists[d]."""
+    flat = np.array([x for lst in lists for x in lst], dtype=np.int32)
+    a, b, c = len(lists[0]), len(lists[1]), len(lists[2])
+    off = np.array([0, a, a + b, a + b + c, a + b + c + len(lists[3])], dtype=np.int32)
+    return bool(impl.search_categories(prepared, flat, off)[0] == 0)
+
+
+def schedule(library: Library | None, mode: str) -> Schedule:
+    """The Schedule of (library, mode) for the engine in use, built once per Library object."""
+    mode = as_mode(mode)
+    impl = core.connections
+    owner = library if library is not None else default_library()  # the schedules live on the Library
+    per = owner.__dict__.get(_ATTR)
+    key = (mode, impl.__name__)
+    if per is not None and key in per:
+        return per[key]  # type: ignore[no-any-return]
+    with _lock:
+        per = owner.__dict__.setdefault(_ATTR, {})
+        if key not in per:
+            per[key] = _build(library, mode)
+        return per[key]  # type: ignore[no-any-return]
+
+
+def _turns_per_cycle(placeable: tuple[int, ...], shares: tuple[tuple[int, ...], ...]) -> int:
+    return len(placeable) - sum(len(x) for x in shares) + len(shares)
+
+
+def _shares(
+    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], mode: str, t: int
+) -> tuple[tuple[int, ...], ...]:
+    """The tier's rare categories dealt into the fewest shared turns that bring each back within YEAR days."""
+    rare = [c for c in placeable if len(certain[c]) < RARE_BELOW]
+    if not rare:
+        return ()
+    if len(rare) == 1:  # one alone would keep a turn of its own: it shares with the largest pool
+        rare.append(max((c for c in placeable if c not in rare), key=lambda c: (len(certain[c]), -c)))
+    regular = len(placeable) - len(rare)
+    k = next(k for k in range(1, len(rare) + 1) if -(-len(rare) // k) * (regular + k) <= YEAR or k == len(rare))
+    rare = core.rng.shuffle(rare, core.rng.Rng(f"season|{mode}|{t}|shares"))
+    return tuple(tuple(rare[j::k]) for j in range(k))
+
+
+def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
+    """The rare category that has tier t's shared turn j in cycle k: each in turn, in a fixed order."""
+    share = s.shares[t][j]
+    return share[k % len(share)]
+
+
+def planned_at(s: Schedule, t: int, i: int) -> int:
+    """The category tier t plans for day i."""
+    rot = s.rotations[t]
+    item = rot.at(i)
+    return rare_member(s, t, -1 - item, i // rot.n) if item < 0 else item
+
+
+def turns(s: Schedule, c: int, i: int) -> list[tuple[int, int]]:
+    """(day, use index) of category c's turns in day i's cycle and its neighbours."""
+    t = s.tier_of[c]
+    rot = s.rotations[t]
+    k = i // rot.n
+    cycles = [q for q in (k - 1, k, k + 1) if q >= 0]
+    if c in rot.cycle(0)[1]:
+        return [(rot.turn(c, q), q) for q in cycles]
+    for j, share in enumerate(s.shares[t]):
+        if c in share:  # its use index counts its own turns: one per lap of the shared turn
+            return [(rot.turn(-1 - j, q), q // len(share)) for q in cycles if rare_member(s, t, j, q) == c]
+    return []
+
+
+def distances(s: Schedule, t: int, i: int) -> dict[int, int]:
+    """Days from day i to each category's nearest turn in tier t (in day i's cycle or a neighbour);
+    a category with no turn there (a rare one between its turns) is absent: it is far."""
+    hit = s.near.get((t, i))
+    if hit is not None:
+        return hit
+    if len(s.near) >= 4096:
+        s.near.clear()
+    rot = s.rotations[t]
+    k = i // rot.n
+    out: dict[int, int] = {}
+    for q in (k - 1, k, k + 1):
+        if q < 0:
+            continue
+        base = q * rot.n - i
+        for j, item in enumerate(rot.cycle(q)[0]):
+            c = rare_member(s, t, -1 - item, q) if item < 0 else item
+            d = abs(base + j)
+            if d < out.get(c, FAR):
+                out[c] = d
+    s.near[(t, i)] = out
+    return out
+
+
+def preferred_order(
+    s: Schedule, i: int, recent: frozenset[int] = frozenset(), owed: frozenset[int] = frozenset()
+) -> tuple[list[list[int]], list[int]]:
+    """(per tier the candidates in the order day i tries them, the planned category per tier).
+
+    The planned category first; then the others: those ``owed`` a turn (their last turn went to
+    another category) and far from their next one, then the rest, farthest from a turn of their
+    own first, those in ``recent`` (what the days before took off the plan) after them; the never
+    placeable last.
+    """
+    orders, planned = [], []
+    for t in range(TIERS):
+        first = planned_at(s, t, i)
+        near = distances(s, t, i)
+        half = s.rotations[t].n // 2
+
+        def key(c: int) -> tuple[bool, bool, int]:
+            d = near.get(c, FAR)
+            return not (c in owed and d >= half), c in recent, -d
+
+        rest = sorted((c for c in s.placeable[t] if c != first), key=key)
+        orders.append([first, *rest, *s.never[t]])
+        planned.append(first)
+    return orders, planned
+
+
+def subset_walk(p: int, key: str) -> tuple[tuple[int, ...], ...]:
+    """Every 4-subset of range(p) once, consecutive ones sharing at most 2 (where the greedy walk
+    can): the groups a small pool deals, one per use, before any comes back.
+
+    Greedy over the subsets in a shuffled order (seed ``key``): each step takes the first subset not
+    yet dealt that shares at most 2 with the last one, or, when none is left, the first not yet dealt.
+    """
+    remaining = core.rng.shuffle(list(itertools.combinations(range(p), ITEMS)), core.rng.Rng(key))
+    walk = [remaining.pop(0)]
+    while remaining:
+        last = set(walk[-1])
+        j = next((j for j, sub in enumerate(remaining) if len(last.intersection(sub)) <= 2), 0)
+        walk.append(remaining.pop(j))
+    return tuple(walk)
+
+
+def member_order(s: Schedule, c: int, u: int) -> list[int]:
+    """Category c's certain codes in the order its use u reads them (see the module docstring)."""
+    codes = s.certain[c]
+    p = len(codes)
+    name = s.tables.categories[c].id
+    if p <= WALK_MAX:  # a small pool: every 4-subset once, in a walk, then again
+        key = ("walk", c)
+        hit = s.orders.get(key)
+        if hit is None:  # the walk first: another thread that finds the order finds the walk too
+            s.walks[c] = subset_walk(p, f"season|{s.mode}|{name}|walk")
+            hit = s.orders[key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(f"season|{s.mode}|{name}")))
+        walk = s.walks[c]
+        now = walk[u % len(walk)]
+        return [hit[j] for j in now] + [hit[j] for j in range(p) if j not in now]
+    per_lap = max(1, p // ITEMS)
+    lap, j = divmod(u, per_lap)
+    lap_key = (c, lap)
+    order = s.orders.get(lap_key)
+    if order is None:
+        if len(s.orders) >= 65536:
+            s.orders.clear()
+        seed = f"season|{s.mode}|{name}|{lap}"
+        order = s.orders[lap_key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(seed)))
+    return list(order[ITEMS * j :] + order[: ITEMS * j])
+
+
+def members(s: Schedule, c: int, i: int, exclusive: frozenset[int]) -> list[int]:
+    """The four codes category c gets on day i, from its exclusive codes (see the module docstring)."""
+    near = min(turns(s, c, i), key=lambda du: (abs(du[0] - i), du[1]), default=None)
+    if near is None:  # never placeable: cannot happen on a board; kept total for a hand-made library
+        return sorted(exclusive)[:ITEMS]
+    day, u = near
+    ring = member_order(s, c, u)
+    if day != i:  # a use off the plan reads half a window further than its nearest turn
+        ring = ring[ITEMS // 2 :] + ring[: ITEMS // 2]
+    previous = set(member_order(s, c, u - 1)[:ITEMS]) if u > 0 else set()
+    ranked = [x for x in ring if x not in previous] + [x for x in ring if x in previous]
+    return [x for x in ranked if x in exclusive][:ITEMS]
+
+
+def _search(
+    s: Schedule, i: int, recent: frozenset[int], owed: frozenset[int] = frozenset()
+) -> tuple[list[int], list[int], list[int]]:
+    """The search of day i: the planned four when they form a board; else the best of the boards
+    found with each tier in turn kept as long as possible (see ``_off_plan_score``)."""
+    orders, planned = preferred_order(s, i, recent, owed)
+    best = None
+    for depths in s.depth_orders:
+        cats, counters = _search_depths(s, i, orders, depths)
+        if cats == planned:
+            return cats, planned, counters
+        score = _off_plan_score(s, i, cats, planned, recent)
+        if best is None or score > best[0]:
+            best = (score, cats, counters)
+    assert best is not None
+    return best[1], planned, best[2]
+
+
+def _off_plan_score(
+    s: Schedule, i: int, cats: list[int], planned: list[int], recent: frozenset[int]
+) -> tuple[float, int]:
+    """How well a board off the plan keeps the rotation (higher is better): its off-plan category
+    nearest a turn of its own, as a fraction of its tier's cycle (0 when the days before took it),
+    then the fewest tiers off the plan."""
+    worst = float("inf")
+    off = 0
+    for t in range(TIERS):
+        c = cats[t]
+        if c == planned[t]:
+            continue
+        off += 1
+        d = distances(s, t, i).get(c, FAR)
+        worst = min(worst, 0.0 if c in recent else d / s.rotations[t].n)
+    return (worst, -off)
+
+
+def _search_depths(
+    s: Schedule, i: int, orders: list[list[int]], depths: tuple[int, ...]
+) -> tuple[list[int], list[int]]:
+    # The search changes its deepest tier first.
+    by_depth = [orders[t] for t in depths]
+    flat = np.array([c for o in by_depth for c in o], dtype=np.int32)
+    off = np.cumsum([0] + [len(o) for o in by_depth], dtype=np.int64).astype(np.int32)
+    status, found, counters = core.connections.search_categories(s.prepared, flat, off)
+    if status != 0:  # unreachable: every tier holds a placeable category and the order is complete
+        raise NoBoardError(f"connections: the schedule found no board for day {i} (mode {s.mode!r})")
+    cats = [0] * TIERS
+    for d, t in enumerate(depths):
+        cats[t] = found[d]
+    return cats, list(counters)
+
+
+def first_draft(s: Schedule, i: int) -> tuple[int, ...]:
+    """Day i's categories without looking back (the plan and the fallback order alone)."""
+    cache = s.drafts
+    hit = cache.get(i)
+    if hit is None:
+        if len(cache) >= 4096:
+            cache.clear()
+        hit = cache[i] = tuple(_search(s, i, frozenset())[0])
+    return hit
+
+
+def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[int]]:
+    """(the categories of day i per tier, the planned ones, the search's counters).
+
+    The days before may have left their plan (a fallback). Their first drafts (the plan and the
+    fallback order alone, looking at no earlier day) say which: the categories they took within
+    the last LOOKBACK days are tried after the others, and a category whose turn within the last
+    LOOKBACK days went to another one is owed a turn and tried first among the fallbacks. So a day
+    costs at most LOOKBACK + 1 searches, and nothing is replayed.
+    """
+    drafts = [(j, first_draft(s, j)) for j in range(max(0, i - LOOKBACK), i)]
+    recent = frozenset(c for _, cats in drafts for c in cats)
+    owed = frozenset(planned_at(s, t, j) for j, cats in drafts for t in range(TIERS) if planned_at(s, t, j) not in cats)
+    return _search(s, i, recent, owed)
+
+
+def board_of_day(s: Schedule, i: int) -> Board:
+    """The scheduled Board of day i (made once, then kept: a Board is immutable)."""
+    board = s.boards.get(i)
+    if board is None:
+        if len(s.boards) >= BOARD_CACHE:
+            s.boards.clear()
+        board = s.boards[i] = _make_board(s, i)
+    return board
+
+
+def _make_board(s: Schedule, i: int) -> Board:
+    cats, planned, counters = daily_categories(s, i)
+    day = _season.day_of(i).isoformat()
+    groups: list[Group] = []
+    tiles: list[str] = []
+    for g, c in enumerate(cats):
+        others = frozenset().union(*(s.fit[h] for h in cats if h != c))
+        four = members(s, c, i, s.certain[c] - others)
+        cat = s.tables.categories[c]
+        codes = tuple(s.tables.codes[x] for x in four)
+        groups.append(Group(tier=g, label=cat.label, codes=codes, category_id=cat.id))
+        tiles.extend(codes)
+    ids = [s.tables.categories[c].id for c in planned]
+    stats = {
+        "scheduled": True,
+        "day": i,
+        "planned": ids,
+        "off_plan_tiers": [g for g in range(TIERS) if cats[g] != planned[g]],
+        "moves_tried": counters[0],
+        "backtracks": counters[1],
+        "decoy_applied": False,
+        "ambiguous_tiles": 0,
+        "arguable_tiles": 0,
+    }
+    shuffled = core.rng.shuffle(tiles, core.rng.Rng(f"season:{s.mode}:{day}"))
+    return Board(
+        tiles=tuple(shuffled),
+        groups=(groups[0], groups[1], groups[2], groups[3]),
+        seed=f"season:{day}",
+        mode=s.mode,
+        legacy=False,
+        stats=stats,
+        events=None,
+    )
+
+
+def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: Library | None = None) -> Board:
+    """The scheduled Connections board of ``date`` (a date, 'YYYY-MM-DD', None: today in UTC).
+
+    Categories rotate per tier and members rotate per category (see this module's docstring);
+    the board is a board of the fixed search (no tile fits another group, even arguably).
+    ``generate(daily_seed(date))`` is unchanged: a plain seed, no schedule. Raises TypeError/
+    ValueError naming ``date`` (not a day, or before ``EPOCH``) or ``mode``.
+    """
+    i = _season.day_index(date)
+    return board_of_day(schedule(library, mode), i)

@@ -1,0 +1,160 @@
+"""The season's rotation: which item (a category, a Puzzle flag) day i of the schedule gets.
+
+Day i counts from the epoch (``flagcore._args.season.EPOCH``, day 0). A :class:`Rotation` over
+n items deals them in cycles of n days, cycle k being days k*n .. k*n+n-1, so every item has its
+turn once per cycle: nothing comes back before all the others had theirs. Each cycle's order is
+computed from k alone (no replay of earlier days), in blocks so that the gap holds across the
+cycle boundary too:
+
+* the items are shuffled once (seed ``key``) and cut into blocks of b = n // 5 + 1 consecutive
+  items; cycle k lists the blocks in that fixed order, each block shuffled by the Rng of
+  ``key|k``;
+* an item sits in the same block in every cycle, so its day moves by less than b between two
+  cycles: two turns of one item are between n - b + 1 and n + b - 1 days apart, and
+  n - b + 1 >= 0.8 * n for every n (b <= n / 5 + 1). With 13 items: 11 to 15 days.
+
+The Rng is the twins' mulberry32 (``core.rng`` read at call time), so the same key gives the same
+rotation on every machine and in both twins.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Generic, TypeVar
+
+from ._args.season import EPOCH, as_day
+from ._impl import core
+
+T = TypeVar("T", bound=Hashable)
+_CYCLE_CACHE = 256  # cycles kept per rotation: a season report walks them in order
+
+__all__ = ["EPOCH", "Rotation", "day_index", "day_of"]
+
+
+def day_index(date: Any, name: str = "date") -> int:
+    """Days from the epoch to ``date`` (a date, 'YYYY-MM-DD' or None for today in UTC)."""
+    return (as_day(date, name) - EPOCH).days
+
+
+def day_of(index: int) -> _dt.date:
+    """The date of day ``index`` of the schedule."""
+    return EPOCH + _dt.timedelta(days=index)
+
+
+def block_size(n: int) -> int:
+    """Items per block: the largest b with n - b + 1 >= 0.8 * n, i.e. n // 5 + 1."""
+    return n // 5 + 1
+
+
+def match(items: list[T], first_day: int, fits: Callable[[T, int], bool]) -> list[T]:
+    """``items`` reordered so that item j goes to day first_day + j and ``fits(item, day)`` holds
+    for as many as possible (a maximum bipartite matching, Kuhn's augmenting paths). Where the
+    given order already fits, it is kept; items nothing fits take the days left over, in order.
+    """
+    n = len(items)
+    ok = [[fits(x, first_day + d) for d in range(n)] for x in items]
+    day_of_item = [-1] * n
+    item_of_day = [-1] * n
+
+    def augment(x: int, seen: list[bool]) -> bool:
+        for d in [x, *range(n)]:  # its own day first: keep the shuffle where it fits
+            if ok[x][d] and not seen[d]:
+                seen[d] = True
+                if item_of_day[d] < 0 or augment(item_of_day[d], seen):
+                    item_of_day[d] = x
+                    day_of_item[x] = d
+                    return True
+        return False
+
+    for x in range(n):
+        augment(x, [False] * n)
+    free_days = iter(d for d in range(n) if item_of_day[d] < 0)
+    for x in range(n):
+        if day_of_item[x] < 0:
+            d = next(free_days)
+            item_of_day[d] = x
+    return [items[item_of_day[d]] for d in range(n)]
+
+
+class Rotation(Generic[T]):
+    """``items`` dealt one a day in cycles of len(items) days (see the module docstring).
+
+    ``fits(item, day)``, when given, says whether an item may sit on a day (a category next to the
+    categories other rotations put on that day): each block's items are then matched to the
+    block's days so that as many as possible fit (:func:`match`), still inside their block, so the
+    gap bound holds unchanged.
+    """
+
+    def __init__(self, items: Sequence[T], key: str, fits: Callable[[T, int], bool] | None = None) -> None:
+        if not items:
+            raise ValueError(f"rotation {key!r}: no items to rotate")
+        self.key = key
+        self.fits = fits
+        self.n = len(items)
+        base = core.rng.shuffle(list(items), core.rng.Rng(key))
+        b = block_size(self.n)
+        self.blocks: tuple[tuple[T, ...], ...] = tuple(tuple(base[j : j + b]) for j in range(0, self.n, b))
+        self._cycles: dict[int, tuple[tuple[T, ...], dict[T, int]]] = {}
+
+    def cycle(self, k: int) -> tuple[tuple[T, ...], dict[T, int]]:
+        """(the items of cycle k in day order, each item's offset in it)."""
+        hit = self._cycles.get(k)
+        if hit is None:
+            rng = core.rng.Rng(f"{self.key}|{k}")
+            order: list[T] = []
+            for block in self.blocks:
+                items = core.rng.shuffle(block, rng)
+                if self.fits is not None:
+                    items = match(items, k * self.n + len(order), self.fits)
+                order.extend(items)
+            if len(self._cycles) >= _CYCLE_CACHE:
+                self._cycles.clear()
+            hit = self._cycles[k] = (tuple(order), {x: j for j, x in enumerate(order)})
+        return hit
+
+    def at(self, i: int) -> T:
+        """The item of day i."""
+        k, j = divmod(i, self.n)
+        return self.cycle(k)[0][j]
+
+    def turn(self, item: T, k: int) -> int:
+        """The day of ``item``'s turn in cycle k."""
+        return k * self.n + self.cycle(k)[1][item]
+
+    def distance(self, item: T, i: int) -> int:
+        """Days between day i and ``item``'s nearest turn (in day i's cycle or a neighbour's)."""
+        k = i // self.n
+        return min(abs(i - self.turn(item, q)) for q in (k - 1, k, k + 1) if q >= 0)
+
+    def nearest_cycle(self, item: T, i: int) -> int:
+        """The cycle whose turn of ``item`` is nearest day i (the earlier one on a tie)."""
+        k = i // self.n
+        return min((q for q in (k - 1, k, k + 1) if q >= 0), key=lambda q: (abs(i - self.turn(item, q)), q))
+
+
+# ---------------------------------------------------------------- the Puzzle daily
+
+# The weekly rhythm of the Puzzle daily's grid, Monday first: easy at the start of the week,
+# hard at its end (a weekend has time for the 5x3 board).
+WEEKLY_GRIDS = ("easy", "easy", "medium", "medium", "hard", "hard", "hard")
+_puzzle_rotation: list[Rotation[str]] = []
+
+
+def puzzle_flags() -> tuple[str, ...]:
+    """The flags the Puzzle daily deals: bundled artwork with a country name in the library."""
+    from .library import load_library
+    from .signatures import bundled_codes
+
+    named = set(load_library().codes)
+    return tuple(code for code in bundled_codes() if code in named)
+
+
+def puzzle_plan(date: Any = None) -> tuple[str, str, str]:
+    """(flag, grid name, seed) of the Puzzle daily of ``date``: every named flag has its turn once
+    per cycle (197 days with the bundled data), the grid follows WEEKLY_GRIDS."""
+    i = day_index(date)
+    if not _puzzle_rotation:
+        _puzzle_rotation.append(Rotation(puzzle_flags(), "season|puzzle"))
+    day = day_of(i)
+    return _puzzle_rotation[0].at(i), WEEKLY_GRIDS[day.weekday()], f"puzzle:{day.isoformat()}"

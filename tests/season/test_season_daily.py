@@ -1,0 +1,129 @@
+"""connections.daily and puzzle.daily: the schedule's guarantees, determinism and twin parity."""
+
+from __future__ import annotations
+
+import collections
+import datetime as dt
+
+import pytest
+from conftest import use_twin
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flagcore import puzzle
+from flagcore.connections import daily, find_ambiguities, generate
+from flagcore.connections.daily import member_order, members, schedule
+from flagcore.library import load_library
+from flagcore.season import EPOCH, WEEKLY_GRIDS, Rotation, block_size, puzzle_flags, puzzle_plan
+
+YEAR = [dt.date(2027, 1, 1) + dt.timedelta(days=j) for j in range(365)]
+
+
+def _ids(board):
+    return [g.category_id for g in board.groups]
+
+
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_year_of_dailies_is_fair_and_rotates(mode):
+    boards = [daily(d, mode) for d in YEAR]
+    sched = schedule(None, mode)
+    for b in boards:
+        assert b.mode == mode and len(set(b.tiles)) == 16
+        assert find_ambiguities(b) == []  # neither rule nor arguable
+    # no category from the day before (the README's figure for 2027)
+    assert all(not set(_ids(boards[j])) & set(_ids(boards[j - 1])) for j in range(1, len(boards)))
+    # every category that can be placed appears in the year
+    used = {c for b in boards for c in _ids(b)}
+    placeable = {sched.tables.categories[c].id for t in range(4) for c in sched.placeable[t]}
+    assert placeable <= used
+    # no category more than twice as often as the median of its tier
+    for t in range(4):
+        counts = collections.Counter(b.groups[t].category_id for b in boards)
+        per = sorted(counts.get(sched.tables.categories[c].id, 0) for c in sched.placeable[t])
+        assert max(per) <= 2 * per[len(per) // 2]
+
+
+def test_same_day_same_board_with_a_fresh_library():
+    a = daily("2027-05-06", "trivia")
+    b = daily("2027-05-06", "trivia", library=load_library())
+    assert a == b and a.tiles == b.tiles
+    assert a.seed == "season:2027-05-06" and a.stats["scheduled"]
+
+
+def test_plain_daily_seed_keeps_its_meaning():
+    # generate("daily:...") is a plain seed: not the scheduled board
+    plain = generate("daily:2027-01-01")
+    assert plain.seed == "daily:2027-01-01" and not plain.stats.get("scheduled")
+    assert plain.groups != daily("2027-01-01").groups
+
+
+@pytest.mark.parametrize("day", ["2026-01-01", "2026-03-15", "2027-07-04", "2031-12-31"])
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_twins_schedule_the_same_board(monkeypatch, mode, day):
+    boards = {}
+    for name in ("compiled", "python"):
+        use_twin(monkeypatch, name)
+        boards[name] = daily(day, mode, library=load_library())  # a fresh Library: nothing cached
+    assert boards["compiled"] == boards["python"]
+    assert boards["compiled"].tiles == boards["python"].tiles
+    assert boards["compiled"].stats == boards["python"].stats
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 80), k=st.integers(0, 40))
+def test_rotation_gap_bound(n, k):
+    rot = Rotation(list(range(n)), f"test|{n}")
+    days = [rot.at(i) for i in range(k * n, (k + 3) * n)]
+    for item in range(n):
+        where = [i for i, x in enumerate(days) if x == item]
+        assert len(where) == 3  # once per cycle
+        gaps = [b - a for a, b in zip(where, where[1:])]
+        assert min(gaps) >= n - block_size(n) + 1 >= 0.8 * n
+
+
+def test_rotation_match_keeps_blocks_and_fits_where_it_can():
+    n = 13
+    odd_days = Rotation(list(range(n)), "test|fits", fits=lambda item, day: item % 2 == day % 2)
+    plain = Rotation(list(range(n)), "test|fits")
+    for k in range(4):
+        order, _ = odd_days.cycle(k)
+        assert sorted(order) == list(range(n))
+        for block, start in zip(plain.blocks, range(0, n, block_size(n))):  # each item stays in its block
+            assert set(order[start : start + len(block)]) == set(block)
+
+
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_members_keep_at_most_two_of_the_previous_window(mode):
+    # with every certain code free, a return keeps at most 2 of the codes its previous use read first
+    sched = schedule(None, mode)
+    for t in range(4):
+        for c in sched.placeable[t]:
+            if len(sched.certain[c]) < 6:
+                continue
+            for i in range(700, 760, 7):
+                four = members(sched, c, i, sched.certain[c])
+                assert len(four) == 4
+                for u in range(1, 12):
+                    now = member_order(sched, c, u)
+                    before = set(member_order(sched, c, u - 1)[:4])
+                    ranked = [x for x in now if x not in before] + [x for x in now if x in before]
+                    assert len(set(ranked[:4]) & before) <= 2
+
+
+def test_puzzle_daily_rotates_every_named_flag_before_a_repeat():
+    named = puzzle_flags()
+    first = [puzzle_plan(EPOCH + dt.timedelta(days=j))[0] for j in range(2 * len(named))]
+    assert sorted(first[: len(named)]) == sorted(named)  # the first cycle: each once
+    assert sorted(first[len(named) :]) == sorted(named)
+    for day in YEAR[:14]:
+        flag, grid, seed = puzzle_plan(day)
+        assert grid == WEEKLY_GRIDS[day.weekday()] and seed == f"puzzle:{day.isoformat()}"
+
+
+def test_puzzle_daily_deals_the_plan():
+    game = puzzle.daily("2027-03-05")  # a Friday: hard
+    flag, grid, seed = puzzle_plan("2027-03-05")
+    assert (game.flag, game.grid, game.seed) == (flag, puzzle.GRIDS[grid], seed)
+    assert game.grid == puzzle.GRIDS["hard"]
+    again = puzzle.daily(dt.date(2027, 3, 5))
+    assert again.start == game.start and again.par == game.par
