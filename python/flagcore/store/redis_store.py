@@ -20,13 +20,10 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import StoreUnavailable
 from .base import DEFAULT_TIMEOUT, GameRecord, Store
-
-if TYPE_CHECKING:
-    import redis
 
 # A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
 # guess, the most frequent write) and every later one this script.
@@ -88,10 +85,11 @@ class RedisStore(Store):
         )
         kwargs = pool.connection_kwargs
         self._where = f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
-        self._new_connection = lambda: pool.connection_class(**kwargs)
+        # redis-py's connections are untyped: Any here and in _connection
+        self._new_connection: Callable[[], Any] = lambda: pool.connection_class(**kwargs)
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._connections: list[redis.connection.AbstractConnection] = []
+        self._connections: list[Any] = []
         self._down = (redis.ConnectionError, redis.TimeoutError)
         self._broken = redis.ConnectionError
         self._reply_error = redis.ResponseError
@@ -102,13 +100,13 @@ class RedisStore(Store):
     def __repr__(self) -> str:
         return f"RedisStore('redis://{self._where}')"
 
-    def _connection(self) -> redis.connection.AbstractConnection:
+    def _connection(self) -> Any:
         """This thread's connection (a new one after a fork: a socket never crosses processes).
         Kept rather than taken from redis-py's pool at each call: the pool's checkout and the
         client's command machinery cost more CPU than the round trip itself."""
         held = getattr(self._local, "held", None)
         if held is not None and held[0] == os.getpid():
-            return held[1]  # type: ignore[no-any-return]
+            return held[1]
         conn = self._new_connection()
         self._local.held = (os.getpid(), conn)
         with self._lock:
