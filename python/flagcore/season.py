@@ -88,7 +88,7 @@ class Rotation(Generic[T]):
 
     def __init__(self, items: Sequence[T], key: str, fits: Callable[[T, int], bool] | None = None) -> None:
         if not items:
-            raise ValueError(f"rotation {key!r}: no items to rotate")
+            raise ValueError(f"rotation {key!r}: no items to rotate")  # flagcore's invariant, not an argument
         self.key = key
         self.fits = fits
         self.n = len(items)

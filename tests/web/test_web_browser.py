@@ -1,162 +1,35 @@
-"""The browser game in a real browser: Playwright drives Debian's headless chromium against a
-uvicorn server on 127.0.0.1. Marked ``browser``: deselect with ``-m "not browser"``; when chromium
-is missing these tests fail and say how to install it (they never skip silently).
-
-``FLAGCORE_SCREENSHOTS=docs pytest tests/web/test_web_browser.py`` also writes the README's pictures.
+"""The browser game's tools and the deals opened by address, in a real browser: Playwright drives
+Debian's headless chromium against a uvicorn server on 127.0.0.1 (fixtures in browser_fixtures.py).
+Marked ``browser``: deselect with ``-m "not browser"``. The games as a player plays them are in
+test_web_play_*.py; ``FLAGCORE_SCREENSHOTS=docs pytest tests/web/test_web_play_screens.py``
+writes the README's pictures.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from web_helpers import SECRET, ServerThread, answers, optimal_log
 
-from flagcore.web import create_app
-
+# a returning player: no help dialog over the page
+HELP_SEEN = "['connections', 'puzzle'].forEach(g => localStorage.setItem('flagcore.help-seen.' + g, '1'))"
+pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = pytest.mark.browser
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium_path() -> str:
-    path = os.environ.get("FLAGCORE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(path).exists():
-        pytest.fail(
-            "the browser tests need Debian's chromium: `apt-get install -y chromium` "
-            "(or set FLAGCORE_CHROMIUM to a Chromium binary); deselect them with -m 'not browser'",
-            pytrace=False,
-        )
-    return path
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    with ServerThread(create_app(SECRET)) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser, server):  # type: ignore[no-untyped-def]
-    # bypass_csp lets Playwright evaluate its wait conditions; test_pages_obey_their_csp runs without it
-    context = browser.new_context(viewport={"width": 900, "height": 1000}, bypass_csp=True)
-    pg = context.new_page()
-    outside: list[str] = []
-
-    def guard(route) -> None:  # type: ignore[no-untyped-def]
-        if route.request.url.startswith(server.url):
-            route.continue_()
-        else:  # the pages must work offline: nothing may leave 127.0.0.1
-            outside.append(route.request.url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(15_000)
-    yield pg
-    context.close()
-    assert not outside, f"requests left the server: {outside}"
-    assert not errors, f"JavaScript errors: {errors}"
-
-
-def shot(pg, name: str) -> None:  # type: ignore[no-untyped-def]
-    folder = os.environ.get("FLAGCORE_SCREENSHOTS")
-    if folder:
-        pg.screenshot(path=str(Path(folder) / f"web-{name}.png"), full_page=True)
-
-
-def open_connections(pg, server: ServerThread, seed: str) -> tuple[str, list[list[str]]]:  # type: ignore[no-untyped-def]
-    pg.goto(f"{server.url}/connections?seed={seed}")
-    pg.wait_for_selector("#tiles .tile")
-    label = pg.inner_text("#board-label")
-    board_id = label.split()[0]
-    return board_id, [list(g.codes) for g in answers(board_id).groups]
-
-
-def click_guess(pg, codes: list[str]) -> None:  # type: ignore[no-untyped-def]
-    if pg.locator("#tiles .tile.selected").count():  # a wrong guess stays selected, as in the original
-        pg.click("#deselect")
-    for code in codes:
-        pg.click(f'#tiles .tile[data-code="{code}"]')
-    assert pg.locator("#tiles .tile.selected").count() == 4
-    pg.click("#submit")
-
-
-def test_win_connections_by_clicks(page, server) -> None:  # type: ignore[no-untyped-def]
-    board_id, groups = open_connections(page, server, "2024")
-    assert page.locator("#tiles .tile").count() == 16
-    assert page.locator("#mistakes span").count() == 4
-    page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
-    shot(page, "connections-board")
-    page.click("#shuffle")
-    for solved, codes in enumerate(groups, start=1):
-        if solved == 2:  # one mistake on the way: three of a group and one other
-            click_guess(page, groups[1][:3] + [groups[2][0]])
-            page.wait_for_function("document.getElementById('message').textContent.includes('One away')")
-            assert page.locator("#mistakes span").count() == 3
-        click_guess(page, codes)
-        page.wait_for_function(f"document.querySelectorAll('#solved .group').length === {solved}")
-        assert page.locator("#tiles .tile").count() == 16 - 4 * solved
-    page.wait_for_selector("#end:not([hidden])")
-    assert "Solved with 1 mistake" in page.inner_text("#outcome")
-    tiers = page.eval_on_selector_all("#solved .group", "els => els.map(e => e.dataset.tier)")
-    assert tiers == ["yellow", "green", "blue", "purple"]
-    colour = page.eval_on_selector("#solved .group", "e => getComputedStyle(e).backgroundColor")
-    assert colour == "rgb(249, 223, 109)"  # the yellow tier
-    share = page.eval_on_selector("#share", "e => e.textContent")
-    assert share.startswith(f"flagcore Connections {board_id}") and share.count("\n") == 6
-    rows = page.eval_on_selector_all(
-        "#share-grid > div:not(.muted)", "rows => rows.map(r => [...r.children].map(s => s.className))"
-    )
-    assert len(rows) == 5 and all(len(r) == 4 for r in rows) and rows[-1] == ["sq tier-purple"] * 4
-    shot(page, "connections")
-
-
-def test_lose_connections_by_four_mistakes(page, server) -> None:  # type: ignore[no-untyped-def]
-    _, groups = open_connections(page, server, "2025")
-    for k in range(4):
-        click_guess(page, [groups[0][k], groups[1][k], groups[2][k], groups[3][k]])
-        page.wait_for_function(f"document.querySelectorAll('#mistakes span').length === {3 - k}")
-    page.wait_for_selector("#end:not([hidden])")
-    assert "Out of mistakes" in page.inner_text("#outcome")
-    shown = page.eval_on_selector_all("#solved .group .label", "els => els.map(e => e.textContent)")
-    assert shown == [g.label for g in answers(page.inner_text("#board-label").split()[0]).groups]
-    assert page.locator("#tiles .tile").count() == 0 and page.is_disabled("#submit")
 
 
 def test_connections_daily_and_board_id(page, server) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{server.url}/connections?daily=2026-11-30")
     page.wait_for_selector("#tiles .tile")
-    assert "daily 2026-11-30" in page.inner_text("#board-label")
-    board_id = page.inner_text("#board-label").split()[0]
+    assert page.inner_text("#board-label") == "Daily 2026-11-30"
+    board_id = page.evaluate("game.boardId")
     first = page.eval_on_selector_all("#tiles .tile", "els => els.map(e => e.dataset.code)")
     page.goto(f"{server.url}/connections")
+    page.wait_for_selector("#tiles .tile")
+    page.click("#more summary")  # the board id box is in the "more" panel
     page.fill("#board-id", board_id)
     page.click("#open")
-    page.wait_for_function(f"document.getElementById('board-label').textContent === '{board_id}'")
+    page.wait_for_function(f"document.getElementById('board-label').textContent === 'Board {board_id}'")
     assert page.eval_on_selector_all("#tiles .tile", "els => els.map(e => e.dataset.code)") == first
     page.fill("#board-id", "not-an-id")
     page.click("#open")
@@ -187,9 +60,6 @@ def test_solve_a_puzzle_by_clicks_and_see_the_verified_result(page, server) -> N
     assert page.inner_text("#verdict") == "Perfect solve!"
     assert page.inner_text("#r-par") == str(len(log)) and page.inner_text("#r-swaps") == str(len(log))
     assert "Verified by the server" in page.inner_text("#message")
-    page.goto(f"{server.url}/puzzle?flag=JP&grid=hard&seed=3")
-    page.wait_for_selector(".ptile")
-    shot(page, "puzzle")
 
 
 def test_step_the_simulator_through_seed_12(page, server) -> None:  # type: ignore[no-untyped-def]
@@ -216,7 +86,6 @@ def test_step_the_simulator_through_seed_12(page, server) -> None:  # type: igno
     assert page.locator("#spill span").count() > 0
     page.click("#back")
     assert page.inner_text("#stepno") == str(len(board.events) - 1)
-    shot(page, "simulator")
     page.click("#reset")
     page.click("#play")
     page.wait_for_function(f"document.getElementById('stepno').textContent === '{len(board.events)}'", timeout=30_000)
@@ -231,7 +100,6 @@ def test_swap_bench(page, server) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_function(
         "document.querySelectorAll('.btile').length === 9 && bench.swaps === 0 && bench.shown === bench.gen"
     )
-    shot(page, "bench")
     tiles = page.evaluate("bench.tiles")
     cycles = int(page.inner_text("#cycles"))
     assert int(page.inner_text("#min")) == 9 - cycles
@@ -256,6 +124,7 @@ def test_swap_bench(page, server) -> None:  # type: ignore[no-untyped-def]
 
 def test_pages_obey_their_csp(browser, server) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context()
+    context.add_init_script(HELP_SEEN)
     pg = context.new_page()
     problems: list[str] = []
     pg.on("console", lambda msg: problems.append(msg.text) if "Content Security Policy" in msg.text else None)
@@ -263,7 +132,8 @@ def test_pages_obey_their_csp(browser, server) -> None:  # type: ignore[no-untyp
     for path, ready in (
         ("/", ".cards a"),
         ("/connections?seed=1", "#tiles .tile"),
-        ("/puzzle", ".ptile"),
+        ("/puzzle?seed=4", ".ptile"),
+        ("/static/help.html", "#house-rules"),
         ("/simulator", "#position:has-text('step 0 /')"),
         ("/bench", ".btile"),
     ):
@@ -277,6 +147,7 @@ def test_pages_obey_their_csp(browser, server) -> None:  # type: ignore[no-untyp
 def bound_server(tmp_path_factory) -> Iterator[ServerThread]:  # type: ignore[no-untyped-def]
     """The app with a store (a SQLite file): games are the player's (the browser's cookie)."""
     from flagcore.store import SQLiteStore
+    from flagcore.web import create_app
 
     store = SQLiteStore(tmp_path_factory.mktemp("store") / "games.db")
     with ServerThread(create_app(SECRET, store=store)) as running:
@@ -285,26 +156,38 @@ def bound_server(tmp_path_factory) -> Iterator[ServerThread]:  # type: ignore[no
 
 
 def test_reloading_a_bound_game_keeps_its_mistakes_and_its_end(browser, bound_server) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 900, "height": 1000}, bypass_csp=True)
+    context = browser.new_context(viewport={"width": 900, "height": 1000}, bypass_csp=True, service_workers="block")
+    context.add_init_script(HELP_SEEN)
     pg = context.new_page()
     pg.set_default_timeout(15_000)
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    _, groups = open_connections(pg, bound_server, "2026")
-    click_guess(pg, groups[0])
+
+    def guess(codes: list[str]) -> None:
+        pg.evaluate("game.selected.clear()")
+        for code in codes:
+            pg.click(f'#tiles .tile[data-code="{code}"]')
+        pg.click("#submit")
+
+    pg.goto(f"{bound_server.url}/connections?seed=2026")
+    pg.wait_for_selector("#tiles .tile")
+    groups = [list(g.codes) for g in answers(pg.evaluate("game.boardId")).groups]
+    guess(groups[0])
     pg.wait_for_function("document.querySelectorAll('#solved .group').length === 1")
-    click_guess(pg, [groups[1][0], groups[1][1], groups[2][0], groups[3][0]])
+    guess([groups[1][0], groups[1][1], groups[2][0], groups[3][0]])
     pg.wait_for_function("document.querySelectorAll('#mistakes span').length === 3")
     pg.reload()  # the page reopens the board by its id: the stored game, not a new one
     pg.wait_for_selector("#tiles .tile")
     assert pg.locator("#mistakes span").count() == 3
     assert pg.locator("#solved .group").count() == 1 and pg.locator("#tiles .tile").count() == 12
     for k in range(1, 4):  # three more mistakes: the game is lost
-        click_guess(pg, [groups[1][0], groups[1][k % 4], groups[2][k], groups[3][k]])
+        guess([groups[1][0], groups[1][k % 4], groups[2][k], groups[3][k]])
         pg.wait_for_function(f"document.querySelectorAll('#mistakes span').length === {3 - k}")
     pg.wait_for_selector("#end:not([hidden])")
-    pg.reload()  # a finished game stays finished
+    pg.reload()  # a finished game stays finished, its found groups still apart from the revealed ones
     pg.wait_for_selector("#end:not([hidden])")
-    assert "Out of mistakes" in pg.inner_text("#outcome") and pg.is_disabled("#submit")
+    assert pg.inner_text("#outcome") == "Out of mistakes: 4 mistakes, 1 of 4 groups found."
+    assert pg.is_disabled("#submit")
+    assert pg.locator("#solved .group").count() == 1 and pg.locator("#revealed .group.revealed").count() == 3
     context.close()
     assert not errors, f"JavaScript errors: {errors}"

@@ -304,3 +304,20 @@ def check_board_id_options(board_id: str, mode: str, legacy: bool, asked_mode: s
         raise ValueError(f"--mode {asked_mode} contradicts board id {board_id!r} ({mode} mode)")
     if asked_legacy and not legacy:
         raise ValueError(f"--legacy contradicts board id {board_id!r} (not a legacy board)")
+
+
+# search_categories' order (both twins check it in their own loop and raise these, written once)
+ORDER_OFFSETS = 1
+ORDER_TIER_LENGTH = 2  # detail: (tier, count)
+ORDER_INDEX = 3  # detail: the category index
+
+
+def category_order_error(code: int, detail: Any = None) -> ValueError:
+    """What search_categories raises for an order it cannot search."""
+    if code == ORDER_OFFSETS:
+        return ValueError("search_categories: order_off must be 5 offsets from 0 to len(order_flat)")
+    if code == ORDER_TIER_LENGTH:
+        return ValueError(f"search_categories: tier {detail[0]} lists {detail[1]} candidates")
+    if code == ORDER_INDEX:
+        return ValueError(f"search_categories: category index {detail} out of range")
+    raise AssertionError(f"unknown order status {code}")  # a twin reported a code this table lacks

@@ -71,3 +71,18 @@ def as_secret(value: Any, name: str) -> bytes:
             f"make one with {MAKE_ONE}"
         )
     return value.encode("utf-8")
+
+
+def as_key_bytes(secret: Any) -> bytes:
+    """A Signer's key: bytes, at least 16 of them."""
+    if not isinstance(secret, bytes) or len(secret) < 16:
+        raise ValueError("secret must be at least 16 bytes")
+    return secret
+
+
+def as_old_secrets(text: str, name: str) -> tuple[bytes, ...]:
+    """The old secrets of a rotation (whitespace-separated), each at least 16 characters."""
+    old = tuple(s.encode("utf-8") for s in text.split())
+    if any(len(s) < 16 for s in old):
+        raise ValueError(f"{name}: each old secret must be at least 16 characters")
+    return old

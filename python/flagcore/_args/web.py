@@ -8,6 +8,7 @@ board ids) raise ``BoardRequestError`` from flagcore.web.boards, which owns the 
 
 from __future__ import annotations
 
+import binascii
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ import orjson
 
 from ..errors import ApiError
 from .common import parse_seed_text
+from .season import as_day
 
 MAX_CODE_CHARS = 8
 MAX_BENCH_TILES = 64
@@ -57,6 +59,23 @@ def field(body: dict[str, Any], name: str, kinds: type | tuple[type, ...], requi
         raise ApiError(400, "bad_type", f"{name} must not be a boolean")
     if not isinstance(value, kinds):
         raise ApiError(400, "bad_type", f"{name} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def as_daily_deal(body: dict[str, Any]) -> str | None:
+    """The day of a Puzzle deal request ``{"daily": "YYYY-MM-DD"}`` (a calendar date), None when it
+    names none; the day names the flag, grid and seed, so the body may not name them too."""
+    value = body.get("daily")
+    if value is None:
+        return None
+    if any(body.get(k) is not None for k in ("flag", "grid", "seed")):
+        raise ApiError(400, "bad_request", "daily names the flag, grid and seed: give it alone")
+    if not isinstance(value, str):
+        raise ApiError(400, "bad_date", f"daily must be a date YYYY-MM-DD, not {type(value).__name__}")
+    try:
+        as_day(value, "daily")  # the season's rule: a calendar day, on or after its epoch
+    except ValueError as exc:
+        raise ApiError(400, "bad_date", str(exc)) from None
     return value
 
 
@@ -124,3 +143,28 @@ def as_bench_tiles(tiles: list[Any]) -> list[int]:
     ):
         raise ApiError(400, "bad_board", "tiles_by_slot must be a permutation of 0..n-1")
     return tiles
+
+
+_FROM_URLSAFE = bytes.maketrans(b"-_", b"+/")
+_B64URL = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+# The last character of canonical base64url carries zero unused bits: with 2 (or 3) characters in
+# the last group, 4 (or 2) of its 6 bits are unused. Checking it is the one-spelling rule, without
+# encoding the bytes again.
+_LAST_OF_2 = frozenset("AQgw")
+_LAST_OF_3 = frozenset("AEIMQUYcgkosw048")
+
+
+def canonical_b64url(text: str) -> bytes | None:
+    """The bytes of canonical base64url text (no padding, zero unused bits: the one spelling the
+    server writes), or None for any other text: a token spelt otherwise has been altered."""
+    if not text.isascii():
+        return None
+    raw = text.encode("ascii")
+    rest = len(raw) % 4
+    if rest == 1 or not _B64URL.issuperset(raw):
+        return None
+    if (rest == 2 and text[-1] not in _LAST_OF_2) or (rest == 3 and text[-1] not in _LAST_OF_3):
+        return None  # unused low bits set: a second spelling of the same bytes
+    return binascii.a2b_base64(raw.translate(_FROM_URLSAFE) + b"=" * (-rest % 4))

@@ -15,6 +15,7 @@ import secrets
 import sys
 from typing import Any, TextIO
 
+from .._args.cli import check_daily_not_legacy
 from .._args.common import parse_seed_text
 from .._args.connections import check_board_id_options
 from ..connections import TIER_NAMES, Board, board_id, daily_seed, parse_board_id
@@ -159,12 +160,7 @@ def run(args: argparse.Namespace) -> int:
     from ..connections import generate
     from ..library import load_library
 
-    if args.daily is not None and args.legacy:
-        # Stays here: a rule on two options together, which only this command has.
-        raise ValueError(
-            "--legacy does not apply to --daily (the schedule uses the fixed search); "
-            "for the legacy board of a day's plain seed use --seed daily:YYYY-MM-DD --legacy"
-        )
+    check_daily_not_legacy(args.daily, args.legacy)
     if args.daily is not None:
         from .._args.season import as_day
 

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from .. import puzzle
+from .._args.cli import check_daily_alone, check_png_has_flag, max_nodes_option_error
 from .._args.puzzle import as_max_nodes_text
 from .connections import parse_seed as connections_seed
 
@@ -72,15 +73,11 @@ def parse_seed(text: str | None) -> int | str | None:
 def run(args: argparse.Namespace) -> int:
     if args.daily is not None:
         given = [name for name, value in (("--flag", args.flag), ("--grid", args.grid), ("--seed", args.seed)) if value]
-        if given:
-            # Stays here: a rule on options together, which only this command has.
-            raise ValueError(f"--daily deals the day's flag, grid and seed: drop {', '.join(given)}")
+        check_daily_alone(given)
     if args.png is not None:
         from ..review.pictures import picture_format
 
-        if not args.flag and args.daily is None:
-            # Stays here: a rule on two options together, which only this command has.
-            raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
+        check_png_has_flag(args.flag, args.daily)
         picture_format(args.png)  # a bad file name fails now, not after the board is dealt
     seed, max_nodes = parse_seed(args.seed), as_max_nodes_text(args.max_nodes)
     try:
@@ -91,12 +88,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             game = puzzle.new_game(args.flag, args.grid or "hard", seed=seed, max_nodes=max_nodes)
     except puzzle.ParSearchLimit as exc:
-        # Stays here: the library's advice names its keyword (max_nodes); a command user needs the option.
-        raise ValueError(
-            f"the exact par of this board ({exc.n} tiles, {exc.k} tile classes) needs "
-            f"more than {exc.max_nodes} search nodes; pass a larger --max-nodes, or "
-            "--max-nodes none for no limit (hard boards can take minutes)"
-        ) from None
+        raise max_nodes_option_error(exc.n, exc.k, exc.max_nodes) from None
     columns, rows = game.grid
     if args.png is not None:
         from ..review.pictures import puzzle_png

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .._args.cli import refuse_shared_store_without_secret
 from .._args.common import as_at_least, as_in_range
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -109,10 +110,7 @@ def run(args: argparse.Namespace) -> int:
             os.environ[SECRET_ENV] = secret_file(path).decode("utf-8")
             print(f"flagcore serve: {SECRET_ENV} is not set; using the secret kept in {path}", file=sys.stderr)
         elif kind == "redis":
-            raise ValueError(
-                f"--store {kind}: set {SECRET_ENV} (the same on every server sharing the store); make one with "
-                'python -c "import secrets; print(secrets.token_urlsafe(32))"'
-            )
+            refuse_shared_store_without_secret(kind, SECRET_ENV)
         else:
             import secrets
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import puzzle, signatures
+from .._args.cli import as_bundled_codes
 from .._args.common import as_at_least, as_flag_code
 from ..review import signature_audit
 from ._progress import progress, steps
@@ -235,12 +236,7 @@ def run(args: argparse.Namespace) -> int:
     grids = args.grid or ["easy", "medium", "hard"]
     codes = signatures.bundled_codes()
     if args.flags:
-        wanted = [as_flag_code(c, "--flags") for c in args.flags.split(",") if c.strip()]
-        unknown = sorted(set(wanted) - set(codes))
-        if unknown:
-            # Stays here: whether artwork exists depends on the files shipped, not on the codes' form.
-            raise ValueError(f"unknown flag code(s): {', '.join(unknown)}")
-        codes = wanted
+        codes = as_bundled_codes((as_flag_code(c, "--flags") for c in args.flags.split(",") if c.strip()), codes)
     flags: list[dict[str, Any]] = []
     summaries = []
     with progress(len(grids) * len(codes), "stats puzzle") as bar:

@@ -62,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from .._args.connections import ORDER_INDEX, ORDER_OFFSETS, ORDER_TIER_LENGTH, category_order_error
 from .._connections_layout import (
     C_BACKTRACKS,
     C_ENTRIES,
@@ -311,14 +312,14 @@ def search_categories(prep: Prepared, order_flat: Any, order_off: Any) -> tuple[
     flat = np.asarray(order_flat, dtype=np.int64).ravel().tolist()
     off = np.asarray(order_off, dtype=np.int64).ravel().tolist()
     if len(off) != TIERS + 1 or off[0] != 0 or off[TIERS] != len(flat):
-        raise ValueError("search_categories: order_off must be 5 offsets from 0 to len(order_flat)")
+        raise category_order_error(ORDER_OFFSETS)
     longest = max(1, *(len(t) for t in prep.tier_lists))  # the core: max(1, longest tier)
     for d in range(TIERS):
         if off[d + 1] < off[d] or off[d + 1] - off[d] > longest:
-            raise ValueError(f"search_categories: tier {d} lists {off[d + 1] - off[d]} candidates")
+            raise category_order_error(ORDER_TIER_LENGTH, (d, off[d + 1] - off[d]))
     for c in flat:
         if not 0 <= c < len(prep.pools):
-            raise ValueError(f"search_categories: category index {c} out of range")
+            raise category_order_error(ORDER_INDEX, c)
     s = _Search(prep, 0, False, False)
     s.orders = [flat[off[d] : off[d + 1]] for d in range(TIERS)]
     if not s.tier(0):

@@ -36,6 +36,7 @@ import orjson
 from .. import Rng, puzzle
 from .._args.web import (
     as_bench_tiles,
+    as_daily_deal,
     as_flag_switch,
     as_guess_codes,
     as_request_seed,
@@ -45,6 +46,7 @@ from .._args.web import (
 from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group
 from ..errors import ApiError, BoardRequestError, TokenError
 from ..library import Library
+from ..season import puzzle_plan
 from ..signatures import bundled_codes, flag_svg, piece_signatures
 from ..store import Store
 from .boards import ID_LENGTH, Dealt, KeyedBoards, check_mode, daily_number, game_number
@@ -334,12 +336,16 @@ class Api:
     # ------------------------------------------------------------ Puzzle
 
     def deal(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
-        """``POST /api/puzzle/deal``: a shuffled board with a signed token binding flag, grid, start and par."""
+        """``POST /api/puzzle/deal``: a shuffled board with a signed token binding flag, grid, start and par;
+        ``{"daily": "YYYY-MM-DD"}`` deals that day's Puzzle (the reply says the day)."""
+        day = as_daily_deal(body)
+        if day is not None:
+            _check_not_future(day)
+            return {**self._deal(*puzzle_plan(day), player), "daily": day}  # the deal of puzzle.daily
         grid_name = field(body, "grid", str, required=False) or "hard"
         grid_key = puzzle.GRID_ALIASES.get(grid_name.strip().lower(), grid_name.strip().lower())
         if grid_key not in WEB_GRIDS:
             raise ApiError(400, "bad_grid", "grid must be one of easy, medium, hard (or regular, pro, elite)")
-        columns, rows = puzzle.GRIDS[grid_key]
         raw_seed = body.get("seed")
         seed = as_request_seed(raw_seed) if raw_seed is not None else secrets.randbelow(1 << 32)
         flag = field(body, "flag", str, required=False)
@@ -350,6 +356,10 @@ class Api:
             flag = flag.strip().upper() if flag.isascii() else flag
             if flag not in self.flag_codes:
                 raise ApiError(400, "unknown_flag", f"flag {flag[:12]!r} is not a bundled flag")
+        return self._deal(flag, grid_key, seed, player)
+
+    def _deal(self, flag: str, grid_key: str, seed: int | str, player: str | None) -> dict[str, Any]:
+        columns, rows = puzzle.GRIDS[grid_key]
         # by code: the engine caches each flag's signatures on each grid; ParSearchLimit: no_deal (routes.py)
         game = puzzle.new_game(flag, grid_key, seed=seed)
         start = list(game.start)

@@ -31,6 +31,11 @@ STORE_ENV = "FLAGCORE_STORE"  # a store URL (flagcore.store.open_store); flagcor
 LIBRARY_ENV = "FLAGCORE_LIBRARY"  # a private library (file or folder); flagcore serve sets it from --library
 HOSTS_ENV = "FLAGCORE_ALLOWED_HOSTS"  # comma-separated host names; flagcore serve sets it from --allowed-host
 PAGES = ("connections", "puzzle", "simulator", "bench")
+ROOT_FILES = {  # path -> (file in static/, content type): files a browser looks for at the site's root
+    "/sw.js": ("sw.js", "text/javascript"),  # a service worker's scope is the folder it is served from
+    "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
+    "/favicon.ico": ("favicon.ico", "image/vnd.microsoft.icon"),
+}
 # Pages load only this origin's scripts, styles and images: nothing from a CDN, so they work offline.
 _PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; "
@@ -127,10 +132,17 @@ def create_app(
 
         return endpoint
 
+    def root_file(name: str, media_type: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(STATIC / name, media_type=media_type, headers=_PAGE_HEADERS)
+
+        return endpoint
+
     pages = Starlette(
         routes=[
             Route("/", page("index")),
             *(Route(f"/{name}", page(name)) for name in PAGES),
+            *(Route(path, root_file(name, kind)) for path, (name, kind) in ROOT_FILES.items()),
             Mount("/static", StaticFiles(directory=STATIC)),
         ],
         exception_handlers={HTTPException: _http_error},

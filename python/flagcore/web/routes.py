@@ -147,6 +147,11 @@ ROUTES: tuple[Route, ...] = (
                 "flag": {"type": "string", "nullable": True, "description": "a bundled flag code or 'random'"},
                 "grid": {"type": "string", "enum": ["easy", "medium", "hard", "regular", "pro", "elite"]},
                 "seed": {"nullable": True, **_SEED},
+                "daily": {
+                    "type": "string",
+                    "nullable": True,
+                    "description": "YYYY-MM-DD: that day's deal (give it alone); the reply says the day",
+                },
             },
             [],
         ),

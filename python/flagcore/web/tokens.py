@@ -33,7 +33,8 @@ from typing import Any
 
 import orjson
 
-from .._args.secret import as_secret
+from .._args.secret import as_key_bytes, as_old_secrets, as_secret
+from .._args.web import canonical_b64url
 from ..errors import ExpiredTokenError, ForgedTokenError, TokenError, UnknownKeyError
 
 SECRET_ENV = "FLAGCORE_SECRET"
@@ -52,28 +53,6 @@ _FROM_URLSAFE = bytes.maketrans(b"-_", b"+/")
 def _b64(data: bytes) -> str:
     """base64url without padding (binascii directly: base64.urlsafe_b64encode adds Python layers)."""
     return binascii.b2a_base64(data, newline=False).translate(_TO_URLSAFE).rstrip(b"=").decode("ascii")
-
-
-_B64URL = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
-# The last character of canonical base64url carries zero unused bits: with 2 (or 3) characters in
-# the last group, 4 (or 2) of its 6 bits are unused. Checking it is the one-spelling rule, without
-# encoding the bytes again.
-_LAST_OF_2 = frozenset("AQgw")
-_LAST_OF_3 = frozenset("AEIMQUYcgkosw048")
-
-
-def _unb64(text: str) -> bytes:
-    """The bytes of canonical base64url text (no padding, zero unused bits): the one spelling
-    ``_b64`` writes. ValueError for anything else."""
-    raw = text.encode("ascii")  # UnicodeEncodeError is a ValueError
-    rest = len(raw) % 4
-    if rest == 1 or not _B64URL.issuperset(raw):
-        raise ValueError("not base64url")
-    if (rest == 2 and text[-1] not in _LAST_OF_2) or (rest == 3 and text[-1] not in _LAST_OF_3):
-        raise ValueError("not canonical base64url")  # unused low bits set: a second spelling of the same bytes
-    return binascii.a2b_base64(raw.translate(_FROM_URLSAFE) + b"=" * (-rest % 4))
 
 
 class Mac:
@@ -110,10 +89,7 @@ def old_secrets_from_env(environ: dict[str, str] | None = None) -> tuple[bytes, 
     """The old secrets of FLAGCORE_OLD_SECRETS (whitespace-separated): they verify until they are
     removed, never sign; each must be at least 16 characters."""
     env = os.environ if environ is None else environ
-    old = tuple(s.encode("utf-8") for s in env.get(OLD_SECRETS_ENV, "").split())
-    if any(len(s) < 16 for s in old):
-        raise ValueError(f"{OLD_SECRETS_ENV}: each old secret must be at least 16 characters")
-    return old
+    return as_old_secrets(env.get(OLD_SECRETS_ENV, ""), OLD_SECRETS_ENV)
 
 
 def secret_file(path: str | os.PathLike[str]) -> bytes:
@@ -140,8 +116,7 @@ class _Key:
     """What one secret keys: tokens, derived values (board ids, player cookies) and its public id."""
 
     def __init__(self, secret: bytes) -> None:
-        if not isinstance(secret, bytes) or len(secret) < 16:
-            raise ValueError("secret must be at least 16 bytes")
+        as_key_bytes(secret)
         # Separate keys per use, so a MAC of one kind can never stand in for another; the token
         # key's version changes with the token format, so an older token is refused, not misread.
         self.token_mac = Mac(hmac.digest(secret, b"flagcore token v3", "sha256"))
@@ -205,12 +180,10 @@ class Signer:
             raise TokenError("token is malformed (expected <key id>.<payload>.<signature>)")
         kid, head, tail = parts
         key = self._by_kid.get(kid)  # the server's key ids are canonical: a hit needs no decoding
-        try:  # the spelling first: a re-spelt token is altered, whichever part was re-spelt
-            raw, tag = _unb64(head), _unb64(tail)
-            if key is None and len(_unb64(kid)) != 6:
-                raise ValueError("not a key id")
-        except ValueError:  # binascii.Error is a ValueError
-            raise ForgedTokenError("token is altered: not spelt as the server wrote it (base64url)") from None
+        # the spelling first: a re-spelt token is altered, whichever part was re-spelt
+        raw, tag = canonical_b64url(head), canonical_b64url(tail)
+        if raw is None or tag is None or (key is None and len(canonical_b64url(kid) or b"") != 6):
+            raise ForgedTokenError("token is altered: not spelt as the server wrote it (base64url)")
         if key is None:
             raise UnknownKeyError(
                 "token was signed with a secret this server no longer has: the server's secret changed "

@@ -1,11 +1,18 @@
-// Shared by every page: the JSON API client and small DOM helpers. No dependencies.
+// Shared by every page: the JSON API client, small DOM helpers, the help dialog, the stats kept
+// in this browser (localStorage) and the service worker's registration. No dependencies.
 "use strict";
 const TIERS = ["yellow", "green", "blue", "purple"];
+// Tiers are told apart by number and shape as well as colour.
+const TIER_MARKS = { yellow: "1 ●", green: "2 ▲", blue: "3 ■", purple: "4 ◆" };
+const DAY_MS = 86400000;
 
 async function api(path, body) {
   const init = body === undefined ? {} :
     { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const response = await fetch(path, init);
+  let response;
+  try { response = await fetch(path, init); } catch {
+    throw new Error("You are offline: boards, guesses and results need the server.");
+  }
   const data = await response.json();
   if (!response.ok) {
     const err = new Error(data.error ? data.error.message : `HTTP ${response.status}`);
@@ -28,3 +35,117 @@ function el(tag, attrs, ...children) {
 }
 
 function $(id) { return document.getElementById(id); }
+
+// The #message element is a live region (role="status"): what is written there is announced.
+function say(text) { $("message").textContent = text; }
+
+// Days are UTC dates, as the server's dailies are: every player has the same board on the same day.
+function today() { return new Date().toISOString().slice(0, 10); }
+function dayNumber(day) { return Math.round(Date.parse(day + "T00:00:00Z") / DAY_MS); }
+function dayOf(number) { return new Date(number * DAY_MS).toISOString().slice(0, 10); }
+function pastDays(count) { const t = dayNumber(today()); return Array.from({ length: count }, (_, i) => dayOf(t - 1 - i)); }
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function dialogs() {
+  for (const button of document.querySelectorAll("dialog [data-close]"))
+    button.onclick = () => button.closest("dialog").close();
+}
+
+// ------------------------------------------------------------ help
+// The rules are written once, in /static/help.html; the dialog shows the sections a page names.
+let helpLoaded = null;
+function openHelp(sections) {
+  helpLoaded = helpLoaded || fetch("/static/help.html").then(r => r.text()).then(html => {
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    $("help-body").replaceChildren(...sections.map(id => {
+      const part = document.importNode(doc.getElementById(id), true);
+      for (const h of part.querySelectorAll("h2")) h.replaceWith(el("h3", { text: h.textContent }));
+      return part;
+    }));
+  }).catch(() => { helpLoaded = null; $("help-body").textContent = "The rules could not be loaded (offline?)."; });
+  $("help").showModal();
+  return helpLoaded;
+}
+
+// Each game's help opens by itself on that game's first visit.
+function setUpHelp(game, sections) {
+  $("help-button").onclick = () => openHelp(sections);
+  if (!store.get("flagcore.help-seen." + game)) { store.set("flagcore.help-seen." + game, "1"); openHelp(sections); }
+}
+
+// ------------------------------------------------------------ stats
+// localStorage may be missing or full (private windows): the game goes on without stats.
+const store = {
+  get(key) { try { return localStorage.getItem(key); } catch { return null; } },
+  set(key, value) { try { localStorage.setItem(key, value); } catch { /* stats are a convenience */ } },
+};
+
+const Stats = {
+  // {days: {"YYYY-MM-DD": {won: bool, score: int}}}: one entry per daily, the first finish only.
+  read(game) {
+    try { const s = JSON.parse(store.get("flagcore.stats." + game)); if (s && s.days) return s; } catch { /* reset */ }
+    return { days: {} };
+  },
+  // Today's daily counts as played from the first move; other days (the archive) and other boards are practice.
+  start(game, day) {
+    const s = Stats.read(game);
+    if (day !== today() || s.days[day]) return;
+    s.days[day] = { won: false, score: 0, done: false };
+    store.set("flagcore.stats." + game, JSON.stringify(s));
+  },
+  // Records the result of today's daily once, the first time it ends.
+  record(game, day, won, score) {
+    const s = Stats.read(game);
+    if (day !== today() || (s.days[day] && s.days[day].done)) return false;
+    s.days[day] = { won, score, done: true };
+    store.set("flagcore.stats." + game, JSON.stringify(s));
+    return true;
+  },
+  summary(game, buckets) {
+    const days = Stats.read(game).days;
+    const entries = Object.entries(days);
+    const wonDays = new Set(entries.filter(([, r]) => r.won).map(([d]) => dayNumber(d)));
+    let best = 0, run = 0;
+    for (const d of [...wonDays].sort((a, b) => a - b)) { run = wonDays.has(d - 1) ? run + 1 : 1; best = Math.max(best, run); }
+    let current = 0;
+    for (let d = dayNumber(today()) - (wonDays.has(dayNumber(today())) ? 0 : 1); wonDays.has(d); d--) current++;
+    const histogram = buckets.map(() => 0);
+    for (const [, r] of entries) if (r.won) histogram[Math.min(r.score, buckets.length - 1)]++;
+    const wins = wonDays.size;
+    return { played: entries.length, wins, rate: entries.length ? Math.round(100 * wins / entries.length) : 0,
+             current, best, histogram, today: days[today()] };
+  },
+};
+
+// Fills and opens the stats dialog; chartTitle and buckets name the chart's rows (score 0, 1, ...).
+function openStats(game, chartTitle, buckets) {
+  const s = Stats.summary(game, buckets);
+  const number = (value, label) => el("div", {}, el("b", { text: String(value) }), label);
+  const top = Math.max(1, ...s.histogram);
+  const chart = el("div", { class: "chart", role: "list" });
+  s.histogram.forEach((count, i) => {
+    const bar = el("span", { class: "bar" + (s.today && s.today.won && Math.min(s.today.score, buckets.length - 1) === i ? " today" : ""),
+                             text: String(count) });
+    bar.style.width = `${Math.max(8, 100 * count / top)}%`;
+    chart.append(el("span", { text: buckets[i] }), el("span", { role: "listitem", "aria-label": `${buckets[i]}: ${plural(count, "win")}` }, bar));
+  });
+  $("stats-body").replaceChildren(
+    el("div", { class: "numbers" }, number(s.played, "Played"), number(s.rate + "%", "Win rate"),
+       number(s.current, "Current streak"), number(s.best, "Best streak")),
+    el("h3", { text: chartTitle }), chart,
+    el("p", { class: "muted", text: "Kept in this browser: today's daily counts once; the archive and other boards are practice." }));
+  $("stats-dialog").showModal();
+}
+
+// The last days' dailies as links, each marked with this browser's result.
+function archiveList(game, href, count = 14) {
+  const days = Stats.read(game).days;
+  return pastDays(count).map(day => {
+    const r = days[day];
+    const mark = !r ? "" : r.won ? " ✓ solved" : r.done ? " ✗ not solved" : " · started";
+    return el("li", {}, el("a", { href: href(day), text: day }), mark);
+  });
+}
+
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => { /* served without /sw.js */ });

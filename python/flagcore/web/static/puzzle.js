@@ -2,33 +2,53 @@
 // times 100% and background-position is the server's background_percent of the piece's column
 // and row, so each tile shows its piece. The page keeps the swap log; the server verifies it.
 "use strict";
-const puzzle = { deal: null, tiles: [], log: [], picked: null, done: false, dragFrom: null };
+const puzzle = { deal: null, tiles: [], log: [], picked: null, done: false, dragFrom: null, focus: 0, daily: null };
+const OVER_PAR_BUCKETS = ["0", "1", "2", "3+"];
 
-async function deal() {
-  const body = { flag: $("flag").value, grid: $("grid").value };
-  if ($("seed").value.trim()) body.seed = /^\d+$/.test($("seed").value.trim()) ? Number($("seed").value.trim()) : $("seed").value.trim();
+// body: {daily: "YYYY-MM-DD"} for a day's deal, else flag, grid and seed
+async function deal(body) {
   try {
     const d = await api("/api/puzzle/deal", body);
-    Object.assign(puzzle, { deal: d, tiles: d.tiles_by_slot.slice(), log: [], picked: null, done: false });
-    $("title").textContent = `${d.name} · ${d.grid.columns}x${d.grid.rows} · seed ${d.seed}`;
+    Object.assign(puzzle, { deal: d, tiles: d.tiles_by_slot.slice(), log: [], picked: null, done: false, focus: 0,
+                            daily: d.daily || null });
+    const what = d.daily ? `${d.daily === today() ? "Today's deal" : "Daily"} ${d.daily}` : `Seed ${d.seed}`;
+    $("title").textContent = `${what} · ${d.name} · ${d.grid.columns}x${d.grid.rows}`;
+    history.replaceState(null, "", d.daily ? `/puzzle?daily=${d.daily}` : `/puzzle?flag=${d.flag}&grid=${d.grid.name}&seed=${d.seed}`);
     $("result").hidden = true;
+    $("archive").replaceChildren(...archiveList("puzzle", day => `/puzzle?daily=${day}`));
     say("");
     render();
+    performance.mark("flagcore-interactive");  // benchmarks/web_pages.py reads it
   } catch (err) { say(err.message); }
 }
 
+function place(slot) {
+  const columns = puzzle.deal.grid.columns;
+  return `row ${Math.floor(slot / columns) + 1}, column ${slot % columns + 1}`;
+}
+
+// A tile's name says where it is, which place its piece belongs to, and its state, so a screen
+// reader can play: a piece is "in place" where a look-alike piece belongs.
+function tileName(slot, piece) {
+  const home = puzzle.deal.classes[piece] === puzzle.deal.classes[slot];
+  return `${place(slot)}: piece of ${place(piece)}${home ? ", in place" : ""}${puzzle.picked === slot ? ", picked" : ""}`;
+}
+
 function render() {
-  const d = puzzle.deal, board = $("board");
+  const d = puzzle.deal, board = $("board"), hadFocus = board.contains(document.activeElement);
   board.style.gridTemplateColumns = `repeat(${d.grid.columns}, 1fr)`;
   board.style.aspectRatio = String(d.aspect);
   board.replaceChildren(...puzzle.tiles.map((piece, slot) => {
     const [x, y] = d.positions[piece];
-    const tile = el("div", { class: "ptile" + (puzzle.picked === slot ? " picked" : ""), "data-slot": slot, "data-piece": piece });
+    const tile = el("button", { type: "button", class: "ptile" + (puzzle.picked === slot ? " picked" : ""), "data-slot": slot,
+                                "data-piece": piece, "aria-label": tileName(slot, piece), tabindex: slot === puzzle.focus ? "0" : "-1",
+                                "aria-pressed": String(puzzle.picked === slot), onclick: e => keyPress(e, slot) });
     tile.style.backgroundImage = `url(/flags/${d.flag}.svg)`;
     tile.style.backgroundSize = `${d.grid.columns * 100}% ${d.grid.rows * 100}%`;
     tile.style.backgroundPosition = `${x} ${y}`;
     return tile;
   }));
+  if (hadFocus) board.children[puzzle.focus].focus();
   $("swaps").textContent = puzzle.log.length;
   $("count").textContent = puzzle.tiles.length;
 }
@@ -38,12 +58,21 @@ function looksSolved() {
   return puzzle.tiles.every((piece, slot) => c[piece] === c[slot]);
 }
 
+function pick(slot) {
+  if (puzzle.done) return;
+  if (puzzle.picked === null) { puzzle.picked = slot; render(); say(`Picked ${place(slot)}.`); }
+  else if (puzzle.picked === slot) { puzzle.picked = null; render(); say("Put back."); }
+  else swap(puzzle.picked, slot);
+}
+
 function swap(a, b) {
   if (puzzle.done || a === b) return;
+  if (puzzle.daily && !puzzle.log.length) Stats.start("puzzle", puzzle.daily);
   [puzzle.tiles[a], puzzle.tiles[b]] = [puzzle.tiles[b], puzzle.tiles[a]];
   puzzle.log.push([a, b]);
   puzzle.picked = null;
   render();
+  say(`Swapped ${place(a)} and ${place(b)}. ${plural(puzzle.log.length, "swap")}.`);
   if (looksSolved()) verify();
 }
 
@@ -56,8 +85,14 @@ async function verify() {
     $("r-swaps").textContent = r.swaps;
     $("r-par").textContent = r.par;
     $("r-over").textContent = r.over_par;
+    const d = puzzle.deal, what = puzzle.daily ? `${puzzle.daily}${puzzle.daily === today() ? "" : " (archive)"}` : `seed ${d.seed}`;
+    $("share").textContent = `flagcore Puzzle ${what}\n${d.name}, ${d.grid.columns}x${d.grid.rows}: ` +
+      `solved in ${plural(r.swaps, "swap")}, par ${r.par}${r.perfect ? " (perfect)" : ` (${r.over_par} over)`}`;
     $("result").hidden = false;
-    say("Verified by the server.");
+    const counted = puzzle.daily && Stats.record("puzzle", puzzle.daily, true, r.over_par);
+    say(`Verified by the server: ${$("verdict").textContent}${counted ? " Your stats are updated." : ""}`);
+    $("archive").replaceChildren(...archiveList("puzzle", day => `/puzzle?daily=${day}`));
+    $("result").focus();
   } catch (err) { say("Not accepted: " + err.message); }
 }
 
@@ -77,20 +112,49 @@ $("board").addEventListener("pointerup", e => {
   const from = puzzle.dragFrom, to = slotAt(e);
   puzzle.dragFrom = null;
   if (from === null || to === null || puzzle.done) return;
-  if (from !== to) return swap(from, to);
-  if (puzzle.picked === null) { puzzle.picked = to; render(); }
-  else if (puzzle.picked === to) { puzzle.picked = null; render(); }
-  else swap(puzzle.picked, to);
+  puzzle.focus = to;
+  if (from !== to) swap(from, to); else pick(to);
 });
 
-function say(text) { $("message").textContent = text; }
+// Space or Enter on a tile is a click without a pointer (detail 0): pointer clicks went through pointerup.
+function keyPress(event, slot) {
+  if (event.detail !== 0) return;
+  puzzle.focus = slot;
+  pick(slot);
+}
 
-$("deal").onclick = deal;
-api("/api/flags").then(list => {
+$("board").addEventListener("keydown", e => {
+  const columns = puzzle.deal ? puzzle.deal.grid.columns : 1;
+  const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns, ArrowDown: columns };
+  if (!(e.key in moves) || !puzzle.tiles.length) return;
+  e.preventDefault();
+  const next = puzzle.focus + moves[e.key];
+  if (next < 0 || next >= puzzle.tiles.length) return;
+  puzzle.focus = next;
+  [...$("board").children].forEach((b, i) => { b.tabIndex = i === next ? 0 : -1; });
+  $("board").children[next].focus();
+});
+
+function chosenDeal() {
+  const body = { flag: $("flag").value, grid: $("grid").value }, seed = $("seed").value.trim();
+  if (seed) body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+  return body;
+}
+
+dialogs();
+$("deal").onclick = () => deal(chosenDeal());
+$("daily").onclick = () => deal({ daily: today() });
+$("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent).then(() => say("Copied."), () => {});
+$("stats-button").onclick = $("end-stats").onclick = () => openStats("puzzle", "Swaps over par per solve", OVER_PAR_BUCKETS);
+setUpHelp("puzzle", ["rules-puzzle", "house-rules", "rules-stats"]);
+
+const params = new URLSearchParams(location.search);
+if (params.has("grid")) $("grid").value = params.get("grid");
+if (params.has("seed")) $("seed").value = params.get("seed");
+const flags = api("/api/flags").then(list => {
   $("flag").append(...list.map(f => el("option", { value: f.code, text: `${f.name} (${f.code})` })));
-  const params = new URLSearchParams(location.search);
   if (params.has("flag")) $("flag").value = params.get("flag").toUpperCase();
-  if (params.has("grid")) $("grid").value = params.get("grid");
-  if (params.has("seed")) $("seed").value = params.get("seed");
-  deal();
 });
+// A flag, grid or seed in the address opens that deal; otherwise the day's deal.
+if (params.has("flag") || params.has("seed") || params.has("grid")) flags.then(() => deal(chosenDeal()));
+else deal({ daily: params.get("daily") || today() });

@@ -1,0 +1,114 @@
+"""Every page and state at 1280 and 390 pixels, light and dark: nothing wider than the screen,
+and today's board (its sixteen tiles and Submit; the Puzzle's tiles) on the first screen of a phone
+without scrolling. ``FLAGCORE_SCREENSHOTS=docs pytest tests/web/test_web_play_screens.py`` also
+writes the README's pictures, docs/web-<state>-<width>-<scheme>.png (the first screen for today's
+boards, the whole page for the other states)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from web_helpers import answers, greedy_log
+
+pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # about 15 s per size and scheme
+SIZES = {1280: 800, 390: 844}  # width -> height of the first screen
+
+
+def fits(pg, selector: str) -> bool:  # type: ignore[no-untyped-def]
+    """Every element matching selector lies inside the first screen."""
+    return pg.eval_on_selector_all(
+        selector,
+        "els => els.length > 0 && els.every(e => { const r = e.getBoundingClientRect();"
+        " return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; })",
+    )
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", list(SIZES))
+def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(new_page, server, width, scheme) -> None:  # type: ignore[no-untyped-def]
+    folder = os.environ.get("FLAGCORE_SCREENSHOTS")
+    page = new_page(first_visit=True, viewport={"width": width, "height": SIZES[width]}, color_scheme=scheme)
+    seen: list[str] = []
+
+    def state(name: str, first_screen: bool = False) -> None:
+        page.wait_for_function("[...document.images].every(i => i.complete)")
+        page.wait_for_timeout(500)  # animations end
+        overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+        assert overflow <= 0, f"{name} is {overflow}px wider than the screen at {width}px"
+        seen.append(name)
+        if folder:
+            path = Path(folder) / f"web-{name}-{width}-{scheme}.png"
+            page.screenshot(path=str(path), full_page=not first_screen)
+
+    page.goto(server.url + "/connections")
+    page.wait_for_selector("#help[open] #house-rules")
+    page.wait_for_selector("#tiles .tile")
+    state("connections-help", first_screen=True)
+    page.click("#help [data-close]")
+    assert fits(page, "#tiles .tile") and fits(page, "#submit")
+    state("connections", first_screen=True)
+    page.click("#more summary")
+    state("connections-more")
+    page.click("#more summary")
+    groups = [list(g.codes) for g in answers(page.evaluate("game.boardId")).groups]
+    for i, codes in enumerate([groups[0][:3] + [groups[1][0]], *groups]):
+        page.evaluate("game.selected.clear()")
+        for code in codes:
+            page.click(f'#tiles .tile[data-code="{code}"]')
+        page.click("#submit")
+        if i == 0:  # one away
+            page.wait_for_function("document.querySelectorAll('#mistakes span').length === 3")
+            state("connections-one-away", first_screen=True)
+        else:
+            page.wait_for_function(f"document.querySelectorAll('#solved .group').length === {i}")
+    page.wait_for_selector("#end:not([hidden])")
+    state("connections-won")
+    page.click("#end-stats")
+    page.wait_for_selector("#stats-dialog[open]")
+    state("connections-stats", first_screen=True)
+
+    page.goto(server.url + "/connections?seed=2025")
+    page.wait_for_selector("#tiles .tile")
+    groups = [list(g.codes) for g in answers(page.evaluate("game.boardId")).groups]
+    guesses = [groups[2]] + [[groups[0][k], groups[1][k], groups[3][k], groups[0][(k + 1) % 4]] for k in range(4)]
+    for n, codes in enumerate(guesses):  # one group found, then four wrong guesses
+        page.evaluate("game.selected.clear()")
+        for code in codes:
+            page.click(f'#tiles .tile[data-code="{code}"]')
+        page.click("#submit")
+        done = "#solved .group" if n == 0 else "#mistakes span"
+        page.wait_for_function(f"document.querySelectorAll('{done}').length === {1 if n == 0 else 4 - n}")
+    page.wait_for_selector("#end:not([hidden])")
+    state("connections-lost")
+
+    page.goto(server.url + "/puzzle")
+    page.wait_for_selector("#help[open] #rules-puzzle")  # the Puzzle's first visit too
+    page.wait_for_selector(".ptile")
+    page.click("#help [data-close]")
+    assert fits(page, ".ptile")
+    state("puzzle", first_screen=True)
+    deal = page.evaluate("puzzle.deal")
+    log = greedy_log(deal["tiles_by_slot"], deal["classes"])
+    for a, b in log[:-1]:
+        page.click(f'.ptile[data-slot="{a}"]')
+        page.click(f'.ptile[data-slot="{b}"]')
+    page.click(f'.ptile[data-slot="{log[-1][0]}"]')
+    state("puzzle-picked", first_screen=True)
+    page.click(f'.ptile[data-slot="{log[-1][1]}"]')
+    page.wait_for_selector("#result:not([hidden])")
+    state("puzzle-solved")
+
+    for path, name, ready in (
+        ("/", "home", ".cards a"),
+        ("/simulator", "simulator", "#position:has-text('step 0 /')"),
+        ("/bench", "bench", ".btile"),
+        ("/static/help.html", "help", "#house-rules"),
+        ("/static/offline.html", "offline", "h1"),
+    ):
+        page.goto(server.url + path)
+        page.wait_for_selector(ready)
+        state(name)
+    assert len(seen) == 15

@@ -1,0 +1,88 @@
+"""The server pieces the browser game needs: the Puzzle's daily deal and the files a browser asks
+for at the site's root (service worker, manifest, favicon), without a browser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.testclient import TestClient
+from web_helpers import SECRET
+
+from flagcore import puzzle
+from flagcore.web import create_app
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(SECRET))
+
+
+def test_the_days_deal_is_the_same_for_everyone_and_says_its_day(client: TestClient) -> None:
+    first = client.post("/api/puzzle/deal", json={"daily": "2026-11-29"}).json()
+    again = client.post("/api/puzzle/deal", json={"daily": "2026-11-29"}).json()
+    other = client.post("/api/puzzle/deal", json={"daily": "2026-11-30"}).json()
+    assert first["daily"] == "2026-11-29" and first["seed"] == "puzzle:2026-11-29"
+    keep = ("flag", "grid", "tiles_by_slot", "seed")
+    assert {k: first[k] for k in keep} == {k: again[k] for k in keep}
+    assert other["seed"] == "puzzle:2026-11-30" and other["tiles_by_slot"] != first["tiles_by_slot"]
+    # the same deal as asking for its flag, grid and seed by hand: the day names nothing secret
+    by_hand = {"flag": first["flag"], "grid": first["grid"]["name"], "seed": first["seed"]}
+    assert client.post("/api/puzzle/deal", json=by_hand).json()["tiles_by_slot"] == first["tiles_by_slot"]
+    daily = puzzle.daily("2026-11-29")  # the season's deal of the day: its flag, weekly grid and seed
+    grid = (first["grid"]["columns"], first["grid"]["rows"])
+    assert (first["flag"], grid, first["tiles_by_slot"]) == (daily.flag, tuple(daily.grid), list(daily.start))
+    verified = client.post("/api/puzzle/verify", json={"token": first["token"], "swaps": []})
+    assert verified.status_code == 422  # an unsolved board is still rejected
+
+
+@pytest.mark.parametrize(
+    "body,code",
+    [
+        ({"daily": "2026-13-01"}, "bad_date"),
+        ({"daily": "1 Dec"}, "bad_date"),
+        ({"daily": 20261201}, "bad_date"),
+        ({"daily": True}, "bad_date"),
+        ({"daily": "2026-11-29", "seed": 3}, "bad_request"),
+        ({"daily": "2026-11-29", "flag": "JP"}, "bad_request"),
+        ({"daily": "2999-01-01"}, "future_daily"),  # not out yet: the same rule as the Connections dailies
+        ({"daily": "2025-12-31"}, "bad_date"),  # before the season's schedule began
+    ],
+)
+def test_a_bad_day_is_a_bad_request(client: TestClient, body: dict, code: str) -> None:
+    r = client.post("/api/puzzle/deal", json=body)
+    assert r.status_code == 400 and r.json()["error"]["code"] == code
+
+
+@pytest.mark.parametrize(
+    "path,kind",
+    [
+        ("/sw.js", "text/javascript"),
+        ("/manifest.webmanifest", "application/manifest+json"),
+        ("/favicon.ico", "image/vnd.microsoft.icon"),
+    ],
+)
+def test_root_files_have_their_type_and_the_pages_policy(client: TestClient, path: str, kind: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 200 and r.headers["content-type"].split(";")[0] == kind
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_manifest_names_icons_that_exist(client: TestClient) -> None:
+    manifest = json.loads(client.get("/manifest.webmanifest").content)
+    assert manifest["start_url"] == "/connections" and manifest["scope"] == "/"
+    for icon in manifest["icons"]:
+        r = client.get(icon["src"])
+        assert r.status_code == 200 and r.headers["content-type"].split(";")[0] == icon["type"]
+
+
+def test_the_service_worker_keeps_pages_that_exist_and_never_the_api(client: TestClient) -> None:
+    import re
+
+    script = client.get("/sw.js").text
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", script, re.S).group(1))
+    assert "/static/offline.html" in shell
+    for path in shell:
+        assert client.get(path).status_code == 200, path
+    assert 'url.pathname.startsWith("/api/")) return;' in script  # API calls go to the network, uncached
