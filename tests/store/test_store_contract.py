@@ -168,3 +168,41 @@ def test_redis_games_and_spent_tokens_carry_their_expiry(tmp_path, redis_server)
     assert raw.ttl(f"{prefix}board:d") == -1  # published boards never expire
     raw.close()
     store.close()
+
+
+def test_sqlite_housekeeping_deletes_expired_records_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import sqlite3
+
+    from flagcore.store import sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "SWEEP_EVERY", 2)
+    now = [1_000_000.0]
+    store = SQLiteStore(tmp_path / "games.db", clock=lambda: now[0])
+    assert store.save_game("ann", "B1", 0, b"short", 60)
+    assert store.save_game("bob", "B1", 0, b"long", 600)
+    assert store.spend("puzzle", "j", int(now[0]) + 30)
+    now[0] += 100
+    conn = store._open()
+    store._tidy(conn)  # what the housekeeper thread does at a wake-up
+    conn.close()
+    raw = sqlite3.connect(tmp_path / "games.db")
+    assert raw.execute("SELECT player FROM games").fetchall() == [("bob",)]
+    assert raw.execute("SELECT count(*) FROM spent").fetchone() == (0,)
+    raw.close()
+    store.close()
+
+
+def test_sqlite_housekeeper_runs_beside_the_writes_and_stops_on_close(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from flagcore.store import sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "CHECKPOINT_EVERY", 5)
+    store = SQLiteStore(tmp_path / "games.db")
+    for i in range(40):
+        assert store.save_game(f"p{i}", "B1", 0, b"%d" % i, 600)
+    housekeeper = store._housekeeper
+    assert housekeeper is not None and housekeeper[1].is_alive()
+    store.close()
+    assert not housekeeper[1].is_alive()
+    again = SQLiteStore(tmp_path / "games.db")
+    assert [again.load_game(f"p{i}", "B1") for i in range(40)] == [GameRecord(1, b"%d" % i) for i in range(40)]
+    again.close()

@@ -186,10 +186,7 @@ def make_other_store_with(store: Store, key: str, data: bytes) -> Store:
     if store.kind == "sqlite":
         other: Store = SQLiteStore(Path(tempfile.mkdtemp()) / "games.db")
     else:
-        other = RedisStore(
-            f"redis://127.0.0.1:{store._redis.connection_pool.connection_kwargs['port']}/0",
-            prefix=store.prefix + "other:",
-        )
+        other = RedisStore(store.url, prefix=store.prefix + "other:")
     assert other.publish_board(key, data) == data
     return other
 

@@ -15,15 +15,15 @@ expire in Redis (``EXPIRE``); boards and results are kept for good. Run Redis wi
 
 from __future__ import annotations
 
+import hashlib
+import os
+import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import StoreUnavailable
 from .base import DEFAULT_TIMEOUT, GameRecord, Store
-
-if TYPE_CHECKING:
-    import redis
 
 # A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
 # guess, the most frequent write) and every later one this script.
@@ -74,45 +74,87 @@ class RedisStore(Store):
             from redis.retry import Retry
         except ImportError:
             raise StoreUnavailable('a Redis store needs the redis extra: pip install "flagcore[redis]"') from None
+        self.url = url
         self.timeout = float(timeout)
         self.prefix = prefix
         self._clock = clock
-        self._redis: redis.Redis = redis.Redis.from_url(
-            url,
-            socket_timeout=self.timeout,
-            socket_connect_timeout=self.timeout,
-            # one more attempt on a new connection when a pooled one broke (Redis restarted); a
-            # timeout is not retried: the command may have run, and the call has waited enough
-            retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
+        # the pool only parses the URL (host, port, db, TLS, password) into connection settings;
+        # a connection makes one attempt (``_command`` decides what to try again)
+        pool = redis.ConnectionPool.from_url(
+            url, socket_timeout=self.timeout, socket_connect_timeout=self.timeout, retry=Retry(NoBackoff(), 0)
         )
-        kwargs = self._redis.connection_pool.connection_kwargs
+        kwargs = pool.connection_kwargs
         self._where = f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
+        # redis-py's connections are untyped: Any here and in _connection
+        self._new_connection: Callable[[], Any] = lambda: pool.connection_class(**kwargs)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[Any] = []
         self._down = (redis.ConnectionError, redis.TimeoutError)
+        self._broken = redis.ConnectionError
         self._reply_error = redis.ResponseError
-        self._save_game_script = self._redis.register_script(_SAVE_GAME)
-        self._put_once_script = self._redis.register_script(_PUT_ONCE)
+        self._no_script = redis.exceptions.NoScriptError
+        self._save_game_sha = hashlib.sha1(_SAVE_GAME.encode()).hexdigest()
+        self._put_once_sha = hashlib.sha1(_PUT_ONCE.encode()).hexdigest()
 
     def __repr__(self) -> str:
         return f"RedisStore('redis://{self._where}')"
 
-    def _call(self, work: Callable[[], Any]) -> Any:
-        """``work()``; Redis down, slow or not ready becomes StoreUnavailable."""
+    def _connection(self) -> Any:
+        """This thread's connection (a new one after a fork: a socket never crosses processes).
+        Kept rather than taken from redis-py's pool at each call: the pool's checkout and the
+        client's command machinery cost more CPU than the round trip itself."""
+        held = getattr(self._local, "held", None)
+        if held is not None and held[0] == os.getpid():
+            return held[1]
+        conn = self._new_connection()
+        self._local.held = (os.getpid(), conn)
+        with self._lock:
+            self._connections.append(conn)
+        return conn
+
+    def _command(self, *args: str | bytes | int) -> Any:
+        """Run one Redis command on this thread's connection and return its reply; Redis down, slow
+        or not ready becomes StoreUnavailable. A connection that broke (Redis restarted) is tried
+        once more, reconnected; a timeout is not: the command may have run, and the call has waited
+        enough. Any failure drops the connection, so no late reply is read as another's."""
+        conn = self._connection()
+        for attempt in (1, 2):
+            try:
+                conn.send_command(*args)
+                return conn.read_response()
+            except self._reply_error as exc:
+                if str(exc).startswith(_UNAVAILABLE_REPLIES):
+                    raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
+                raise
+            except self._down as exc:
+                conn.disconnect()
+                if attempt == 2 or not isinstance(exc, self._broken):
+                    raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
+            except BaseException:
+                conn.disconnect()
+                raise
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _script(self, sha: str, source: str, keys: int, *args: str | bytes | int) -> Any:
+        """Run a Lua script by its SHA1 (one short command), sending its source when Redis does not
+        have it yet (a new or restarted Redis)."""
         try:
-            return work()
-        except self._down as exc:
-            raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
-        except self._reply_error as exc:
-            if str(exc).startswith(_UNAVAILABLE_REPLIES):
-                raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
-            raise
+            return self._command("EVALSHA", sha, keys, *args)
+        except self._no_script:
+            return self._command("EVAL", source, keys, *args)
 
     def ping(self) -> None:
         """Return if Redis answers within the timeout; StoreUnavailable otherwise."""
-        self._call(self._redis.ping)
+        self._command("PING")
 
     def close(self) -> None:
         """Close this process's connections to Redis (a later call opens new ones)."""
-        self._redis.connection_pool.disconnect()
+        with self._lock:
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            conn.disconnect()
+        self._local = threading.local()
 
     # ------------------------------------------------------------ keys
 
@@ -123,7 +165,7 @@ class RedisStore(Store):
     # ------------------------------------------------------------ records
 
     def _load_game(self, player: str, board: str) -> GameRecord | None:
-        value = self._call(lambda: self._redis.get(self._game_key(player, board)))
+        value = self._command("GET", self._game_key(player, board))
         if value is None:
             return None
         version, _, data = bytes(value).partition(b":")
@@ -132,23 +174,22 @@ class RedisStore(Store):
     def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
         key = self._game_key(player, board)
         if expected == 0:  # a new game: written only if there is none (an expired one is gone)
-            return bool(self._call(lambda: self._redis.set(key, b"1:" + data, nx=True, ex=ttl)))
-        args: list[bytes | int] = [expected, data, ttl]
+            return self._command("SET", key, b"1:" + data, "NX", "EX", ttl) is not None
+        args: tuple[bytes | int, ...] = (expected, data, ttl)
         if previous is not None:
-            args += [b"1", previous]
-        return bool(self._call(lambda: self._save_game_script(keys=[key], args=args)))
+            args += (b"1", previous)
+        return bool(self._script(self._save_game_sha, _SAVE_GAME, 1, key, *args))
 
     def _spend(self, kind: str, jti: str, exp: int) -> bool:
         ttl = exp - int(self._clock())
         if ttl <= 0:
             return False  # an expired token is never spent (its record may be gone already)
-        key = f"{self.prefix}spent:{len(kind)}:{kind}:{jti}"
-        return bool(self._call(lambda: self._redis.set(key, b"1", nx=True, ex=ttl)))
+        return self._command("SET", f"{self.prefix}spent:{len(kind)}:{kind}:{jti}", b"1", "NX", "EX", ttl) is not None
 
     def _put_once(self, table: str, key: str, data: bytes) -> bytes:
-        old = self._call(lambda: self._put_once_script(keys=[f"{self.prefix}{table}:{key}"], args=[data]))
+        old = self._script(self._put_once_sha, _PUT_ONCE, 1, f"{self.prefix}{table}:{key}", data)
         return data if old is None else bytes(old)
 
     def _get_once(self, table: str, key: str) -> bytes | None:
-        value = self._call(lambda: self._redis.get(f"{self.prefix}{table}:{key}"))
+        value = self._command("GET", f"{self.prefix}{table}:{key}")
         return None if value is None else bytes(value)

@@ -6,6 +6,10 @@ each write is one statement, atomic by itself: the compare-and-set of a game is 
 the expected version in its WHERE clause, a spend and a write-once an INSERT that does nothing
 on conflict. ``synchronous=NORMAL``: a committed write survives a crash of the process (every
 worker can die at any moment); a power cut may lose the last moments of writes.
+
+Housekeeping is off the request path: each process's writes wake a thread of its own that copies
+the WAL into the file (a checkpoint, which waits for the disk) and deletes expired records, so no
+request waits for either (SQLite's own checkpoint would run inside the commit of some request).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ CREATE INDEX IF NOT EXISTS games_exp ON games (exp);
 CREATE INDEX IF NOT EXISTS spent_exp ON spent (exp);
 """
 _ONCE_TABLES = {"board": "boards", "result": "results"}
+CHECKPOINT_EVERY = 200  # writes between two checkpoints (a few hundred WAL pages, below SQLite's own 1000)
 SWEEP_EVERY = 1000  # writes between two deletions of expired games and spent tokens
 
 
@@ -55,6 +60,10 @@ class SQLiteStore(Store):
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         self._writes = 0
+        self._swept = 0  # self._writes at the last sweep
+        self._wake = threading.Event()  # set every CHECKPOINT_EVERY writes: the housekeeper runs
+        self._housekeeper: tuple[int, threading.Thread] | None = None  # (pid, thread) of this process
+        self._closed = False
         self._call(self._create_schema)  # a missing folder or an unreadable file fails here, not mid-game
 
     def __repr__(self) -> str:
@@ -69,12 +78,46 @@ class SQLiteStore(Store):
             return held[1]  # type: ignore[no-any-return]
         # timeout=0: a busy file raises at once and _call retries it; SQLite's own busy handler
         # sleeps a whole millisecond or more per wait, which stalls every worker at each collision
-        conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA synchronous=NORMAL")
+        conn = self._open()
+        conn.execute("PRAGMA wal_autocheckpoint=0")  # the housekeeper checkpoints (see the module's doc)
         self._local.held = (os.getpid(), conn)
         with self._lock:
             self._connections.append(conn)
         return conn
+
+    def _open(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def _housekeep(self) -> None:
+        """The housekeeper thread: a round of ``_tidy`` at each wake-up, on a connection of its own.
+        A busy or failing file is left for the next wake-up: the requests themselves report a file
+        that fails."""
+        conn: sqlite3.Connection | None = None
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            if self._closed:
+                break
+            try:
+                if conn is None:
+                    conn = self._open()
+                self._tidy(conn)
+            except sqlite3.Error:
+                pass
+        if conn is not None:
+            conn.close()
+
+    def _tidy(self, conn: sqlite3.Connection) -> None:
+        """A checkpoint (PASSIVE: it copies what no reader needs and never waits for a lock) and,
+        after SWEEP_EVERY writes since the last, the deletion of expired games and spent tokens."""
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        if self._writes - self._swept >= SWEEP_EVERY:
+            self._swept = self._writes
+            now = self._now()
+            conn.execute("DELETE FROM games WHERE exp <= ?", (now,))
+            conn.execute("DELETE FROM spent WHERE exp <= ?", (now,))
 
     def _create_schema(self, conn: sqlite3.Connection) -> None:
         # WAL is a property of the file: the first process sets it, the others find it set
@@ -102,13 +145,20 @@ class SQLiteStore(Store):
     def _now(self) -> int:
         return int(self._clock())
 
-    def _wrote(self, conn: sqlite3.Connection) -> None:
-        """Count a write; every SWEEP_EVERY writes, delete expired games and spent tokens."""
-        self._writes += 1  # a lost increment between threads only delays a sweep
-        if self._writes % SWEEP_EVERY == 0:
-            now = self._now()
-            conn.execute("DELETE FROM games WHERE exp <= ?", (now,))
-            conn.execute("DELETE FROM spent WHERE exp <= ?", (now,))
+    def _wrote(self) -> None:
+        """Count a write; every CHECKPOINT_EVERY writes, wake the housekeeper (started at the first
+        wake-up in each process: a thread never crosses a fork)."""
+        self._writes += 1  # a lost increment between threads only delays the housekeeping
+        if self._writes % CHECKPOINT_EVERY:
+            return
+        with self._lock:
+            if self._housekeeper is None or self._housekeeper[0] != os.getpid():
+                self._closed = False
+                self._wake = threading.Event()
+                thread = threading.Thread(target=self._housekeep, name="flagcore-sqlite-housekeeper", daemon=True)
+                self._housekeeper = (os.getpid(), thread)
+                thread.start()
+        self._wake.set()
 
     def ping(self) -> None:
         """Return if the file answers (a read); StoreUnavailable otherwise."""
@@ -118,6 +168,11 @@ class SQLiteStore(Store):
         """Close every connection this store opened in this process."""
         with self._lock:
             connections, self._connections = self._connections, []
+            housekeeper, self._housekeeper = self._housekeeper, None
+            self._closed = True
+        if housekeeper is not None and housekeeper[0] == os.getpid():
+            self._wake.set()
+            housekeeper[1].join()
         for conn in connections:
             conn.close()
         self._local = threading.local()
@@ -156,7 +211,7 @@ class SQLiteStore(Store):
                     "WHERE player = ? AND board = ? AND version = ? AND exp > ? AND data = ?",
                     (data, now + ttl, player, board, expected, now, previous),
                 )
-            self._wrote(conn)
+            self._wrote()
             return cur.rowcount == 1
 
         return self._call(work)  # type: ignore[no-any-return]
@@ -170,7 +225,7 @@ class SQLiteStore(Store):
                 "INSERT INTO spent (kind, jti, exp) VALUES (?, ?, ?) ON CONFLICT (kind, jti) DO NOTHING",
                 (kind, jti, exp),
             )
-            self._wrote(conn)
+            self._wrote()
             return cur.rowcount == 1
 
         return self._call(work)  # type: ignore[no-any-return]
