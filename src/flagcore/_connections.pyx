@@ -32,8 +32,7 @@ import numpy as np
 
 from flagcore._connections_layout import REASONS as _REASONS, event_dicts, no_board_message
 from flagcore.errors import NoBoardError
-from flagcore._args.connections import (category_order_error, ORDER_INDEX, ORDER_OFFSETS,
-                                         ORDER_TIER_LENGTH)
+from flagcore._args import connections as _rules  # search_categories' order errors
 
 cdef tuple _REASON_NAMES = tuple(_REASONS)
 
@@ -653,13 +652,13 @@ def search_categories(Prepared prep not None, order_flat, order_off):
     cdef uint64_t buf[WORK_STACK_WORDS]
     cdef int32_t empty[1]
     if off.shape[0] != TIERS + 1 or off[0] != 0 or off[TIERS] != flat.shape[0]:
-        raise category_order_error(ORDER_OFFSETS)
+        raise _rules.category_order_error(_rules.ORDER_OFFSETS)
     for d in range(TIERS):
         if off[d + 1] < off[d] or off[d + 1] - off[d] > prep.tab.max_tier:
-            raise category_order_error(ORDER_TIER_LENGTH, (d, off[d + 1] - off[d]))
+            raise _rules.category_order_error(_rules.ORDER_TIER_LENGTH, (d, off[d + 1] - off[d]))
     for i in range(flat.shape[0]):
         if not 0 <= flat[i] < prep.tab.n_cat:
-            raise category_order_error(ORDER_INDEX, flat[i])
+            raise _rules.category_order_error(_rules.ORDER_INDEX, flat[i])
     with nogil:
         rc = work_init(&w, &prep.tab, False, False, buf, WORK_STACK_WORDS)
         if rc == 0:

@@ -26,9 +26,8 @@ from puzzle_search cimport (ParStatus, PAR_NO_MEMORY, PAR_TOO_MANY_CLASSES, PAR_
 
 import numpy as np
 
-from flagcore._args.puzzle import (as_max_nodes, as_method, too_many_classes_error, verify_error,
-                                   VERIFY_BELOW_PAR, VERIFY_MOVES_AFTER_SOLVED, VERIFY_NOT_SOLVED,
-                                   VERIFY_START_SOLVED, VERIFY_TOO_FEW_TILES)
+from flagcore._args.puzzle import as_max_nodes, as_method
+from flagcore._args import puzzle as _rules  # verify's status codes and messages
 from flagcore.errors import ParSearchLimit
 
 cdef int64_t ENUMERATION_CAP = 750000
@@ -51,7 +50,7 @@ cdef _raise_for(int64_t code, int n=0, int k=0, int64_t max_nodes=-1, row=None):
     if code == PAR_NODE_LIMIT:
         raise ParSearchLimit(n, k, max_nodes, row)
     if code == PAR_TOO_MANY_CLASSES:
-        raise too_many_classes_error(MAX_DENSE)
+        raise _rules.too_many_classes_error(MAX_DENSE)
     raise MemoryError()
 
 
@@ -330,9 +329,9 @@ def checked_verify(start_tiles_by_slot, swaps, signatures, max_nodes):
         keep_c = _as_classes(signatures, n, &c, &k)
         visual = k != 1
     if n < 2:
-        raise verify_error(VERIFY_TOO_FEW_TILES)
+        raise _rules.verify_error(_rules.VERIFY_TOO_FEW_TILES)
     if _visually_solved(t.p, c.p, n) if visual else _strictly_solved(t.p, n):
-        raise verify_error(VERIFY_START_SOLVED)
+        raise _rules.verify_error(_rules.VERIFY_START_SOLVED)
     keep_s = _as_swaps(swaps, n, &s)
     moves = s.n // 2
     keep_b = _buffer(&b, n)
@@ -343,9 +342,9 @@ def checked_verify(start_tiles_by_slot, swaps, signatures, max_nodes):
         x = s.p[2 * i + 1]
         tmp = board[a]; board[a] = board[x]; board[x] = tmp
         if i != moves - 1 and (_visually_solved(board, c.p, n) if visual else _strictly_solved(board, n)):
-            raise verify_error(VERIFY_MOVES_AFTER_SOLVED, i + 1)
+            raise _rules.verify_error(_rules.VERIFY_MOVES_AFTER_SOLVED, i + 1)
     if not (_visually_solved(board, c.p, n) if visual else _strictly_solved(board, n)):
-        raise verify_error(VERIFY_NOT_SOLVED)
+        raise _rules.verify_error(_rules.VERIFY_NOT_SOLVED)
     keep_seen = _scratch(n, small, &seen)
     if n > SMALL_N:
         with nogil:
@@ -355,7 +354,7 @@ def checked_verify(start_tiles_by_slot, swaps, signatures, max_nodes):
     if par < 0:
         _raise_for(par, <int>n, k, budget)
     if moves < par:
-        raise verify_error(VERIFY_BELOW_PAR, (moves, par))
+        raise _rules.verify_error(_rules.VERIFY_BELOW_PAR, (moves, par))
     return moves, par
 
 
