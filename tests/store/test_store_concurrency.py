@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from store_worker import append  # the same compare-and-set loop the second process runs
 
 FAR = int(time.time()) + 3600
 THREADS = 8
@@ -38,18 +39,6 @@ def run_threads(count: int, work) -> list:
         t.join()
     assert not errors, errors
     return results
-
-
-def append(store, item: str) -> int:
-    """Append ``item`` to one game's list by compare-and-set; the number of lost races."""
-    lost = 0
-    while True:
-        record = store.load_game("shared", "board")
-        items = json.loads(record.data) if record else []
-        version = record.version if record else 0
-        if store.save_game("shared", "board", version, json.dumps([*items, item]).encode(), 600):
-            return lost
-        lost += 1
 
 
 def test_threads_spend_each_token_once(store):
