@@ -37,6 +37,18 @@ EVENT_WIDTH = 8
 
 TIER_NAMES = ("yellow", "green", "blue", "purple")
 
+# The difficulty model of a board (docs/difficulty.md): both twins read these when they prepare a
+# library's model tables, so the compiled kernel and the reference share one copy of each number.
+SALIENCE_MAX = 10  # a feature's salience at tile size: 0 (nobody sees it) .. 10 (seen at once)
+# a phantom of k members on the board pulls with salience * PHANTOM_SIZE_WEIGHT[k]: four members are a
+# ready-made wrong guess; past eight the set is too broad to read as a group at all
+PHANTOM_SIZE_WEIGHT = (0, 0, 0, 0, 4, 3, 2, 1, 1)
+TEMPTING = 24  # a phantom this strong (salience 6 with four members, 8 with five) fools a player
+# a group's score: SCORE_HIDDEN per salience point under SALIENCE_MAX, SCORE_LURE per board tile
+# outside the group that carries the feature its label names (at most LURE_CAP counted), SCORE_PULL per
+# tempting phantom that holds one of its tiles (at most PULL_CAP)
+SCORE_HIDDEN, SCORE_LURE, LURE_CAP, SCORE_PULL, PULL_CAP = 10, 10, 4, 5, 6
+
 # Every value above as the compiled module reports its own (flagcore._connections.LAYOUT).
 LAYOUT = {
     "ITEMS": ITEMS,

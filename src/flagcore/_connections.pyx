@@ -676,3 +676,7 @@ def search_categories(Prepared prep not None, order_flat, order_off):
                 [w.counters[i] for i in range(NCOUNTERS)])
     finally:
         work_free(&w)
+
+
+# The difficulty model of a board (its twin: flagcore.reference.connections_model).
+include "connections_model.pxi"

@@ -3,10 +3,11 @@
 Modules by idea: board (Board, Group, board_id), ids (the id codec, the daily seed), tables (a
 Library's compiled tables and their caches), assembly (a raw search result as a Board), search
 (generate), batch (generate_many, BoardBatch), ambiguity (find_ambiguities), grading
-(check_guess), game (ConnectionsGame), daily (the scheduled daily board).
+(check_guess), game (ConnectionsGame), daily (the scheduled daily board), difficulty
+(board_difficulty: the difficulty model of a board).
 
 Public names: generate, generate_many, daily, check_guess, ConnectionsGame, find_ambiguities,
-Board, Group.
+board_difficulty, Board, Group.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .ambiguity import Ambiguity, find_ambiguities
 from .batch import BoardBatch, generate_many
 from .board import Board, Group, board_id
 from .daily import daily
+from .difficulty import BoardDifficulty, GroupDifficulty, Phantom, board_difficulty
 from .game import MAX_MISTAKES, ConnectionsGame, GuessOutcome
 from .grading import GuessResult, check_guess
 from .ids import daily_seed, encode_board_id, parse_board_id
@@ -35,4 +37,5 @@ __all__ += [
     "from_board_id",
     "parse_board_id",
 ]
+__all__ += ["BoardDifficulty", "GroupDifficulty", "Phantom", "board_difficulty"]
 __all__ += ["daily", "generate", "generate_many", "BoardBatch", "find_ambiguities", "NoBoardError", "Ambiguity"]

@@ -92,10 +92,12 @@ from .._connections_layout import (
     STATUS_OK,
     TIERS,
 )
+from .connections_model import ModelPrepared, board_model, prepare_model
 from .rng import Rng, shuffle
 
 # + the layout names
 __all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_categories", "search_many", "search_one"]
+__all__ += ["ModelPrepared", "board_model", "prepare_model"]  # the difficulty model's kernel (connections_model)
 
 RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int, "list[tuple[int, ...]] | None"]
 

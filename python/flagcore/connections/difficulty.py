@@ -1,0 +1,311 @@
+"""The difficulty a player feels on one board: ``board_difficulty`` (docs/difficulty.md).
+
+Per group, how hard it is to see: the salience of its feature at tile size, how many other tiles
+carry the feature its label names (a clause that excludes one of them bites), and how many
+tempting phantom groups pull its tiles elsewhere. Per board, the phantom groups: categories of the
+library not on the board that hold at least four of the sixteen tiles, with a strength that says
+which ones a player would fall for.
+
+The counts come from the compiled kernel (``flagcore._connections.board_model``, in
+connections_model.pxi) or its twin (``flagcore.reference.connections_model``), read from
+``core.connections`` at call time. The per-category data (salience, the named feature, the simpler
+label) is flags/difficulty.json; a category it does not list gets the default stated there
+(salience by tier, no clause), so new categories need no entry to work.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._args.connections import as_instance, as_mode, check_board_shape, check_category_known
+from .._connections_layout import ITEMS, SALIENCE_MAX, TEMPTING, TIER_NAMES, TIERS
+from .._impl import core
+from ..errors import LibraryError, RuleError
+from ..library import Library
+from ..library.loading import bundled_path
+from ..library.rules import compile_rule
+from ..library.schema import ATTRIBUTE_KINDS
+from .board import Board
+from .tables import Tables, default_library, tables_for
+
+__all__ = ["BoardDifficulty", "GroupDifficulty", "Phantom", "board_difficulty", "category_difficulty"]
+
+DATA_FILE = "difficulty.json"
+ENTRY_KEYS = {"salience", "named", "simpler"}
+
+
+@dataclass(frozen=True)
+class CategoryDifficulty:
+    """One category's model data: its salience, and its clause when its label has one.
+
+    ``named`` is the set of codes that carry the feature the label names without its clauses
+    ("Has orange" for "Orange but no red"); ``simpler`` labels that set. Both are None without a
+    clause. ``listed`` says whether difficulty.json lists it (else the default rule gave it).
+    """
+
+    salience: int
+    named: frozenset[str] | None
+    simpler: str | None
+    listed: bool
+
+
+@dataclass(frozen=True)
+class GroupDifficulty:
+    """How hard one group of a board is to see (higher ``score``: harder)."""
+
+    tier: int  # the colour the board shows it in
+    category_id: str
+    label: str
+    codes: tuple[str, str, str, str]
+    salience: int  # 0..10: how readily a player sees its feature at tile size
+    lure: int  # tiles outside the group that carry the feature its label names
+    pulls: int  # tempting phantoms holding one of its tiles
+    score: int
+    clause: str | None  # "bites" (its clause excludes a tile on the board), "idle" (excludes none), None
+    simpler_label: str | None  # the label without the clause (what an idle clause plays as)
+
+
+@dataclass(frozen=True)
+class Phantom:
+    """A category not on the board that holds at least four of its tiles: a red herring."""
+
+    category_id: str
+    label: str
+    codes: tuple[str, ...]  # its members on the board, in the board's group order
+    spread: int  # how many of the board's groups its members come from
+    strength: int  # salience x size weight; 0 when its members sit in one group
+    tempting: bool  # strength >= TEMPTING: a player would fall for it
+
+
+@dataclass(frozen=True)
+class BoardDifficulty:
+    """The model of one board: its groups (in the board's order) and its phantoms (strongest first)."""
+
+    groups: tuple[GroupDifficulty, GroupDifficulty, GroupDifficulty, GroupDifficulty]
+    phantoms: tuple[Phantom, ...]
+
+    @property
+    def tempting(self) -> tuple[Phantom, ...]:
+        """The phantoms a player would fall for."""
+        return tuple(p for p in self.phantoms if p.tempting)
+
+    @property
+    def score(self) -> int:
+        """The board's difficulty: its groups' mean score plus the strength of its tempting phantoms."""
+        return sum(g.score for g in self.groups) // TIERS + sum(p.strength for p in self.tempting)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Indices into ``groups``, easiest first (by score, then the board's colour)."""
+        return tuple(sorted(range(TIERS), key=lambda i: (self.groups[i].score, self.groups[i].tier)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types: {"score", "groups": [...], "phantoms": [...]}."""
+        return {
+            "score": self.score,
+            "groups": [
+                {
+                    "tier": g.tier,
+                    "colour": TIER_NAMES[g.tier],
+                    "category_id": g.category_id,
+                    "label": g.label,
+                    "codes": list(g.codes),
+                    "salience": g.salience,
+                    "lure": g.lure,
+                    "pulls": g.pulls,
+                    "score": g.score,
+                    "clause": g.clause,
+                    "simpler_label": g.simpler_label,
+                }
+                for g in self.groups
+            ],
+            "phantoms": [
+                {
+                    "category_id": p.category_id,
+                    "label": p.label,
+                    "codes": list(p.codes),
+                    "spread": p.spread,
+                    "strength": p.strength,
+                    "tempting": p.tempting,
+                }
+                for p in self.phantoms
+            ],
+        }
+
+
+# ---------------------------------------------------------------- the data file
+
+_lock = threading.Lock()
+_data: list[tuple[tuple[int, ...], dict[str, dict[str, Any]]]] = []
+
+
+def _fail(file: Path, what: str, problem: str) -> LibraryError:
+    return LibraryError(f"{file}: {what}: {problem}")
+
+
+def difficulty_data() -> tuple[tuple[int, ...], dict[str, dict[str, Any]]]:
+    """(default salience per tier, entries by category id) of the bundled difficulty.json, read once."""
+    if _data:
+        return _data[0]
+    file = bundled_path() / DATA_FILE
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise _fail(file, "file", f"cannot read: {exc}") from None
+    if not isinstance(doc, dict) or set(doc) - {"comment", "default_salience", "categories"}:
+        raise _fail(file, "top level", "must be an object with default_salience and categories")
+    default = doc.get("default_salience")
+    if not isinstance(default, list) or len(default) != TIERS or not all(_is_salience(v) for v in default):
+        raise _fail(file, "default_salience", f"must be {TIERS} ints 0..{SALIENCE_MAX}, one per tier")
+    entries = doc.get("categories")
+    if not isinstance(entries, dict):
+        raise _fail(file, "categories", "must be an object keyed by category id")
+    for cid, entry in entries.items():
+        what = f"category {cid!r}"
+        if not isinstance(entry, dict) or set(entry) - ENTRY_KEYS:
+            raise _fail(file, what, f"must be an object with keys among {sorted(ENTRY_KEYS)}")
+        if not _is_salience(entry.get("salience")):
+            raise _fail(file, what, f"salience must be an int 0..{SALIENCE_MAX}")
+        if ("named" in entry) != ("simpler" in entry):
+            raise _fail(file, what, "named (a rule) and simpler (its label) go together")
+        if "simpler" in entry and (not isinstance(entry["simpler"], str) or not entry["simpler"]):
+            raise _fail(file, what, "simpler must be a non-empty label")
+        if "named" in entry:
+            try:
+                entry["_rule"] = compile_rule(entry["named"], ATTRIBUTE_KINDS)
+            except RuleError as exc:
+                raise _fail(file, what, f"named: {exc}") from None
+    with _lock:
+        if not _data:
+            _data.append((tuple(default), entries))
+    return _data[0]
+
+
+def _is_salience(v: Any) -> bool:
+    return type(v) is int and 0 <= v <= SALIENCE_MAX
+
+
+def category_difficulty(category: Any, library: Library | None = None) -> CategoryDifficulty:
+    """The model's data for one Category of ``library`` (None: the bundled one).
+
+    A category difficulty.json does not list gets the default: salience ``default_salience[tier]``
+    and no clause. A clause's named set is read from the library's country facts (a library built
+    in memory has none: its named set is then empty, and the group's fit set stands in).
+    """
+    default, entries = difficulty_data()
+    entry = entries.get(category.id)
+    if entry is None:
+        return CategoryDifficulty(default[category.tier], None, None, False)
+    named = simpler = None
+    if "_rule" in entry:
+        lib = library if library is not None else default_library()
+        rule = entry["_rule"]
+        named = frozenset(code for code in lib.codes if (facts := lib.facts(code)) and rule(facts))
+        simpler = entry["simpler"]
+    return CategoryDifficulty(entry["salience"], named, simpler, True)
+
+
+# ---------------------------------------------------------------- model tables per library and mode
+
+
+@dataclass(frozen=True, eq=False)
+class ModelTables:
+    """One (library, mode)'s model data in the tables' category order, and the engine's prepared form."""
+
+    tables: Tables
+    data: tuple[CategoryDifficulty, ...]
+    prepared: Any
+
+
+_CACHE_ATTR = "_flagcore_difficulty_tables"
+
+
+def model_tables(impl: Any, library: Library | None, mode: str) -> ModelTables:
+    """The model tables of (library, mode) for ``impl``, built once per Library object (kept on it)."""
+    lib = library if library is not None else default_library()
+    tables, _ = tables_for(impl, lib, mode)
+    per_lib = lib.__dict__.get(_CACHE_ATTR)
+    key = (mode, impl.__name__)
+    if per_lib is not None and key in per_lib:
+        return per_lib[key]  # type: ignore[no-any-return]
+    difficulty_data()  # read before taking the lock, which difficulty_data takes too
+    with _lock:
+        per_lib = lib.__dict__.setdefault(_CACHE_ATTR, {})
+        if key not in per_lib:
+            data = tuple(category_difficulty(c, lib) for c in tables.categories)
+            known = _code_index(tables)
+            rows = [sorted(known[x] for x in d.named) if d.named else [] for d in data]
+            off = np.zeros(len(rows) + 1, dtype=np.int32)
+            off[1:] = np.cumsum([len(r) for r in rows])
+            flat = np.array([x for r in rows for x in r], dtype=np.int32)
+            prepared = impl.prepare_model(tables, [d.salience for d in data], flat, off)
+            per_lib[key] = ModelTables(tables, data, prepared)
+    return per_lib[key]  # type: ignore[no-any-return]
+
+
+def board_difficulty(board: Board, library: Library | None = None) -> BoardDifficulty:
+    """The difficulty model of ``board`` (made from ``library``, None: the bundled one).
+
+    Raises TypeError for a non-Board, ValueError for a board whose groups or tiles the library's
+    categories for its mode do not know.
+    """
+    as_instance(board, Board, "board", "a flagcore.connections.Board")
+    mode = as_mode(board.mode, "board.mode")
+    check_board_shape(board, type(board.groups[0]) if board.groups else object)
+    impl = core.connections
+    mt = model_tables(impl, library, mode)
+    tables = mt.tables
+    cats = [check_category_known(g.category_id, tables.index, mode) for g in board.groups]
+    known = _code_index(tables)
+    group_codes = [code for g in board.groups for code in g.codes]
+    for code in group_codes:
+        if code not in known:
+            raise ValueError(f"board: tile {code!r} is not a country of the library")
+    raw = impl.board_model(mt.prepared, [known[c] for c in group_codes], cats)
+    return from_raw(mt, board.groups, cats, group_codes, raw)
+
+
+def _code_index(tables: Tables) -> dict[str, int]:
+    idx: dict[str, int] | None = tables.__dict__.get("_code_index")
+    if idx is None:
+        idx = {code: i for i, code in enumerate(tables.codes)}
+        object.__setattr__(tables, "_code_index", idx)
+    return idx
+
+
+def from_raw(
+    mt: ModelTables, groups: Sequence[Any], cats: Sequence[int], group_codes: Sequence[str], raw: Any
+) -> BoardDifficulty:
+    """A BoardDifficulty from the kernel's counts (``groups``: the board's Group objects)."""
+    group_rows, phantom_rows = raw
+    cat_objs = mt.tables.categories
+    out_groups = []
+    for g, (sal, lure, pulls, score) in enumerate(group_rows):
+        d = mt.data[cats[g]]
+        clause = None if d.simpler is None else ("bites" if lure else "idle")
+        grp = groups[g]
+        out_groups.append(
+            GroupDifficulty(
+                grp.tier, grp.category_id, grp.label, tuple(grp.codes), sal, lure, pulls, score, clause, d.simpler
+            )
+        )
+    phantoms = [
+        Phantom(
+            cat_objs[c].id,
+            cat_objs[c].label,
+            tuple(group_codes[i] for i in range(TIERS * ITEMS) if mask >> i & 1),
+            spread,
+            strength,
+            strength >= TEMPTING,
+        )
+        for c, _members, spread, strength, mask in phantom_rows
+    ]
+    phantoms.sort(key=lambda p: -p.strength)  # stable: category order among equals
+    return BoardDifficulty(tuple(out_groups), tuple(phantoms))  # type: ignore[arg-type]

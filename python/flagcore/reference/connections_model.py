@@ -1,0 +1,106 @@
+"""Pure-Python twin of the compiled difficulty model's counting kernel (src/flagcore/connections_model.pxi).
+
+The model (docs/difficulty.md) reads one board: its 16 tiles in group order and its 4 categories.
+Every number is a count over sets of code indices, so both twins give the same integers:
+
+* **phantoms**: every category of the mode that is not on the board and whose fit set (pool and
+  arguable codes: what a player could argue fits) holds at least ITEMS of the 16 tiles. Per
+  phantom: ``members`` (how many tiles it holds), ``spread`` (how many of the board's groups those
+  tiles come from), ``strength`` and ``mask`` (bit i set when ``group_tiles[i]`` is a member).
+  A phantom whose members all sit in one group fools nobody (guessing it is guessing that group):
+  strength 0. Otherwise strength = salience * PHANTOM_SIZE_WEIGHT[members] (0 past the table).
+* **groups**, per group g of category c: ``salience`` of c, ``lure`` (tiles outside g that carry
+  the feature c's label names: c's named set, which holds its fit set), ``pulls`` (tempting
+  phantoms, strength >= TEMPTING, holding a tile of g) and ``score`` =
+  SCORE_HIDDEN * (SALIENCE_MAX - salience) + SCORE_LURE * min(lure, LURE_CAP)
+  + SCORE_PULL * min(pulls, PULL_CAP): higher is harder to see.
+
+Result (shared with the core): ``(groups, phantoms)``, groups a list of 4 tuples
+(salience, lure, pulls, score), phantoms a list of tuples (category, members, spread, strength,
+mask) in category order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .._connections_layout import (
+    ITEMS,
+    LURE_CAP,
+    PHANTOM_SIZE_WEIGHT,
+    PULL_CAP,
+    SALIENCE_MAX,
+    SCORE_HIDDEN,
+    SCORE_LURE,
+    SCORE_PULL,
+    TEMPTING,
+    TIERS,
+)
+
+__all__ = ["ModelPrepared", "board_model", "prepare_model"]
+
+GroupRow = tuple[int, int, int, int]
+PhantomRow = tuple[int, int, int, int, int]
+
+
+class ModelPrepared:
+    """One (library, mode)'s model tables as Python sets: fit and named sets, saliences."""
+
+    __slots__ = ("fit_sets", "named_sets", "salience")
+
+    def __init__(self, tables: Any, salience: Sequence[int], named_flat: Any, named_off: Any) -> None:
+        foff = tables.fit_off.tolist()
+        fflat = tables.fit_flat.tolist()
+        self.fit_sets = [frozenset(fflat[foff[i] : foff[i + 1]]) for i in range(len(foff) - 1)]
+        noff = list(named_off)
+        nflat = list(named_flat)
+        # the named set always holds the fit set: a tile that fits the label carries what it names
+        self.named_sets = [frozenset(nflat[noff[i] : noff[i + 1]]) | f for i, f in enumerate(self.fit_sets)]
+        self.salience = [int(s) for s in salience]
+
+
+def prepare_model(tables: Any, salience: Sequence[int], named_flat: Any, named_off: Any) -> ModelPrepared:
+    """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat, offsets)."""
+    return ModelPrepared(tables, salience, named_flat, named_off)
+
+
+def phantom_strength(salience: int, members: int, spread: int) -> int:
+    """How hard a phantom pulls: 0 within one group, else salience times the size weight."""
+    if spread < 2 or members >= len(PHANTOM_SIZE_WEIGHT):
+        return 0
+    return salience * PHANTOM_SIZE_WEIGHT[members]
+
+
+def board_model(
+    mp: ModelPrepared, group_tiles: Sequence[int], cats: Sequence[int]
+) -> tuple[list[GroupRow], list[PhantomRow]]:
+    """The model's counts for one board (group_tiles: 16 code indices, group g at 4g..4g+3)."""
+    tiles = list(group_tiles)
+    on_board = set(cats)
+    phantoms: list[PhantomRow] = []
+    for c, fit in enumerate(mp.fit_sets):
+        if c in on_board:
+            continue
+        mask = 0
+        for i, x in enumerate(tiles):
+            if x in fit:
+                mask |= 1 << i
+        members = mask.bit_count()
+        if members < ITEMS:
+            continue
+        spread = sum(1 for g in range(TIERS) if (mask >> (ITEMS * g)) & 0xF)
+        phantoms.append((c, members, spread, phantom_strength(mp.salience[c], members, spread), mask))
+    groups: list[GroupRow] = []
+    for g in range(TIERS):
+        c = cats[g]
+        own = tiles[ITEMS * g : ITEMS * (g + 1)]
+        named = mp.named_sets[c]
+        lure = sum(1 for x in tiles if x in named and x not in own)
+        pulls = sum(1 for p in phantoms if p[3] >= TEMPTING and (p[4] >> (ITEMS * g)) & 0xF)
+        sal = mp.salience[c]
+        score = (
+            SCORE_HIDDEN * (SALIENCE_MAX - sal) + SCORE_LURE * min(lure, LURE_CAP) + SCORE_PULL * min(pulls, PULL_CAP)
+        )
+        groups.append((sal, lure, pulls, score))
+    return groups, phantoms

@@ -1,0 +1,165 @@
+# The difficulty model's counting kernel (included from _connections.pyx; its twin and the statement
+# of every count: python/flagcore/reference/connections_model.py; the model: docs/difficulty.md).
+# A set of countries is W uint64 words, as in the search; one board is a handful of AND / popcount
+# passes over the mode's categories, without the GIL.
+
+from flagcore import _connections_layout as _layout
+
+cdef enum:
+    MODEL_MAX_SIZE_WEIGHT = 16   # room for PHANTOM_SIZE_WEIGHT (checked when the tables are prepared)
+
+# the model's weights, read once from flagcore._connections_layout (their one owner)
+cdef struct ModelWeights:
+    int salience_max
+    int tempting
+    int hidden
+    int lure
+    int lure_cap
+    int pull
+    int pull_cap
+    int n_size_weight
+    int size_weight[MODEL_MAX_SIZE_WEIGHT]
+
+
+cdef class ModelPrepared:
+    """One (library, mode)'s model tables as bitsets: fit and named sets, saliences (read-only)."""
+    cdef readonly object fits, named, salience   # numpy arrays the memoryviews below view
+    cdef const uint64_t[:, ::1] fitv
+    cdef const uint64_t[:, ::1] namedv
+    cdef const int8_t[::1] salv
+    cdef int W, n_cat
+    cdef ModelWeights wts
+
+    def __init__(self, tables, salience, named_flat, named_off):
+        cdef Py_ssize_t n_codes = int(tables.n_codes)
+        cdef Py_ssize_t W = max(1, (n_codes + 63) // 64)
+        cdef Py_ssize_t n_cat = len(tables.fit_off) - 1
+        fits = _bitsets(tables.fit_flat, tables.fit_off, W)
+        # the named set always holds the fit set: a tile that fits the label carries what it names
+        named = _bitsets(named_flat, named_off, W) | fits
+        sal = np.zeros(max(n_cat, 1), dtype=np.int8)
+        sal[:n_cat] = np.asarray(salience, dtype=np.int8)
+        self.fits, self.named, self.salience = fits, named, sal
+        self.fitv = fits
+        self.namedv = named
+        self.salv = sal
+        self.W = <int>W
+        self.n_cat = <int>n_cat
+        weights = tuple(_layout.PHANTOM_SIZE_WEIGHT)
+        if len(weights) > MODEL_MAX_SIZE_WEIGHT:
+            # flagcore's own constant, not user input: the C table has a fixed size
+            raise ValueError("connections model: PHANTOM_SIZE_WEIGHT is longer than the compiled table")
+        self.wts.n_size_weight = len(weights)
+        for i, v in enumerate(weights):
+            self.wts.size_weight[i] = v
+        self.wts.salience_max = _layout.SALIENCE_MAX
+        self.wts.tempting = _layout.TEMPTING
+        self.wts.hidden = _layout.SCORE_HIDDEN
+        self.wts.lure = _layout.SCORE_LURE
+        self.wts.lure_cap = _layout.LURE_CAP
+        self.wts.pull = _layout.SCORE_PULL
+        self.wts.pull_cap = _layout.PULL_CAP
+
+
+def prepare_model(tables, salience, named_flat, named_off):
+    """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat, offsets)."""
+    return ModelPrepared(tables, salience, named_flat, named_off)
+
+
+cdef int model_kernel(const uint64_t[:, ::1] fits, const uint64_t[:, ::1] named, const int8_t[::1] sal,
+                      const ModelWeights *wts, int W, int n_cat, const int32_t *gt, const int32_t *cats,
+                      int32_t *grows, int32_t *prows) noexcept nogil:
+    """One board: 4 group rows of 4 ints, phantom rows of 5 ints; returns the number of phantoms."""
+    cdef int c, i, g, k, x, members, spread, strength, n = 0, lure, pulls, s, onb
+    cdef int mask
+    cdef uint64_t board[64]
+    cdef uint64_t others[64]
+    for k in range(W):
+        board[k] = 0
+    for i in range(16):
+        x = gt[i]
+        board[x >> 6] |= (<uint64_t>1) << (x & 63)
+    for c in range(n_cat):
+        if c == cats[0] or c == cats[1] or c == cats[2] or c == cats[3]:
+            continue
+        members = 0
+        for k in range(W):
+            members += fc_popcount64(fits[c, k] & board[k])
+        if members < ITEMS:
+            continue
+        mask = 0
+        for i in range(16):
+            x = gt[i]
+            if (fits[c, x >> 6] >> (x & 63)) & 1:
+                mask |= 1 << i
+        spread = 0
+        for g in range(TIERS):
+            if (mask >> (ITEMS * g)) & 0xF:
+                spread += 1
+        strength = 0
+        if spread >= 2 and members < wts.n_size_weight:
+            strength = sal[c] * wts.size_weight[members]
+        prows[5 * n] = c
+        prows[5 * n + 1] = members
+        prows[5 * n + 2] = spread
+        prows[5 * n + 3] = strength
+        prows[5 * n + 4] = mask
+        n += 1
+    for g in range(TIERS):
+        c = cats[g]
+        for k in range(W):
+            others[k] = board[k]
+        for i in range(ITEMS):
+            x = gt[ITEMS * g + i]
+            others[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+        lure = 0
+        for k in range(W):
+            lure += fc_popcount64(named[c, k] & others[k])
+        pulls = 0
+        for i in range(n):
+            if prows[5 * i + 3] >= wts.tempting and (prows[5 * i + 4] >> (ITEMS * g)) & 0xF:
+                pulls += 1
+        s = sal[c]
+        grows[4 * g] = s
+        grows[4 * g + 1] = lure
+        grows[4 * g + 2] = pulls
+        grows[4 * g + 3] = (wts.hidden * (wts.salience_max - s) + wts.lure * (lure if lure < wts.lure_cap else wts.lure_cap)
+                            + wts.pull * (pulls if pulls < wts.pull_cap else wts.pull_cap))
+    return n
+
+
+def board_model(ModelPrepared mp not None, group_tiles, cats):
+    """The model's counts for one board as the twin returns them: (groups, phantoms).
+
+    ``group_tiles`` (16 code indices, group g at 4g..4g+3) and ``cats`` (4 category indices) come
+    from flagcore.connections.difficulty, which checks them against the library.
+    """
+    cdef int32_t gt[16]
+    cdef int32_t cs[4]
+    cdef int32_t grows[16]
+    cdef int32_t *prows
+    cdef int n, i
+    cdef Py_ssize_t n_codes = mp.fitv.shape[1] * 64
+    # The kernel's own guard on what the public layer built: the loops below read without bounds checks.
+    if len(group_tiles) != 16 or len(cats) != TIERS or mp.W > 64:
+        raise ValueError("board_model: needs 16 tiles and 4 categories")
+    for i in range(16):
+        gt[i] = group_tiles[i]
+        if not 0 <= gt[i] < n_codes:
+            raise ValueError("board_model: a tile index is out of range")
+    for i in range(TIERS):
+        cs[i] = cats[i]
+        if not 0 <= cs[i] < mp.n_cat:
+            raise ValueError("board_model: a category index is out of range")
+    prows = <int32_t *>malloc(5 * max(mp.n_cat, 1) * sizeof(int32_t))
+    if prows == NULL:
+        raise MemoryError("connections model: out of memory")
+    try:
+        with nogil:
+            n = model_kernel(mp.fitv, mp.namedv, mp.salv, &mp.wts, mp.W, mp.n_cat, gt, cs, grows, prows)
+        groups = [(grows[4 * i], grows[4 * i + 1], grows[4 * i + 2], grows[4 * i + 3]) for i in range(TIERS)]
+        phantoms = [(prows[5 * i], prows[5 * i + 1], prows[5 * i + 2], prows[5 * i + 3], prows[5 * i + 4])
+                    for i in range(n)]
+        return groups, phantoms
+    finally:
+        free(prows)

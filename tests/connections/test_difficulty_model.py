@@ -1,0 +1,172 @@
+"""The difficulty model of a board (connections.board_difficulty): both twins, brute-force oracle, data file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from connections_libraries import random_library
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flagcore import _connections as compiled
+from flagcore import connections
+from flagcore._connections_layout import (
+    LURE_CAP,
+    PHANTOM_SIZE_WEIGHT,
+    PULL_CAP,
+    SALIENCE_MAX,
+    SCORE_HIDDEN,
+    SCORE_LURE,
+    SCORE_PULL,
+    TEMPTING,
+)
+from flagcore.connections.difficulty import DATA_FILE, board_difficulty, category_difficulty, model_tables
+from flagcore.connections.search import generate_with
+from flagcore.library import load_library
+from flagcore.library.loading import bundled_path
+from flagcore.reference import connections as ref
+
+MODES = ("flags", "trivia")
+SPARSE = random_library(7, n_codes=120, per_tier=(8, 8, 10, 4), tags_per_tier=(3, 3, 4, 4), pool_range=(5, 14))
+
+
+def oracle(board, library=None):
+    """The model's definition read off the Category objects, with no tables or bitsets."""
+    lib = library or load_library()
+    cats = {c.id: c for c in lib.categories(board.mode)}
+    tiles = [x for g in board.groups for x in g.codes]
+    on_board = {g.category_id for g in board.groups}
+    phantoms = []
+    for cid, cat in cats.items():
+        if cid in on_board:
+            continue
+        fit = cat.pool | cat.arguable
+        members = [x for x in tiles if x in fit]
+        if len(members) < 4:
+            continue
+        spread = sum(1 for g in board.groups if set(g.codes) & fit)
+        sal = category_difficulty(cat, lib).salience
+        strength = sal * PHANTOM_SIZE_WEIGHT[len(members)] if spread >= 2 and len(members) < 9 else 0
+        phantoms.append((cid, tuple(members), spread, strength))
+    groups = []
+    for g in board.groups:
+        cat = cats[g.category_id]
+        d = category_difficulty(cat, lib)
+        named = (d.named or frozenset()) | cat.pool | cat.arguable
+        lure = sum(1 for x in tiles if x in named and x not in g.codes)
+        pulls = sum(1 for p in phantoms if p[3] >= TEMPTING and set(p[1]) & set(g.codes))
+        score = SCORE_HIDDEN * (SALIENCE_MAX - d.salience) + SCORE_LURE * min(lure, LURE_CAP)
+        score += SCORE_PULL * min(pulls, PULL_CAP)
+        groups.append((d.salience, lure, pulls, score))
+    return groups, sorted(phantoms)
+
+
+def as_tuples(model):
+    groups = [(g.salience, g.lure, g.pulls, g.score) for g in model.groups]
+    phantoms = sorted((p.category_id, p.codes, p.spread, p.strength) for p in model.phantoms)
+    return groups, phantoms
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_model_matches_oracle(twin, mode):
+    """Each twin's counts equal the definition, on fixed and legacy boards (legacy ones have lures)."""
+    for seed in range(40):
+        for legacy in (False, True):
+            board = connections.generate(seed, mode, legacy=legacy)
+            assert as_tuples(board_difficulty(board)) == oracle(board)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_twins_agree_bundled(mode):
+    """The raw kernel results of both twins are equal, board by board."""
+    for seed in range(300):
+        board = generate_with(compiled, seed, mode)
+        for_each = []
+        for impl in (compiled, ref):
+            mt = model_tables(impl, None, mode)
+            idx = {c: i for i, c in enumerate(mt.tables.codes)}
+            cats = [mt.tables.index[g.category_id] for g in board.groups]
+            gt = [idx[x] for g in board.groups for x in g.codes]
+            for_each.append(impl.board_model(mt.prepared, gt, cats))
+        assert for_each[0] == for_each[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), mode=st.sampled_from(MODES), legacy=st.booleans())
+def test_twins_agree_random_library(seed, mode, legacy):
+    """A library built in memory (no facts: every category takes the default or its listed salience)."""
+    try:
+        board = generate_with(compiled, seed, mode, library=SPARSE, legacy=legacy)
+    except connections.NoBoardError:
+        return
+    raws = []
+    for impl in (compiled, ref):
+        mt = model_tables(impl, SPARSE, mode)
+        idx = {c: i for i, c in enumerate(mt.tables.codes)}
+        cats = [mt.tables.index[g.category_id] for g in board.groups]
+        raws.append(impl.board_model(mt.prepared, [idx[x] for g in board.groups for x in g.codes], cats))
+    assert raws[0] == raws[1]
+    assert as_tuples(board_difficulty(board, SPARSE)) == oracle(board, SPARSE)
+
+
+def test_phantom_in_one_group_fools_nobody():
+    """A phantom whose members all sit in one group has strength 0; spread >= 2 otherwise."""
+    for seed in range(200):
+        model = board_difficulty(connections.generate(seed, "flags"))
+        for p in model.phantoms:
+            assert len(p.codes) >= 4
+            assert (p.strength == 0) or p.spread >= 2
+            assert p.tempting == (p.strength >= TEMPTING)
+
+
+def test_fixed_boards_have_no_lure_outside_clauses():
+    """The fixed search keeps every tile out of other groups' fit sets: a lure only comes from a clause."""
+    for seed in range(300):
+        for g in board_difficulty(connections.generate(seed, "trivia")).groups:
+            if g.clause is None:
+                assert g.lure == 0
+            else:
+                assert (g.lure > 0) == (g.clause == "bites")
+
+
+def test_tempting_phantoms_exist_but_not_everywhere():
+    """The model says which sets fool a player: some boards have tempting phantoms, not all their phantoms."""
+    models = [board_difficulty(connections.generate(s, "flags")) for s in range(300)]
+    phantoms = sum(len(m.phantoms) for m in models)
+    tempting = sum(len(m.tempting) for m in models)
+    assert 0 < tempting < phantoms
+    assert any(not m.tempting for m in models)
+
+
+def test_bad_boards(twin):
+    board = connections.generate(3, "flags")
+    with pytest.raises(TypeError, match="board must be a flagcore.connections.Board"):
+        board_difficulty("not a board")
+    other = connections.Group(0, "x", board.groups[0].codes, "no:such")
+    bad = connections.Board(board.tiles, (other, *board.groups[1:]), 3, "flags")
+    with pytest.raises(ValueError, match="'no:such' is not in the library"):
+        board_difficulty(bad)
+    alien = connections.Group(0, "x", ("ZZ", *board.groups[0].codes[1:]), board.groups[0].category_id)
+    bad = connections.Board(("ZZ", *board.tiles[1:]), (alien, *board.groups[1:]), 3, "flags")
+    with pytest.raises(ValueError, match="tile 'ZZ' is not a country"):
+        board_difficulty(bad)
+
+
+def test_every_bundled_category_has_an_entry_or_the_default():
+    """Every category listed in difficulty.json exists; every other one gets default_salience[tier]."""
+    doc = json.loads((bundled_path() / DATA_FILE).read_text(encoding="utf-8"))
+    lib = load_library()
+    cats = {c.id: c for mode in MODES for c in lib.categories(mode)}
+    assert set(doc["categories"]) <= set(cats), "difficulty.json lists a category the library does not have"
+    for cid, cat in cats.items():
+        d = category_difficulty(cat, lib)
+        entry = doc["categories"].get(cid)
+        if entry is None:
+            assert (d.salience, d.named, d.simpler, d.listed) == (doc["default_salience"][cat.tier], None, None, False)
+        else:
+            assert d.listed and d.salience == entry["salience"]
+            if "named" in entry:
+                # the named feature holds the category: dropping a clause only widens the set
+                assert cat.pool <= d.named, cid
+                assert d.simpler and d.simpler != cat.label
