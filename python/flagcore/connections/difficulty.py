@@ -79,6 +79,7 @@ class Phantom:
     category_id: str
     label: str
     codes: tuple[str, ...]  # its members on the board, in the board's group order
+    salience: int  # of its feature, as for a group
     spread: int  # how many of the board's groups its members come from
     strength: int  # salience x size weight; 0 when its members sit in one group
     tempting: bool  # strength >= TEMPTING: a player would fall for it
@@ -131,6 +132,7 @@ class BoardDifficulty:
                     "category_id": p.category_id,
                     "label": p.label,
                     "codes": list(p.codes),
+                    "salience": p.salience,
                     "spread": p.spread,
                     "strength": p.strength,
                     "tempting": p.tempting,
@@ -245,7 +247,7 @@ def model_tables(impl: Any, library: Library | None, mode: str) -> ModelTables:
             off = np.zeros(len(rows) + 1, dtype=np.int32)
             off[1:] = np.cumsum([len(r) for r in rows])
             flat = np.array([x for r in rows for x in r], dtype=np.int32)
-            prepared = impl.prepare_model(tables, [d.salience for d in data], flat, off)
+            prepared = impl.prepare_model(tables, [d.salience for d in data], flat, off, [d.simpler for d in data])
             per_lib[key] = ModelTables(tables, data, prepared)
     return per_lib[key]  # type: ignore[no-any-return]
 
@@ -301,6 +303,7 @@ def from_raw(
             cat_objs[c].id,
             cat_objs[c].label,
             tuple(group_codes[i] for i in range(TIERS * ITEMS) if mask >> i & 1),
+            mt.data[c].salience,
             spread,
             strength,
             strength >= TEMPTING,
