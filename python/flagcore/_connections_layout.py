@@ -48,6 +48,9 @@ TEMPTING = 24  # a phantom this strong (salience 6 with four members, 8 with fiv
 # outside the group that carries the feature its label names (at most LURE_CAP counted), SCORE_PULL per
 # tempting phantom that holds one of its tiles (at most PULL_CAP)
 SCORE_HIDDEN, SCORE_LURE, LURE_CAP, SCORE_PULL, PULL_CAP = 10, 10, 4, 5, 6
+# a steered search's attempt k > 0 starts from draw k of mulberry32(state ^ ATTEMPT_SALT)
+# (the compiled value: connections_model.pxi; the board parity tests compare the two)
+ATTEMPT_SALT = 0x5BD1E995
 
 # Every value above as the compiled module reports its own (flagcore._connections.LAYOUT).
 LAYOUT = {

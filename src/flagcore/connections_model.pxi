@@ -24,13 +24,14 @@ cdef struct ModelWeights:
 cdef class ModelPrepared:
     """One (library, mode)'s model tables as bitsets: fit and named sets, saliences (read-only)."""
     cdef readonly object fits, named, salience   # numpy arrays the memoryviews below view
+    cdef readonly tuple simpler                  # per category: the label without its clause, or None
     cdef const uint64_t[:, ::1] fitv
     cdef const uint64_t[:, ::1] namedv
     cdef const int8_t[::1] salv
     cdef int W, n_cat
     cdef ModelWeights wts
 
-    def __init__(self, tables, salience, named_flat, named_off):
+    def __init__(self, tables, salience, named_flat, named_off, simpler):
         cdef Py_ssize_t n_codes = int(tables.n_codes)
         cdef Py_ssize_t W = max(1, (n_codes + 63) // 64)
         cdef Py_ssize_t n_cat = len(tables.fit_off) - 1
@@ -40,6 +41,7 @@ cdef class ModelPrepared:
         sal = np.zeros(max(n_cat, 1), dtype=np.int8)
         sal[:n_cat] = np.asarray(salience, dtype=np.int8)
         self.fits, self.named, self.salience = fits, named, sal
+        self.simpler = tuple(simpler)
         self.fitv = fits
         self.namedv = named
         self.salv = sal
@@ -61,9 +63,10 @@ cdef class ModelPrepared:
         self.wts.pull_cap = _layout.PULL_CAP
 
 
-def prepare_model(tables, salience, named_flat, named_off):
-    """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat, offsets)."""
-    return ModelPrepared(tables, salience, named_flat, named_off)
+def prepare_model(tables, salience, named_flat, named_off, simpler):
+    """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat,
+    offsets), and per category the label without its clause (None without a clause)."""
+    return ModelPrepared(tables, salience, named_flat, named_off, simpler)
 
 
 cdef int model_kernel(const uint64_t[:, ::1] fits, const uint64_t[:, ::1] named, const int8_t[::1] sal,
@@ -163,3 +166,152 @@ def board_model(ModelPrepared mp not None, group_tiles, cats):
         return groups, phantoms
     finally:
         free(prows)
+
+
+# ---------------------------------------------------------------- boards steered by the model
+
+cdef enum:
+    ATTEMPT_SALT = 0x5bd1e995    # attempt k > 0 searches from draw k of mulberry32(state ^ ATTEMPT_SALT)
+
+
+cdef inline int tempting_count(const int32_t *prows, int n, int tempting) noexcept nogil:
+    cdef int i, t = 0
+    for i in range(n):
+        if prows[5 * i + 3] >= tempting:
+            t += 1
+    return t
+
+
+cdef void colour_order(const int32_t *grows, int32_t *order) noexcept nogil:
+    """order[t] = the search's group shown in colour t: by model score, then search tier."""
+    cdef int i, j, x
+    for i in range(TIERS):
+        order[i] = i
+    for i in range(1, TIERS):
+        x = order[i]
+        j = i - 1
+        while j >= 0 and grows[4 * order[j] + 3] > grows[4 * x + 3]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = x
+
+
+def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32_t state, seed, bint decoy,
+                       int lo, int hi, int attempts, bint trace):
+    """The fixed search steered by the model (twin: reference.connections_model.search_board_model).
+
+    Attempt 0 searches from ``state``, attempt k > 0 from draw k of mulberry32(state ^ ATTEMPT_SALT),
+    until a board has between ``lo`` and ``hi`` tempting phantoms (at most ``attempts``); else the
+    first board closest to the range. Its groups are coloured by their model score (yellow the
+    easiest; the search's tier breaks ties) and a group whose clause excludes no tile of the board
+    shows its simpler label. A failed search raises NoBoardError.
+    """
+    cdef Work w
+    cdef int32_t cats[4]
+    cdef int32_t gt[16]
+    cdef int32_t tiles[16]
+    cdef int32_t dec[3]
+    cdef int32_t counters[NCOUNTERS]
+    cdef int32_t bcats[4]
+    cdef int32_t bgt[16]
+    cdef int32_t btiles[16]
+    cdef int32_t bdec[3]
+    cdef int32_t bcounters[NCOUNTERS]
+    cdef int32_t grows[16]
+    cdef int32_t bgrows[16]
+    cdef int32_t order[4]
+    cdef int32_t rank[4]
+    cdef int8_t amb, arg, bamb = 0, barg = 0
+    cdef int status = STATUS_NO_BOARD, rc, k, n, t, miss, best_miss = -1, best_k = 0, best_n = 0, g, r
+    cdef uint32_t salt = state ^ ATTEMPT_SALT, st, best_state = state
+    cdef Py_ssize_t i
+    cdef tuple codes = prep.codes
+    cdef uint64_t buf[WORK_STACK_WORDS]
+    cdef int32_t *prows = <int32_t *>malloc(5 * max(mp.n_cat, 1) * sizeof(int32_t))
+    if prows == NULL:
+        raise MemoryError("connections model: out of memory")
+    if attempts < 1:
+        attempts = 1
+    with nogil:
+        rc = work_init(&w, &prep.tab, False, False, buf, WORK_STACK_WORDS)
+        if rc == 0:
+            for k in range(attempts):
+                st = state if k == 0 else fc_mulberry32_next(&salt)
+                status = run_one(&prep.tab, &w, st, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
+                if status != STATUS_OK:
+                    break
+                n = model_kernel(mp.fitv, mp.namedv, mp.salv, &mp.wts, mp.W, mp.n_cat, gt, cats, grows, prows)
+                t = tempting_count(prows, n, mp.wts.tempting)
+                miss = lo - t if t < lo else (t - hi if t > hi else 0)
+                if best_miss < 0 or miss < best_miss:
+                    best_miss = miss
+                    best_k = k
+                    best_n = t
+                    best_state = st
+                    memcpy(bcats, cats, sizeof(cats))
+                    memcpy(bgt, gt, sizeof(gt))
+                    memcpy(btiles, tiles, sizeof(tiles))
+                    memcpy(bdec, dec, sizeof(dec))
+                    memcpy(bcounters, counters, sizeof(counters))
+                    memcpy(bgrows, grows, sizeof(grows))
+                    bamb = amb
+                    barg = arg
+                if miss == 0:
+                    break
+            if best_miss >= 0:
+                status = STATUS_OK
+    free(prows)
+    try:
+        if rc != 0:
+            raise MemoryError("connections: out of memory")
+        if status != STATUS_OK:
+            raise NoBoardError(no_board_message(prep.mode, seed, False, counters[C_MOVES]))
+        events = None
+        if trace:
+            # the chosen attempt once more, traced (the same draws: the same board)
+            work_free(&w)
+            rc = work_init(&w, &prep.tab, False, True, buf, WORK_STACK_WORDS)
+            if rc == 0:
+                run_one(&prep.tab, &w, best_state, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
+            if rc != 0 or w.oom:
+                raise MemoryError("connections: out of memory")
+            events = event_dicts(codes, prep.tables.categories,
+                                 [tuple([w.events[i * EW + k] for k in range(EW)]) for i in range(w.n_events)])
+        colour_order(bgrows, order)
+        for t in range(TIERS):
+            rank[order[t]] = t
+        group_type = prep.group_type
+        groups = []
+        scores = []
+        for t in range(TIERS):
+            g = order[t]
+            c = bcats[g]
+            label = mp.simpler[c] if mp.simpler[c] is not None and bgrows[4 * g + 1] == 0 else prep.labels[c]
+            groups.append(_new_group(group_type, t, label,
+                                     (codes[bgt[4 * g]], codes[bgt[4 * g + 1]], codes[bgt[4 * g + 2]],
+                                      codes[bgt[4 * g + 3]]), prep.ids[c]))
+            scores.append(bgrows[4 * g + 3])
+        skips = {}
+        for r in range(N_REASONS):
+            skips[_REASON_NAMES[r]] = bcounters[C_SKIPS + r]
+        stats = {
+            "moves_tried": bcounters[C_MOVES],
+            "backtracks": bcounters[C_BACKTRACKS],
+            "decoy_applied": bdec[0] >= 0,
+            "decoy": None if bdec[0] < 0 else {"tier": rank[bdec[0]], "removed": codes[bdec[1]],
+                                               "added": codes[bdec[2]]},
+            "skips": skips,
+            "tier_entries": [bcounters[C_ENTRIES], bcounters[C_ENTRIES + 1], bcounters[C_ENTRIES + 2],
+                             bcounters[C_ENTRIES + 3]],
+            "tier_exhaustions": [bcounters[C_EXHAUSTED], bcounters[C_EXHAUSTED + 1], bcounters[C_EXHAUSTED + 2],
+                                 bcounters[C_EXHAUSTED + 3]],
+            "ambiguous_tiles": bamb,
+            "arguable_tiles": barg,
+            "model": {"attempt": best_k, "tempting_phantoms": best_n, "scores": scores,
+                      "search_tiers": [order[0], order[1], order[2], order[3]]},
+        }
+        return _new_board(prep.board_type,
+                          tuple([codes[btiles[i]] for i in range(16)]),
+                          tuple(groups), seed, prep.mode, False, stats, events)
+    finally:
+        work_free(&w)

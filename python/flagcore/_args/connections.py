@@ -117,6 +117,65 @@ def as_library(library: Any, library_type: type) -> Any:
     return library
 
 
+# ---------------------------------------------------------------- difficulty
+
+# difficulty -> (how many tempting phantom groups the board aims for: lo..hi, searches at most)
+# (docs/difficulty.md). "normal" asks for one, with few attempts: its cost stays near a plain search.
+DIFFICULTY_LEVELS = {"easy": (0, 0, 8), "normal": (1, 99, 3), "hard": (2, 99, 8)}
+MAX_TEMPTING = 8  # a number asks for exactly that many tempting phantoms, 0..MAX_TEMPTING
+DIFFICULTY_ATTEMPTS = 8
+# a board id's flags byte keeps the difficulty in bits 2..5: normal 0 (what an id before
+# difficulties names), None 1, easy 2, hard 3, a number n: 4 + n
+ID_DIFFICULTY_SHIFT = 2
+_DIFFICULTY_CODES: dict[Any, int] = {"normal": 0, None: 1, "easy": 2, "hard": 3}
+
+
+def as_difficulty(value: Any, name: str = "difficulty") -> Any:
+    """``difficulty``: "easy", "normal", "hard", an int 0..MAX_TEMPTING (tempting phantoms asked
+    for), or None (the search alone: no model, the categories' tiers as colours)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if value in DIFFICULTY_LEVELS:
+            return value
+        if value.strip().isdigit():  # the CLI and the server pass a number as text
+            value = int(value.strip())
+        else:
+            raise ValueError(
+                f"{name} must be one of {tuple(DIFFICULTY_LEVELS)} or an int 0..{MAX_TEMPTING}, got {value!r}"
+            )
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(
+            f"{name} must be one of {tuple(DIFFICULTY_LEVELS)}, an int 0..{MAX_TEMPTING} or None, "
+            f"not {type(value).__name__}"
+        )
+    if not 0 <= value <= MAX_TEMPTING:
+        raise ValueError(f"{name} must be an int 0..{MAX_TEMPTING} (tempting phantom groups), got {value}")
+    return int(value)
+
+
+def difficulty_target(difficulty: Any) -> tuple[int, int, int]:
+    """(lo, hi, attempts) of a checked difficulty other than None."""
+    if isinstance(difficulty, str):
+        return DIFFICULTY_LEVELS[difficulty]
+    return difficulty, difficulty, DIFFICULTY_ATTEMPTS
+
+
+def difficulty_code(difficulty: Any) -> int:
+    """A checked difficulty as the 4 bits a board id keeps."""
+    return _DIFFICULTY_CODES[difficulty] if difficulty is None or isinstance(difficulty, str) else 4 + difficulty
+
+
+def difficulty_of_code(code: int, board_id: str) -> Any:
+    """The difficulty a board id's 4 bits name."""
+    for value, c in _DIFFICULTY_CODES.items():
+        if c == code:
+            return value
+    if 4 <= code <= 4 + MAX_TEMPTING:
+        return code - 4
+    raise ValueError(f"board id {board_id!r}: unknown difficulty {code}")
+
+
 # ---------------------------------------------------------------- seeds of a batch
 
 
@@ -206,7 +265,7 @@ def as_board_id(board_id: Any) -> tuple[int, int]:
     version, flags = body[4], body[5]
     if version != ID_VERSION:
         raise ValueError(f"board id {board_id!r}: unsupported version {version} (this flagcore reads {ID_VERSION})")
-    if flags & ~(ID_FLAG_TRIVIA | ID_FLAG_LEGACY):
+    if flags & ~(ID_FLAG_TRIVIA | ID_FLAG_LEGACY | (0xF << ID_DIFFICULTY_SHIFT)):
         raise ValueError(f"board id {board_id!r}: unknown flag bits {flags:#04x}")
     return int.from_bytes(body[:4], "big"), flags
 
@@ -304,6 +363,12 @@ def check_board_id_options(board_id: str, mode: str, legacy: bool, asked_mode: s
         raise ValueError(f"--mode {asked_mode} contradicts board id {board_id!r} ({mode} mode)")
     if asked_legacy and not legacy:
         raise ValueError(f"--legacy contradicts board id {board_id!r} (not a legacy board)")
+
+
+def check_board_id_difficulty(board_id: str, difficulty: Any, asked: Any) -> None:
+    """``--difficulty`` beside ``--id``: it may repeat the id's difficulty, never contradict it."""
+    if asked != difficulty:
+        raise ValueError(f"--difficulty {asked} contradicts board id {board_id!r} (difficulty {difficulty})")
 
 
 # search_categories' order (both twins check it in their own loop and raise these, written once)

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from .._args.cli import check_daily_not_legacy
 from .._args.common import parse_seed_text
-from .._args.connections import check_board_id_options
+from .._args.connections import as_difficulty, check_board_id_difficulty, check_board_id_options
 from ..connections import TIER_NAMES, Board, board_id, daily_seed, parse_board_id
 from ..library import MODES, Library
 
@@ -59,6 +59,13 @@ def register(groups: dict[str, Any]) -> None:
         default=None,
         help="a library directory or JSON file (default: the bundled flags/ data)",
     )
+    p.add_argument(
+        "--difficulty",
+        metavar="LEVEL",
+        default=None,
+        help="easy, normal (default), hard, or a number 0..8 of tempting red-herring sets the board aims for "
+        "(a board id holds its own)",
+    )
     p.add_argument("--trace", action="store_true", help="print the search's events")
     p.add_argument(
         "--json",
@@ -80,10 +87,22 @@ def parse_seed(text: str) -> int | str:
     return parse_seed_text(text, "--seed")
 
 
+def _difficulty(args: argparse.Namespace) -> Any:
+    """The board's difficulty: the id's own, else --difficulty (its rule names the option)."""
+    if args.board_id is not None:
+        from ..connections.ids import id_difficulty
+
+        return id_difficulty(args.board_id)
+    return as_difficulty("normal" if args.difficulty is None else args.difficulty, "--difficulty")
+
+
 def _resolve(args: argparse.Namespace) -> tuple[int | str, str, bool]:
     if args.board_id is not None:
         state, mode, legacy = parse_board_id(args.board_id)
         check_board_id_options(args.board_id, mode, legacy, args.mode, args.legacy)
+        if args.difficulty is not None:
+            asked = as_difficulty(args.difficulty, "--difficulty")
+            check_board_id_difficulty(args.board_id, _difficulty(args), asked)
         return state, mode, legacy
     mode = args.mode or "flags"
     if args.daily is not None:
@@ -176,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
 
         board = daily(args.daily, mode, library=library)
     else:
-        board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace)
+        board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace, difficulty=_difficulty(args))
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
     if args.png is not None:
         from ..review.pictures import connections_png

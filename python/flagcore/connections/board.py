@@ -75,4 +75,6 @@ class Board:
 def board_id(board: Board) -> str:
     """The compact id that rebuilds ``board`` (with the same library) via ``from_board_id``."""
     as_instance(board, Board, "board", "a flagcore.connections.Board")
-    return encode_board_id(board.seed, board.mode, bool(board.legacy))
+    model = board.stats.get("model") if isinstance(board.stats, dict) else None
+    difficulty = model.get("difficulty") if isinstance(model, dict) else None
+    return encode_board_id(board.seed, board.mode, bool(board.legacy), "normal" if board.legacy else difficulty)

@@ -24,11 +24,12 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from .._args.connections import MODES, as_flag, as_mode
+from .._args.connections import MODES, as_difficulty, as_flag, as_mode, difficulty_target
 from .._impl import core
 from ..library import Library
 from .board import Board
-from .ids import parse_board_id
+from .difficulty import model_tables
+from .ids import id_difficulty, parse_board_id
 from .tables import tables_for
 
 DECOY_CHANCE = 0.25
@@ -49,6 +50,7 @@ def generate_with(
     decoy: bool = True,
     legacy: bool = False,
     trace: bool = False,
+    difficulty: Any = "normal",
 ) -> Board:
     """``generate`` computed by ``impl`` (the compiled core or the reference twin)."""
     board_seed, state = normal_seed(seed)
@@ -56,14 +58,21 @@ def generate_with(
     decoy = as_flag(decoy, "decoy")
     legacy = as_flag(legacy, "legacy")
     trace = as_flag(trace, "trace")
+    difficulty = as_difficulty(difficulty)
     _, prepared = tables_for(impl, library, mode)
-    return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
+    if legacy or difficulty is None:
+        return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
+    lo, hi, attempts = difficulty_target(difficulty)
+    mt = model_tables(impl, library, mode)
+    board = impl.search_board_model(prepared, mt.prepared, state, board_seed, decoy, lo, hi, attempts, trace)
+    board.stats["model"]["difficulty"] = difficulty
+    return board  # type: ignore[no-any-return]
 
 
 def from_board_id(board_id: str, library: Library | None = None) -> Board:
     """Rebuild the board an id names (``library`` must be the one the board was made from)."""
     state, mode, legacy = parse_board_id(board_id)
-    return generate(state, mode, library=library, legacy=legacy)
+    return generate(state, mode, library=library, legacy=legacy, difficulty=id_difficulty(board_id))
 
 
 def generate(
@@ -74,6 +83,7 @@ def generate(
     decoy: bool = True,
     legacy: bool = False,
     trace: bool = False,
+    difficulty: Any = "normal",
 ) -> Board:
     """One Connections board from ``seed`` (int in [0, 2**32) or str) in ``mode`` ("flags" | "trivia").
 
@@ -84,6 +94,14 @@ def generate(
       place, undo, backtrack, draw, decoy). ``board.stats`` is always filled: moves_tried,
       backtracks, decoy_applied, decoy, skips (by reason), tier_entries, tier_exhaustions,
       ambiguous_tiles (tiles in another group's pool), arguable_tiles (in another group's arguable set).
+    difficulty: how many tempting phantom groups (red herrings, docs/difficulty.md) the board aims
+      for: "easy" none, "normal" one or more (within 3 searches), "hard" two or more, an int n exactly
+      n (within 8 searches; else the board closest to it). The groups are coloured by the model's
+      score on this board (yellow the easiest), and a group whose label's clause excludes no tile
+      on the board shows the simpler label. None: the search alone, coloured by the categories'
+      tiers (what boards were before the model). legacy=True ignores it. ``board.stats["model"]``
+      holds the attempt used, the tempting phantoms, the scores and the difficulty.
+    Every board is a board of the fixed search: zero rule and arguable ambiguity at every difficulty.
     Raises NoBoardError when no board is found (fixed: none exists for this library and mode),
     TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
     beyond the per-Library table cache.
@@ -96,16 +114,24 @@ def generate(
         and legacy is False
         and trace is False
         and type(mode) is str
+        and difficulty == "normal"
+        and type(difficulty) is str
     ):
         # the request a server sends most (an int seed, the bundled library, default options): the
         # same checks passed by construction, and the prepared tables read from one dict
         impl = core.connections
         prepared = _default_prepared.get((impl, mode))
         if prepared is not None:
-            return impl.search_board(prepared, seed, seed, False, True, False)  # type: ignore[no-any-return]
+            board = impl.search_board_model(prepared[0], prepared[1], seed, seed, True, *_NORMAL, False)
+            board.stats["model"]["difficulty"] = "normal"
+            return board  # type: ignore[no-any-return]
         if mode in MODES:
-            _default_prepared[(impl, mode)] = tables_for(impl, None, mode)[1]
-    return generate_with(core.connections, seed, mode, library=library, decoy=decoy, legacy=legacy, trace=trace)
+            _default_prepared[(impl, mode)] = (tables_for(impl, None, mode)[1], model_tables(impl, None, mode).prepared)
+    return generate_with(
+        core.connections, seed, mode, library=library, decoy=decoy, legacy=legacy, trace=trace, difficulty=difficulty
+    )
 
 
-_default_prepared: dict[tuple[ModuleType, str], Any] = {}  # (impl, mode) -> the bundled library's tables
+_NORMAL = difficulty_target("normal")
+# (impl, mode) -> the bundled library's search tables and model tables
+_default_prepared: dict[tuple[ModuleType, str], tuple[Any, Any]] = {}

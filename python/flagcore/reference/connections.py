@@ -58,12 +58,14 @@ tables to search and, in ``prepare``, the kit that turns a raw result into a Boa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .._args.connections import ORDER_INDEX, ORDER_OFFSETS, ORDER_TIER_LENGTH, category_order_error
 from .._connections_layout import (
+    ATTEMPT_SALT,
     C_BACKTRACKS,
     C_ENTRIES,
     C_EXHAUSTED,
@@ -90,6 +92,7 @@ from .._connections_layout import (
     REASONS,
     STATUS_NO_BOARD,
     STATUS_OK,
+    TEMPTING,
     TIERS,
 )
 from .connections_model import ModelPrepared, board_model, prepare_model
@@ -97,7 +100,8 @@ from .rng import Rng, shuffle
 
 # + the layout names
 __all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_categories", "search_many", "search_one"]
-__all__ += ["ModelPrepared", "board_model", "prepare_model"]  # the difficulty model's kernel (connections_model)
+# the difficulty model: its kernel (connections_model) and the search it steers
+__all__ += ["ModelPrepared", "board_model", "prepare_model", "search_board_model"]
 
 RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int, "list[tuple[int, ...]] | None"]
 
@@ -370,3 +374,59 @@ def search_many(
         counters[i] = cnt
         ambiguous[i] = amb
         arguable[i] = arg
+
+
+def search_board_model(
+    prep: Any, mp: ModelPrepared, state: int, seed: int | str, decoy: bool, lo: int, hi: int, attempts: int, trace: bool
+) -> Any:
+    """The fixed search steered by the model: the Board (twin of the core's search_board_model).
+
+    Attempt 0 searches from ``state``, attempt k > 0 from draw k of mulberry32(state ^ ATTEMPT_SALT),
+    until a board has between ``lo`` and ``hi`` tempting phantoms (at most ``attempts``); else the
+    first board closest to the range. Its groups are coloured by their model score (yellow the
+    easiest; the search's tier breaks ties) and a group whose clause excludes no tile of the board
+    shows its simpler label. A failed search raises NoBoardError (from the kit's assembler).
+    """
+    salt = Rng((state ^ ATTEMPT_SALT) & 0xFFFFFFFF)
+    best: tuple[int, int, int, int, Any, Any] | None = None
+    raw: Any = None
+    for k in range(max(1, attempts)):
+        st = state if k == 0 else salt.next_uint32()
+        raw = search_one(prep, st, False, decoy, False)
+        if raw[0] != 0:
+            break
+        groups, phantoms = board_model(mp, raw[2], raw[1])
+        t = sum(1 for p in phantoms if p[3] >= TEMPTING)
+        miss = lo - t if t < lo else (t - hi if t > hi else 0)
+        if best is None or miss < best[0]:
+            best = (miss, k, t, st, raw, groups)
+        if miss == 0:
+            break
+    if best is None:
+        return prep.kit.assemble(prep.tables, seed, False, raw)  # raises the NoBoardError
+    _, k, t, st, raw, groups = best
+    if trace:
+        raw = search_one(prep, st, False, decoy, True)  # the chosen attempt once more, traced
+    status, cats, gt, tiles, dec, counters, amb, arg, events = raw
+    order = sorted(range(TIERS), key=lambda g: (groups[g][3], g))
+    rank = [0] * TIERS
+    for colour, g in enumerate(order):
+        rank[g] = colour
+    new_cats = [cats[g] for g in order]
+    new_gt = [x for g in order for x in gt[ITEMS * g : ITEMS * (g + 1)]]
+    new_dec = list(dec) if dec[0] < 0 else [rank[dec[0]], dec[1], dec[2]]
+    coloured = (status, new_cats, new_gt, tiles, new_dec, counters, amb, arg, events)
+    board = prep.kit.assemble(prep.tables, seed, False, coloured)
+    labels = [mp.simpler[cats[g]] if mp.simpler[cats[g]] is not None and groups[g][1] == 0 else None for g in order]
+    if any(labels):
+        new_groups = tuple(
+            replace(grp, label=label) if label is not None else grp for grp, label in zip(board.groups, labels)
+        )
+        object.__setattr__(board, "groups", new_groups)  # a Board is frozen; it is ours until returned
+    board.stats["model"] = {
+        "attempt": k,
+        "tempting_phantoms": t,
+        "scores": [groups[g][3] for g in order],
+        "search_tiers": list(order),
+    }
+    return board

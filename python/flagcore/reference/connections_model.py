@@ -47,9 +47,11 @@ PhantomRow = tuple[int, int, int, int, int]
 class ModelPrepared:
     """One (library, mode)'s model tables as Python sets: fit and named sets, saliences."""
 
-    __slots__ = ("fit_sets", "named_sets", "salience")
+    __slots__ = ("fit_sets", "named_sets", "salience", "simpler")
 
-    def __init__(self, tables: Any, salience: Sequence[int], named_flat: Any, named_off: Any) -> None:
+    def __init__(
+        self, tables: Any, salience: Sequence[int], named_flat: Any, named_off: Any, simpler: Sequence[str | None]
+    ) -> None:
         foff = tables.fit_off.tolist()
         fflat = tables.fit_flat.tolist()
         self.fit_sets = [frozenset(fflat[foff[i] : foff[i + 1]]) for i in range(len(foff) - 1)]
@@ -58,11 +60,15 @@ class ModelPrepared:
         # the named set always holds the fit set: a tile that fits the label carries what it names
         self.named_sets = [frozenset(nflat[noff[i] : noff[i + 1]]) | f for i, f in enumerate(self.fit_sets)]
         self.salience = [int(s) for s in salience]
+        self.simpler = tuple(simpler)
 
 
-def prepare_model(tables: Any, salience: Sequence[int], named_flat: Any, named_off: Any) -> ModelPrepared:
-    """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat, offsets)."""
-    return ModelPrepared(tables, salience, named_flat, named_off)
+def prepare_model(
+    tables: Any, salience: Sequence[int], named_flat: Any, named_off: Any, simpler: Sequence[str | None]
+) -> ModelPrepared:
+    """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat,
+    offsets), and per category the label without its clause (None without a clause)."""
+    return ModelPrepared(tables, salience, named_flat, named_off, simpler)
 
 
 def phantom_strength(salience: int, members: int, spread: int) -> int:
