@@ -22,9 +22,9 @@ How it plays, one guess at a time (every random choice from one flagcore.Rng per
 
 Reported per mode and difficulty: win rate, mistakes per board, mistakes that came from phantoms,
 and the solve order by colour under three colourings of the same groups: ``library`` (the tier of
-the category, what boards show today), ``board`` (the groups ranked by their model score on this
-board) and ``recalibrated`` (ranked by the category's mean score over the sample, a fixed tier per
-category).
+the category, what boards showed before the model), ``board`` (the groups ranked by their model
+score on this board: what generate shows now) and ``recalibrated`` (ranked by the category's mean
+score over the sample, a fixed tier per category).
 """
 
 from __future__ import annotations
@@ -121,10 +121,10 @@ def named_sets(board: Any, library: Any = None) -> list[frozenset[str]]:
     return out
 
 
-def colours(board: Any, model: Any, scheme: str, mean_score: dict[str, float]) -> list[int]:
+def colours(board: Any, model: Any, scheme: str, mean_score: dict[str, float], tier_of: dict[str, int]) -> list[int]:
     """The colour (0 yellow .. 3 purple) each group of ``board`` shows under ``scheme``."""
-    if scheme == "library":
-        return [g.tier for g in board.groups]
+    if scheme == "library":  # the category's own tier (a board holds one category of each)
+        return [tier_of[g.category_id] for g in board.groups]
     if scheme == "board":
         key = [(model.groups[i].score, board.groups[i].tier) for i in range(4)]
     else:
@@ -142,8 +142,7 @@ def run(mode: str, difficulty: Any, n: int, first_seed: int = 0, progress: bool 
     score_sum: dict[str, float] = defaultdict(float)
     score_n: dict[str, int] = defaultdict(int)
     for seed in range(first_seed, first_seed + n):
-        kw = {} if difficulty is None else {"difficulty": difficulty}
-        board = connections.generate(seed, mode, **kw)
+        board = connections.generate(seed, mode, difficulty=difficulty)
         model = connections.board_difficulty(board)
         game = play(board, model, named_sets(board), Rng(f"player:{seed}"))
         games.append((board, model, game))
@@ -153,11 +152,12 @@ def run(mode: str, difficulty: Any, n: int, first_seed: int = 0, progress: bool 
         if progress and (seed - first_seed) % 1000 == 999:
             print(f"  {mode} {difficulty}: {seed - first_seed + 1} boards", file=sys.stderr)
     mean_score = {cid: score_sum[cid] / score_n[cid] for cid in score_sum}
+    tier_of = {c.id: c.tier for c in model_tables(core.connections, None, mode).tables.categories}
     won = [x for x in games if x[2].won]
     mistakes = sum(x[2].mistakes for x in games)
     report: dict[str, Any] = {
         "mode": mode,
-        "difficulty": difficulty if difficulty is not None else "normal",
+        "difficulty": difficulty if difficulty is not None else "none (the search alone)",
         "boards": n,
         "win_rate": round(len(won) / n, 4),
         "mistakes_per_board": round(mistakes / n, 3),
@@ -170,7 +170,7 @@ def run(mode: str, difficulty: Any, n: int, first_seed: int = 0, progress: bool 
         first = last = exact = near = 0
         position = [0.0] * 4
         for board, model, game in won:
-            col = colours(board, model, scheme, mean_score)
+            col = colours(board, model, scheme, mean_score, tier_of)
             order = [col[g] for g in game.solved]
             first += order[0] == 0
             last += order[-1] == 3
@@ -194,12 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=2000)
     ap.add_argument("--mode", choices=("flags", "trivia", "both"), default="both")
-    ap.add_argument("--difficulty", action="append", help="easy, normal, hard or a number (repeatable)")
+    ap.add_argument(
+        "--difficulty", action="append", help="easy, normal, hard, a number or none (the search alone); repeatable"
+    )
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     modes = ("flags", "trivia") if args.mode == "both" else (args.mode,)
-    levels: list[Any] = [None] if not args.difficulty else [_level(d) for d in args.difficulty]
+    levels: list[Any] = ["normal"] if not args.difficulty else [_level(d) for d in args.difficulty]
     reports = [run(m, d, args.boards, args.first_seed, progress=not args.json) for m in modes for d in levels]
     if args.json:
         print(json.dumps(reports, indent=1))
@@ -222,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _level(text: str) -> Any:
+    if text == "none":
+        return None  # the search alone, as before the model
     try:
         return float(text) if "." in text else int(text)
     except ValueError:

@@ -103,8 +103,16 @@ BAD_IDS = [
     ("0000000000000", ValueError, "checksum"),
     (_forge(12, 2, 0), ValueError, "version"),
     (_forge(12, 0, 0), ValueError, "version"),
-    (_forge(12, 1, 4), ValueError, "flag bits"),
+    (_forge(12, 1, 0x40), ValueError, "flag bits"),  # bits 2..5 hold the difficulty (docs/difficulty.md)
 ]
+
+
+def test_unknown_difficulty_bits():
+    """Bits 2..5 name a difficulty; a value past the last one is refused."""
+    from flagcore.connections.ids import id_difficulty
+
+    with pytest.raises(ValueError, match="unknown difficulty"):
+        id_difficulty(_forge(12, 1, 15 << 2))
 
 
 @pytest.mark.parametrize("bid,exc,words", BAD_IDS)

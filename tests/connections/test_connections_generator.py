@@ -298,8 +298,10 @@ def test_generate_many_matches_generate(threads, legacy):
     batch = connections.generate_many(seeds, "trivia", threads=threads, library=SPARSE, legacy=legacy)
     assert len(batch) == len(seeds)
     for i in list(range(0, 1500, 37)) + [-3, -2, -1]:
-        assert batch[i] == connections.generate(seeds[i], "trivia", library=SPARSE, legacy=legacy)
-        assert batch[i].stats == connections.generate(seeds[i], "trivia", library=SPARSE, legacy=legacy).stats
+        # a batch is the search alone: generate's difficulty=None (docs/difficulty.md)
+        one_board = connections.generate(seeds[i], "trivia", library=SPARSE, legacy=legacy, difficulty=None)
+        assert batch[i] == one_board
+        assert batch[i].stats == one_board.stats
     one = connections.generate_many(seeds, "trivia", threads=1, library=SPARSE, legacy=legacy)
     for name in ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous"):
         assert np.array_equal(getattr(batch, name), getattr(one, name))
@@ -309,7 +311,7 @@ def test_generate_many_numpy_seeds_and_reference():
     seeds = np.arange(300, dtype=np.int64)
     batch = connections.generate_many(seeds, library=LIB, threads=2)
     twin = generate_many_with(ref, seeds, library=LIB)
-    assert batch[:] == twin[:] == [connections.generate(int(s), library=LIB) for s in seeds]
+    assert batch[:] == twin[:] == [connections.generate(int(s), library=LIB, difficulty=None) for s in seeds]
     assert batch[5].seed == 5 and type(batch[5].seed) is int
     assert len(connections.generate_many([], library=LIB)) == 0
     assert batch.ok.all() and batch.moves_tried.min() >= 4

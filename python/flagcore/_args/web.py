@@ -16,6 +16,7 @@ import orjson
 
 from ..errors import ApiError
 from .common import parse_seed_text
+from .connections import as_difficulty
 from .season import as_day
 
 MAX_CODE_CHARS = 8
@@ -99,6 +100,14 @@ def as_flag_switch(text: str, name: str) -> bool:
     if lowered not in ("true", "false", "1", "0"):
         raise ApiError(400, "bad_type", f"{name} must be true or false")
     return lowered in ("true", "1")
+
+
+def as_difficulty_query(text: str) -> Any:
+    """The ``difficulty`` query parameter: easy, normal, hard or a count 0..8 (flagcore._args.connections)."""
+    try:
+        return as_difficulty(text, "difficulty")
+    except (TypeError, ValueError) as exc:
+        raise ApiError(400, "bad_request", str(exc)) from None
 
 
 def as_guess_codes(codes: list[Any]) -> list[str]:

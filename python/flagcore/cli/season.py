@@ -74,13 +74,15 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
         out[f"repeat_within_{w}"] = sum(
             1 for j in range(1, days) if set(ids[j]) & {c for k in range(max(0, j - w), j) for c in ids[k]}
         )
+    # a board holds one category of each library tier (its colours are the model's, docs/difficulty.md)
+    by_tier = [{cats[sched.tables.index[c]].tier: c for c in day} for day in ids]
     tiers = []
     for t in range(4):
         last: dict[str, int] = {}
         gaps: list[int] = []
         uses: collections.Counter[str] = collections.Counter()
         for j in range(days):
-            c = ids[j][t]
+            c = by_tier[j][t]
             uses[c] += 1
             if c in last:
                 gaps.append(j - last[c])

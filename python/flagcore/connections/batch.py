@@ -182,7 +182,10 @@ def generate_many(
     decoy: bool = True,
     legacy: bool = False,
 ) -> BoardBatch:
-    """Boards for many seeds at once: ``generate_many(seeds, mode)[i] == generate(seeds[i], mode)``.
+    """Boards for many seeds at once: ``generate_many(seeds, mode)[i] == generate(seeds[i], mode, difficulty=None)``.
+
+    A batch is the search alone: no difficulty model steers it, its groups keep the categories'
+    tiers as colours (``generate``'s ``difficulty=None``; docs/difficulty.md).
 
     seeds: a sequence of int/str seeds or a 1-D integer numpy array. The batch runs in compiled
     code without the GIL, in ``threads`` contiguous chunks on a thread pool (None: one chunk per

@@ -37,6 +37,7 @@ from .. import Rng, puzzle
 from .._args.web import (
     as_bench_tiles,
     as_daily_deal,
+    as_difficulty_query,
     as_flag_switch,
     as_guess_codes,
     as_request_seed,
@@ -330,7 +331,9 @@ class Api:
         mode = check_mode(query.get("mode", "flags"))
         legacy = as_flag_switch(query.get("legacy", "false"), "legacy")
         seed = as_request_seed(query.get("seed", "12"))
-        return simulate(seed, mode, legacy, self.library)
+        # the simulator shows the search alone unless asked for a difficulty (docs/difficulty.md)
+        difficulty = as_difficulty_query(query["difficulty"]) if "difficulty" in query else None
+        return simulate(seed, mode, legacy, self.library, difficulty)
 
     # ------------------------------------------------------------ Puzzle
 

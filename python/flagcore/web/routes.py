@@ -133,6 +133,11 @@ ROUTES: tuple[Route, ...] = (
             _query("seed", {"type": "string", "maxLength": 64}, "engine seed (default 12)"),
             _query("mode", _MODE, "default flags"),
             _query("legacy", {"type": "string", "enum": ["true", "false"]}, "the spec's generator"),
+            _query(
+                "difficulty",
+                {"type": "string", "pattern": "^(easy|normal|hard|[0-8])$"},
+                "red herrings by design: easy, normal, hard or a count 0..8 (default: the search alone)",
+            ),
         ),
         response=_json({"type": "object"}),
         errors=(400, 422),

@@ -27,11 +27,13 @@ from ..library import Library
 MAX_STEPS = 20_000  # the longest trace of seeds 0..9,999 in either mode is far below this
 
 
-def simulate(seed: int | str, mode: str, legacy: bool, library: Library) -> dict[str, Any]:
+def simulate(seed: int | str, mode: str, legacy: bool, library: Library, difficulty: Any = None) -> dict[str, Any]:
     """The simulator's data for engine ``seed`` on ``library``: the board (tiles, groups) and its search as
     ``steps``, each one event with the stack, candidate, board codes, spill, attempts, backtracks
-    and depth after it (at most MAX_STEPS steps). Raises NoBoardError when the seed has no board."""
-    board = generate(seed, mode, library=library, legacy=legacy, trace=True)
+    and depth after it (at most MAX_STEPS steps). Raises NoBoardError when the seed has no board.
+    ``difficulty`` (None: the search alone) steers the board as generate's does; the steps are then
+    those of the attempt the model chose, and the groups wear the model's colours."""
+    board = generate(seed, mode, library=library, legacy=legacy, trace=True, difficulty=difficulty)
     # the sets the search reads, from the library the board came from: the certain codes a group's
     # tiles come from (legacy's spill is the rest of them) and the fit sets the fixed search counts
     certain = {c.id: c.certain for c in library.categories(mode)}
