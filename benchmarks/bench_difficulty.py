@@ -1,7 +1,10 @@
 """The difficulty model's cost and generate's cost per difficulty, medians, both twins.
 
     python benchmarks/bench_difficulty.py                 # model and generate, compiled and twin
-    python benchmarks/bench_difficulty.py --generate-only # generate() as the public API runs it today
+    python benchmarks/bench_difficulty.py --generate-only # generate() only
+
+"generate before the model" is what generate(int seed) cost before difficulties: its fast path, the
+compiled search_board on the bundled library's prepared tables (a dict lookup more in the public call).
 
 Each figure is the median over ROUNDS rounds of the mean call time in a round of CALLS calls
 (distinct seeds), in microseconds. The machine is shared: compare figures of one run, side by side.
@@ -10,13 +13,13 @@ Each figure is the median over ROUNDS rounds of the mean call time in a round of
 from __future__ import annotations
 
 import argparse
-import inspect
 import statistics
 import time
 
 from flagcore import _connections as compiled
 from flagcore import _impl, connections
 from flagcore.connections.difficulty import model_tables
+from flagcore.connections.tables import tables_for
 from flagcore.reference import connections as ref
 
 ROUNDS = 15
@@ -50,28 +53,45 @@ def model_kernel(impl, mode: str, calls: int) -> float:
     return median_us(one, calls)
 
 
+def generate_side_by_side(mode: str, impl, calls: int) -> dict[str, float]:
+    """Median call time of generate at each difficulty and before the model, rounds interleaved
+    (each round times every variant on the same seeds), so a busy machine slows all alike."""
+    prep = tables_for(impl, None, mode)[1]
+    variants = {"before the model": lambda s: impl.search_board(prep, s, s, False, True, False)}
+    for level in ("easy", "normal", "hard"):
+        variants[f"difficulty={level}"] = lambda s, level=level: connections.generate(s, mode, difficulty=level)
+    _impl.core.connections = impl
+    try:
+        for fn in variants.values():
+            fn(0)
+        times: dict[str, list[float]] = {name: [] for name in variants}
+        for r in range(ROUNDS):
+            seeds = range(r * calls, (r + 1) * calls)
+            for name, fn in variants.items():
+                t = time.perf_counter()
+                for s in seeds:
+                    fn(s)
+                times[name].append((time.perf_counter() - t) / calls * 1e6)
+    finally:
+        _impl.core.connections = compiled
+    return {name: statistics.median(v) for name, v in times.items()}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--generate-only", action="store_true")
     args = ap.parse_args()
-    has_difficulty = "difficulty" in inspect.signature(connections.generate).parameters
-    levels = ("easy", "normal", "hard") if has_difficulty else (None,)
     for mode in ("flags", "trivia"):
         if not args.generate_only:
             for impl, calls in ((compiled, 2000), (ref, 200)):
                 print(f"{mode:6} board_model kernel, {impl.__name__:32}: {model_kernel(impl, mode, calls):8.2f} us")
             t = median_us(lambda s: connections.board_difficulty(connections.generate(s, mode)), 1000)
             print(f"{mode:6} generate + board_difficulty (public, compiled)       : {t:8.2f} us")
-        for impl, calls in ((compiled, 2000), (ref, 100)):
-            _impl.core.connections = impl
-            try:
-                for level in levels:
-                    kw = {} if level is None else {"difficulty": level}
-                    t = median_us(lambda s, kw=kw: connections.generate(s, mode, **kw), calls)
-                    name = "today's generate" if level is None else f"difficulty={level}"
-                    print(f"{mode:6} generate {name:18} on {impl.__name__:32}: {t:8.2f} us")
-            finally:
-                _impl.core.connections = compiled
+        for impl, calls in ((compiled, 1000), (ref, 20)):
+            res = generate_side_by_side(mode, impl, calls)
+            base = res["before the model"]
+            for name, t in res.items():
+                print(f"{mode:6} generate {name:18} on {impl.__name__:32}: {t:8.2f} us  ({t / base:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -255,6 +255,31 @@ def _tier_rows(f: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def weekday_difficulty(start: _dt.date, scheduled: list[Any], plain: list[Any]) -> dict[str, Any]:
+    """Per weekday, the difficulty model's mean board score and tempting phantoms (docs/difficulty.md),
+    for the scheduled dailies and the plain daily: seeds."""
+    from ..connections import board_difficulty
+
+    out: dict[str, Any] = {}
+    for name, boards in (("scheduled", scheduled), ("plain", plain)):
+        sums = [[0, 0, 0] for _ in WEEKDAYS]  # boards, score, tempting phantoms
+        for j, board in enumerate(boards):
+            model = board_difficulty(board)
+            row = sums[(start.weekday() + j) % 7]
+            row[0] += 1
+            row[1] += model.score
+            row[2] += len(model.tempting)
+        out[name] = {
+            WEEKDAYS[w]: {"boards": n, "score": round(sc / n, 1), "tempting": round(tp / n, 2)}
+            for w, (n, sc, tp) in enumerate(sums)
+            if n
+        }
+    return out
+
+
 def format_report(report: dict[str, Any]) -> str:
     s, p = report["scheduled"], report["plain"]
     rows = [(label, fn(s), fn(p)) for label, fn in _ROWS]
@@ -287,6 +312,11 @@ def format_report(report: dict[str, Any]) -> str:
     for name, f in (("scheduled", s), ("daily: seeds", p)):
         purple = f["tiers"][3]
         lines.append(f"most used purple ({name}): {purple['most_used'][0]!r} on {purple['most_used'][1]} days")
+    lines.append("")
+    lines.append("difficulty model per weekday (mean board score / tempting phantoms; docs/difficulty.md):")
+    for name, key in (("scheduled", "scheduled"), ("daily: seeds", "plain")):
+        week = report["weekdays"][key]
+        lines.append(f"  {name:<12} " + "  ".join(f"{d} {v['score']:g}/{v['tempting']:g}" for d, v in week.items()))
     return "\n".join(lines)
 
 
@@ -311,6 +341,7 @@ def run(args: argparse.Namespace) -> int:
         "scheduled": figures(scheduled, args.mode),
         "plain": figures(plain, args.mode),
         "puzzle": puzzle_figures(start, days),
+        "weekdays": weekday_difficulty(start, scheduled, plain),
     }
     if args.png is not None:
         chart(args.png, {"scheduled (connections.daily)": scheduled, "plain daily: seeds": plain}, args.mode, start)

@@ -59,6 +59,7 @@ from .._impl import core
 from ..errors import NoBoardError
 from ..library import Library
 from .board import Board, Group
+from .difficulty import coloured
 from .tables import default_library, tables_for
 
 ITEMS = 4
@@ -98,6 +99,7 @@ class Schedule:
     drafts: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first drafts by day (a cache)
     orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member orders (a cache)
     boards: dict[int, Board] = field(default_factory=dict)  # boards by day (a cache)
+    coloured: dict[int, Board] = field(default_factory=dict)  # the same, coloured by the model (a cache)
     walks: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)  # small pools' subset walks
     near: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)  # distances by (tier, day)
 
@@ -495,4 +497,11 @@ def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: L
     ValueError naming ``date`` (not a day, or before ``EPOCH``) or ``mode``.
     """
     i = _season.day_index(date)
-    return board_of_day(schedule(library, mode), i)
+    s = schedule(library, mode)
+    board = s.coloured.get(i)
+    if board is None:
+        if len(s.coloured) >= BOARD_CACHE:
+            s.coloured.clear()
+        # the colours a player sees are the difficulty model's, as for generate (docs/difficulty.md)
+        board = s.coloured[i] = coloured(board_of_day(s, i), library)
+    return board

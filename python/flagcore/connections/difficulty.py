@@ -32,10 +32,10 @@ from ..library import Library
 from ..library.loading import bundled_path
 from ..library.rules import compile_rule
 from ..library.schema import ATTRIBUTE_KINDS
-from .board import Board
+from .board import Board, Group
 from .tables import Tables, default_library, tables_for
 
-__all__ = ["BoardDifficulty", "GroupDifficulty", "Phantom", "board_difficulty", "category_difficulty"]
+__all__ = ["BoardDifficulty", "GroupDifficulty", "Phantom", "board_difficulty", "category_difficulty", "coloured"]
 
 DATA_FILE = "difficulty.json"
 ENTRY_KEYS = {"salience", "named", "simpler"}
@@ -272,6 +272,32 @@ def board_difficulty(board: Board, library: Library | None = None) -> BoardDiffi
             raise ValueError(f"board: tile {code!r} is not a country of the library")
     raw = impl.board_model(mt.prepared, [known[c] for c in group_codes], cats)
     return from_raw(mt, board.groups, cats, group_codes, raw)
+
+
+def coloured(board: Board, library: Library | None = None) -> Board:
+    """``board`` as the model shows it: groups coloured by their score on the board (yellow the
+    easiest, ties by the board's own colours), a clause that excludes no tile shown as the simpler
+    label, and the model's figures in ``stats["model"]`` (what generate does in the engines)."""
+    model = board_difficulty(board, library)
+    order = model.order
+    groups = tuple(
+        Group(
+            colour,
+            model.groups[i].simpler_label if model.groups[i].clause == "idle" else g.label,
+            g.codes,
+            g.category_id,
+        )
+        for colour, i in enumerate(order)
+        for g in (board.groups[i],)
+    )
+    stats = dict(board.stats)
+    stats["model"] = {
+        "attempt": 0,
+        "tempting_phantoms": len(model.tempting),
+        "scores": [model.groups[i].score for i in order],
+        "search_tiers": list(order),
+    }
+    return Board(board.tiles, groups, board.seed, board.mode, board.legacy, stats, board.events)  # type: ignore[arg-type]
 
 
 def _code_index(tables: Tables) -> dict[str, int]:
