@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from flagcore.library import MODES, Category, Library, load_library
+from flagcore.library import MODES, Category, Library, house_rules, load_library
 from flagcore.review.colour_check import colour_shares, render_rgba
 from flagcore.signatures import flag_svg
 
@@ -240,24 +241,15 @@ def _uses(rule: object, attrs: set[str]) -> bool:
     return False
 
 
-def test_colour_and_stripe_labels_say_what_they_count(lib: Library) -> None:
-    for c in lib.categories("trivia"):
-        rule = c.extra.get("rule")
-        only = c.kind == "synthetic" and (c.tag or "").startswith("colours:")
-        if (
-            only
-            or (rule and _uses(rule, {"colour_count"}))
-            or (rule and _uses(rule.get("not", {}), {"colours"}))
-            or (
-                rule
-                and isinstance(rule.get("colours"), dict)
-                and set(rule["colours"]) & {"eq", "subset_of", "has_none"}
-            )
-        ):
-            assert "emblems" in c.label, c.label
-        counted = c.kind == "synthetic" and (c.tag or "").count(":") == 2 and c.tag.startswith("stripes:")
-        if counted or (rule and _uses(rule, {"stripe_count"})):
-            assert "thin edging lines not counted" in c.label, c.label
+def test_flag_labels_are_short_and_leave_the_counting_to_the_house_rules(lib: Library) -> None:
+    # How colours and stripes are counted is said once, in the house rules, not on each label.
+    cats = lib.categories("flags")
+    assert max(len(c.label) for c in cats) <= 48, max((c.label for c in cats), key=len)
+    qualifiers = [q.lower() for c in cats for q in re.findall(r"\(([^)]*)\)", c.label)]
+    assert len(qualifiers) == len(set(qualifiers)), sorted(qualifiers)
+    assert not any("emblems count" in c.label or "edging lines not counted" in c.label for c in cats)
+    topics = {rule.topic: rule.text for rule in house_rules()}
+    assert "Emblems" in topics["Colours"] and "edging" in topics["Stripes"] and "96 pixels" in topics["Tile size"]
 
 
 def test_continent_labels_say_two_continent_countries_count_in_both(lib: Library) -> None:
