@@ -50,7 +50,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Shapes",
         "A disc is a filled circle: an oval, a ring, a wheel or a sun with rays is not one, and a disc split "
         "into two colours has nothing drawn on it. A canton is a rectangle of its own in the top corner at "
-        "the hoist.",
+        "the hoist. A symbol is a star, disc, crescent, sun, arms, emblem or figure; triangles, crosses, "
+        "cantons, bands and borders are shapes, not symbols.",
     ),
     HouseRule(
         "Figures",
