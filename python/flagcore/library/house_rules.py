@@ -37,9 +37,9 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "Stripes",
-        "Stripes are the bands of the field. Thin lines edging them or other shapes are not stripes; a band "
-        "about a tenth of the flag's height reads either way and never decides a group. Stripes beside a "
-        "band or triangle at the hoist count as horizontal stripes; a field split down its length is "
+        "Stripes are the bands of the field. A band under a twelfth of the flag's height is an edging line, "
+        "not a stripe; one between a twelfth and a sixth reads either way and never decides a group. Stripes "
+        "beside a band or triangle at the hoist count as horizontal stripes; a field split down its length is "
         "vertical stripes.",
     ),
     HouseRule(
