@@ -24,10 +24,13 @@ from flagcore.connections import (
     Ambiguity,
     Board,
     BoardBatch,
+    BoardDifficulty,
     Group,
+    GroupDifficulty,
     GuessOutcome,
     GuessResult,
     NoBoardError,
+    Phantom,
 )
 from flagcore.connections.batch import generate_many_with
 from flagcore.connections.search import generate_with
@@ -155,7 +158,17 @@ def connections_functions(lib: Library) -> None:
     batch = connections.generate_many(seeds, "flags", threads=2)
     assert_type(batch, BoardBatch)
     assert_type(batch[3], Board)
-    assert len(batch) == 8 and batch[3] == connections.generate(3, "flags")
+    # a batch is the search alone: generate's difficulty=None
+    assert len(batch) == 8 and batch[3] == connections.generate(3, "flags", difficulty=None)
+
+    # the difficulty model (docs/difficulty.md)
+    model = connections.board_difficulty(board, lib)
+    assert_type(model, BoardDifficulty)
+    assert_type(model.groups[0], GroupDifficulty)
+    assert_type(model.phantoms, tuple[Phantom, ...])
+    assert_type(model.score, int)
+    hard = connections.generate(12, "flags", library=lib, difficulty="hard")
+    assert hard.stats["model"]["difficulty"] == "hard"
 
     ident = connections.board_id(board)
     assert_type(ident, str)

@@ -280,15 +280,12 @@ def coloured(board: Board, library: Library | None = None) -> Board:
     label, and the model's figures in ``stats["model"]`` (what generate does in the engines)."""
     model = board_difficulty(board, library)
     order = model.order
+    labels: list[str] = []
+    for i, g in enumerate(model.groups):
+        simpler = g.simpler_label if g.clause == "idle" else None
+        labels.append(simpler if simpler is not None else board.groups[i].label)
     groups = tuple(
-        Group(
-            colour,
-            model.groups[i].simpler_label if model.groups[i].clause == "idle" else g.label,
-            g.codes,
-            g.category_id,
-        )
-        for colour, i in enumerate(order)
-        for g in (board.groups[i],)
+        Group(colour, labels[i], board.groups[i].codes, board.groups[i].category_id) for colour, i in enumerate(order)
     )
     stats = dict(board.stats)
     stats["model"] = {
