@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -140,3 +142,30 @@ def test_an_old_id_names_normal():
 def test_bad_difficulty(twin, bad, exc, msg):
     with pytest.raises(exc, match=msg):
         connections.generate(1, "flags", difficulty=bad)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+def test_no_ambiguity_over_many_seeds(mode):
+    """The issue's bar: zero rule- and arguable-ambiguous boards at every difficulty (100,000 seeds
+    per mode and level compiled; the search's own counters, which the tests above tie to find_ambiguities)."""
+    for level in ("easy", "normal", "hard"):
+        for s in range(sized(100_000, 500)):
+            stats = connections.generate(s, mode, difficulty=level).stats
+            assert stats["ambiguous_tiles"] == 0 and stats["arguable_tiles"] == 0, (level, s)
+
+
+def test_cli_difficulty(capsys):
+    from flagcore.cli import main
+
+    assert main(["connections", "--seed", "12", "--difficulty", "hard", "--json", "--reveal"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    board = connections.generate(12, "flags", difficulty="hard")
+    assert view["board_id"] == connections.board_id(board)
+    assert [g["label"] for g in view["groups"]] == [g.label for g in board.groups]
+    assert main(["connections", "--id", view["board_id"], "--json", "--reveal"]) == 0
+    assert json.loads(capsys.readouterr().out)["groups"] == view["groups"]
+    assert main(["connections", "--seed", "12", "--difficulty", "medium"]) == 2
+    assert "--difficulty must be one of" in capsys.readouterr().err
+    assert main(["connections", "--id", view["board_id"], "--difficulty", "easy"]) == 2
+    assert "contradicts board id" in capsys.readouterr().err
