@@ -3,6 +3,7 @@
 ``Library`` and ``Category`` (model) are the contract between the data (flags/) and the engines;
 ``load_library`` (loading) builds a Library from the bundled data or from a user's file, with the
 fields the files may hold (schema), category rules (rules) and alternative readings (readings).
+``flag_names`` (names) gives every bundled flag artwork its English name.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from ..errors import LibraryError
 from .loading import bundled_path, load_library
 from .model import KINDS, MODES, TIERS, Category, Library
+from .names import flag_name, flag_names
 from .schema import ATTRIBUTE_KINDS, MAX_READINGS, flag_tags
 
 __all__ = [
@@ -22,6 +24,8 @@ __all__ = [
     "Library",
     "LibraryError",
     "bundled_path",
+    "flag_name",
+    "flag_names",
     "flag_tags",
     "load_library",
 ]

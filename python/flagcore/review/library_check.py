@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..library import MODES, TIERS, Library, bundled_path
+from ..library import MODES, TIERS, Library, bundled_path, flag_names
 
 # Candidate categories per tier (yellow, green, blue, purple) that each mode must offer:
 # the spec's figures, with purple in flags mode raised from its thin 3 to 12.
@@ -49,6 +49,20 @@ def tier_counts(library: Library, mode: str) -> tuple[int, int, int, int]:
     return (counts[0], counts[1], counts[2], counts[3])
 
 
+def check_flag_names(result: CheckResult) -> None:
+    """Every bundled artwork has a name that is not its code, and names.json names no country."""
+    art = sorted(p.stem for p in (bundled_path() / "svg").glob("*.svg"))
+    names = flag_names()
+    unnamed = [c for c in art if names.get(c, c) == c]
+    if unnamed:
+        result.fail(f"no name for the bundled flags {unnamed} (flags/names.json)")
+    extra = sorted(set(names) - set(art))
+    if extra:
+        result.fail(f"names for codes without artwork: {extra}")
+    if not unnamed and not extra:
+        result.lines.append(f"names: all {len(art)} bundled flags have a name")
+
+
 def check_library(
     library: Library,
     *,
@@ -73,6 +87,7 @@ def check_library(
         result.fail(f"no artwork for {missing_art}")
     else:
         lines.append(f"artwork: all {len(library.codes)} codes have an SVG")
+    check_flag_names(result)
     for mode in MODES:
         cats = library.categories(mode)
         counts = tier_counts(library, mode)

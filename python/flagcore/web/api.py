@@ -45,7 +45,7 @@ from .._args.web import (
 )
 from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group
 from ..errors import ApiError, BoardRequestError, TokenError
-from ..library import Library
+from ..library import Library, flag_name
 from ..season import puzzle_plan
 from ..signatures import bundled_codes, flag_svg, piece_signatures
 from ..store import Store
@@ -141,7 +141,8 @@ class Api:
         ]
 
     def _name(self, code: str) -> str:
-        return self.names.get(code, code)  # the UK's nations have artwork but no library entry
+        # the library's name first (a private library may rename), else the bundled artwork's name
+        return self.names.get(code) or flag_name(code)
 
     # ------------------------------------------------------------ Connections
 
