@@ -33,17 +33,18 @@ NAMES = {
     "CV": "Cape Verde",
 }
 
-# A few countries lie on two continents; their pools hold them in both, so a board never puts
-# Turkey among "Asia" while it could honestly fill "Europe". Indonesia is Asian to players
-# (the dataset's region); its half of New Guinea is an arguable Oceania reading in countries.json.
+# Countries on two continents by the usual boundaries (the Ural and the Ural River, the Bosporus
+# and the Dardanelles, the Suez Canal) are in both, so a board never puts Türkiye among "Asia"
+# while it could honestly fill "Europe" (flags/README.md, house rules). The Caucasus is where the
+# boundary itself is disputed (the Greater Caucasus watershed or the Kuma-Manych Depression): Georgia,
+# Armenia and Azerbaijan are in Asia, the dataset's region, and Europe is an arguable reading
+# (ARGUABLE); Cyprus is in Europe, the dataset's region, and Asia (where the island lies) arguable.
+# Indonesia is Asian to players (the dataset's region); its half of New Guinea is an arguable
+# Oceania reading.
 CONTINENTS = {
     "RU": ["Europe", "Asia"],
     "TR": ["Asia", "Europe"],
     "KZ": ["Asia", "Europe"],
-    "GE": ["Asia", "Europe"],
-    "AZ": ["Asia", "Europe"],
-    "AM": ["Asia", "Europe"],
-    "CY": ["Europe", "Asia"],
     "EG": ["Africa", "Asia"],
 }
 
@@ -180,6 +181,10 @@ ARGUABLE: dict[str, dict[str, dict[str, str]]] = {
     "KI": {"equator": {"true": "the equator crosses its waters between the Gilbert Islands"}},
     "MV": {"equator": {"true": "the equator crosses its waters between its southern atolls"}},
     "ID": {"continents": {"Oceania": "its half of New Guinea lies in Oceania"}},
+    "GE": {"continents": {"Europe": "its north lies beyond the Greater Caucasus watershed"}},
+    "AM": {"continents": {"Europe": "in Europe if the boundary follows the Kuma-Manych Depression"}},
+    "AZ": {"continents": {"Europe": "its north lies beyond the Greater Caucasus watershed"}},
+    "CY": {"continents": {"Asia": "the island lies off the coast of Asia"}},
     "BN": {"island": {"false": "it shares Borneo with Malaysia and Indonesia"}},
     "MY": {"languages": {"English": "widely used in law and government, though not official"}},
     "ER": {
