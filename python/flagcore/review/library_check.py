@@ -12,10 +12,10 @@ from pathlib import Path
 
 from ..library import MODES, TIERS, Library, bundled_path, flag_names
 
-# Candidate categories per tier (yellow, green, blue, purple) that each mode must offer:
-# the spec's figures, with purple in flags mode raised from its thin 3 to 12; trivia 30 each (issue 20).
+# Candidate categories per tier (yellow, green, blue, purple) that each mode must offer: 30 in
+# every tier of both modes (issue 20: a daily schedule must not bring a group back every two weeks).
 MINIMUM_PER_TIER: dict[str, tuple[int, int, int, int]] = {
-    "flags": (15, 13, 27, 12),
+    "flags": (30, 30, 30, 30),
     "trivia": (30, 30, 30, 30),
 }
 
