@@ -336,7 +336,8 @@ cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
     # cannot bring the count up, only facts are moves here
     for i in range(d):
         facts += t.fact[w.cats[i]]
-    facts_only = not w.legacy and facts + TIERS - 1 - d < t.min_facts
+    # (a caller's order, search_categories, is searched as given: the schedule plans its own days)
+    facts_only = not w.legacy and w.order_off == NULL and facts + TIERS - 1 - d < t.min_facts
     if w.order_off != NULL:
         # the caller's order (a schedule's preference), tried as given: no shuffle, no draw
         for i in range(w.order_off[d], w.order_off[d + 1]):

@@ -484,12 +484,6 @@ def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[in
     category first, so when the planned four form a board it returns them whatever the fallback
     order. One search over the planned four alone settles that before any draft is computed.
     """
-    return _day_search(s, i, look_back=True)
-
-
-def _day_search(s: Schedule, i: int, look_back: bool) -> tuple[list[int], list[int], list[int]]:
-    """daily_categories' work; ``look_back``: off the plan, also keep the categories the day before
-    was dealt (from its drafts, one level: nothing further is replayed) off this day, owed or not."""
     planned = [planned_at(s, t, i) for t in range(TIERS)]
     status, _, counters = _planned_search(s, planned)
     if status == 0:
@@ -497,11 +491,6 @@ def _day_search(s: Schedule, i: int, look_back: bool) -> tuple[list[int], list[i
     drafts = [(j, first_draft(s, j)) for j in range(max(0, i - LOOKBACK), i)]
     recent = frozenset(c for _, cats in drafts for c in cats)
     owed = frozenset(planned_at(s, t, j) for j, cats in drafts for t in range(TIERS) if planned_at(s, t, j) not in cats)
-    if look_back and i > 0:
-        # A category dealt yesterday off its draft (owed a turn, say) is still owed by the drafts;
-        # without this it could come two days running.
-        before = frozenset(_day_search(s, i - 1, look_back=False)[0])
-        recent, owed = recent | before, owed - before
     return _search(s, i, recent, owed)
 
 

@@ -21,8 +21,8 @@ from ..library import KINDS, Category, Library, LibraryError, load_library
 from .assembly import KIT
 
 ITEMS = _layout.ITEMS
-# Trivia boards hold at least this many fact groups (categories flags mode never uses, so about
-# the country rather than its flag's look) when the library has facts in that many tiers.
+# Trivia boards of a seed hold at least this many fact groups (categories flags mode never uses, so
+# about the country rather than its flag's look) when the library has facts in that many tiers.
 MIN_FACT_GROUPS = 2
 
 

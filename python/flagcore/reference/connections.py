@@ -34,11 +34,12 @@ complete. The four tiles of each group are drawn after the search, ``shuffle(exc
 tier order, so no subset choice can break a solvable assignment. Without arguable codes the fit set
 is the pool and the search is the one over pools alone, draw for draw.
 
-In trivia mode the fixed search also keeps room for ``min_facts`` (two) *fact* groups, categories
-flags mode never uses: at tier d, when the facts placed plus the tiers after d fall short of it,
-only fact categories are moves (filtered before the shuffle, like a synthetic tag already on the
-board). This only removes boards with too few facts, so the search stays complete over the boards
-that have enough.
+In trivia mode the fixed search from a seed also keeps room for ``min_facts`` (two) *fact* groups,
+categories flags mode never uses: at tier d, when the facts placed plus the tiers after d fall
+short of it, only fact categories are moves (filtered before the shuffle, like a synthetic tag
+already on the board). This only removes boards with too few facts, so the search stays complete
+over the boards that have enough. ``search_categories`` (a caller's order: the daily schedule)
+does not apply it.
 
 The pools both variants draw from are the categories' *certain* codes: pool codes that no
 alternative reading takes out of the label (``Category.certain``; the others are doubtful, and
@@ -188,7 +189,10 @@ class _Search:
         given = p.tier_lists[d] if self.orders is None else self.orders[d]
         # the fixed search keeps room for min_facts fact groups: when the tiers left after this one
         # cannot bring the count up, only facts are moves here
-        facts_only = not self.legacy and sum(p.fact[c] for c in self.cats) + TIERS - 1 - d < p.min_facts
+        # (a caller's order, search_categories, is searched as given: the schedule plans its own days)
+        facts_only = (
+            not self.legacy and self.orders is None and sum(p.fact[c] for c in self.cats) + TIERS - 1 - d < p.min_facts
+        )
         moves = [
             c
             for c in given
