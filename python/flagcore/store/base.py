@@ -15,16 +15,25 @@ threads, processes or machines share the store:
 Values are bytes: the caller encodes them (JSON), the store never looks inside. Every call either
 answers or raises ``StoreUnavailable`` within the store's ``timeout`` (a Redis call: twice it,
 see ``RedisStore``); argument errors are TypeError/ValueError as usual.
+
+A server's hot write, the save of a game at each guess, also has an awaitable form,
+``save_game_batched``: the saves asked for during one turn of the event loop go to the store
+together when the turn ends (one SQLite transaction, one Redis pipeline), because one commit or
+one round trip per guess, taken on the event loop, is what limits a server's guess rate.
 """
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from typing import NamedTuple
 
 from .._args.store import as_count, as_key, as_value
 
 DEFAULT_TIMEOUT = 2.0  # seconds a store call may take before StoreUnavailable
+
+# save_game's arguments, checked: (player, board, expected, data, ttl, previous)
+Save = tuple[str, str, int, bytes, int, bytes | None]
 
 
 class GameRecord(NamedTuple):
@@ -43,6 +52,10 @@ class Store(ABC):
     kind: str = ""
     timeout: float = DEFAULT_TIMEOUT
 
+    def __init__(self) -> None:
+        # the saves waiting for the end of the current turn of each event loop using this store
+        self._batches: dict[asyncio.AbstractEventLoop, list[tuple[Save, asyncio.Future[bool]]]] = {}
+
     # ------------------------------------------------------------ games in progress
 
     def load_game(self, player: str, board: str) -> GameRecord | None:
@@ -59,14 +72,37 @@ class Store(ABC):
 
         ``previous`` lets a caller that knows the game (from a signed token) write without reading
         it first: one round trip, and no write on a game that is not exactly the one it knows."""
-        return self._save_game(
-            as_key(player, "player"),
-            as_key(board, "board"),
-            as_count(expected, "expected", 0),
-            as_value(data),
-            as_count(ttl, "ttl", 1),
-            None if previous is None else as_value(previous, "previous"),
-        )
+        return self._save_games([_checked_save(player, board, expected, data, ttl, previous)])[0]
+
+    async def save_game_batched(
+        self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None = None
+    ) -> bool:
+        """``save_game`` on an event loop: the same result, but the saves of one turn of the loop
+        are written together when the turn ends (each still its own compare-and-set, in the order
+        asked), so a busy server pays one commit or round trip for many guesses."""
+        save = _checked_save(player, board, expected, data, ttl, previous)
+        loop = asyncio.get_running_loop()
+        batch = self._batches.get(loop)
+        if batch is None:
+            batch = self._batches[loop] = []
+            loop.call_soon(self._flush, loop)  # after every callback this turn already holds
+        done: asyncio.Future[bool] = loop.create_future()
+        batch.append((save, done))
+        return await done
+
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Write the saves ``loop`` gathered this turn, then answer each waiting request."""
+        batch = self._batches.pop(loop)
+        try:
+            results = self._save_games([save for save, _ in batch])
+        except Exception as exc:  # StoreUnavailable, most likely: every save of the batch failed alike
+            for _, done in batch:
+                if not done.cancelled():
+                    done.set_exception(exc)
+            return
+        for (_, done), stored in zip(batch, results, strict=True):
+            if not done.cancelled():  # the client went away meanwhile: its save stands, unanswered
+                done.set_result(stored)
 
     # ------------------------------------------------------------ spent tokens
 
@@ -118,9 +154,9 @@ class Store(ABC):
     def _load_game(self, player: str, board: str) -> GameRecord | None: ...
 
     @abstractmethod
-    def _save_game(
-        self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None
-    ) -> bool: ...
+    def _save_games(self, saves: list[Save]) -> list[bool]:
+        """Each save's compare-and-set, in order, written together where the store can (one
+        transaction, one pipeline); raise StoreUnavailable if the store does not answer."""
 
     @abstractmethod
     def _spend(self, kind: str, jti: str, exp: int) -> bool: ...
@@ -130,3 +166,14 @@ class Store(ABC):
 
     @abstractmethod
     def _get_once(self, table: str, key: str) -> bytes | None: ...
+
+
+def _checked_save(player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> Save:
+    return (
+        as_key(player, "player"),
+        as_key(board, "board"),
+        as_count(expected, "expected", 0),
+        as_value(data),
+        as_count(ttl, "ttl", 1),
+        None if previous is None else as_value(previous, "previous"),
+    )

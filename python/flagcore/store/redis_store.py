@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, GameRecord, Store
+from .base import DEFAULT_TIMEOUT, GameRecord, Save, Store
 
 # A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
 # guess, the most frequent write) and every later one this script.
@@ -74,6 +74,7 @@ class RedisStore(Store):
             from redis.retry import Retry
         except ImportError:
             raise StoreUnavailable('a Redis store needs the redis extra: pip install "flagcore[redis]"') from None
+        super().__init__()
         self.url = url
         self.timeout = float(timeout)
         self.prefix = prefix
@@ -114,26 +115,41 @@ class RedisStore(Store):
         return conn
 
     def _command(self, *args: str | bytes | int) -> Any:
-        """Run one Redis command on this thread's connection and return its reply; Redis down, slow
-        or not ready becomes StoreUnavailable. A connection that broke (Redis restarted) is tried
-        once more, reconnected; a timeout is not: the command may have run, and the call has waited
-        enough. Any failure drops the connection, so no late reply is read as another's."""
+        """Run one Redis command on this thread's connection and return its reply (see ``_pipeline``);
+        an error reply raises."""
+        reply = self._pipeline([args])[0]
+        if isinstance(reply, self._reply_error):
+            raise reply
+        return reply
+
+    def _pipeline(self, commands: list[tuple[str | bytes | int, ...]]) -> list[Any]:
+        """Send ``commands`` in one write and read their replies in order (an error reply in its
+        place, as the exception); Redis down, slow or not ready becomes StoreUnavailable. A
+        connection that broke (Redis restarted) is tried once more, reconnected; a timeout is not:
+        the commands may have run, and the call has waited enough. Any failure drops the
+        connection, so no late reply is read as another's."""
         conn = self._connection()
         for attempt in (1, 2):
             try:
-                conn.send_command(*args)
-                return conn.read_response()
-            except self._reply_error as exc:
-                if str(exc).startswith(_UNAVAILABLE_REPLIES):
-                    raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
-                raise
+                conn.send_packed_command(conn.pack_commands(commands))
+                replies = []
+                for _ in commands:
+                    try:
+                        replies.append(conn.read_response())
+                    except self._reply_error as exc:
+                        replies.append(exc)
             except self._down as exc:
                 conn.disconnect()
                 if attempt == 2 or not isinstance(exc, self._broken):
                     raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
+                continue
             except BaseException:
                 conn.disconnect()
                 raise
+            for reply in replies:
+                if isinstance(reply, self._reply_error) and str(reply).startswith(_UNAVAILABLE_REPLIES):
+                    raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {reply}") from reply
+            return replies
         raise AssertionError("unreachable")  # the loop returns or raises
 
     def _script(self, sha: str, source: str, keys: int, *args: str | bytes | int) -> Any:
@@ -171,14 +187,27 @@ class RedisStore(Store):
         version, _, data = bytes(value).partition(b":")
         return GameRecord(int(version), data)
 
-    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
-        key = self._game_key(player, board)
-        if expected == 0:  # a new game: written only if there is none (an expired one is gone)
-            return self._command("SET", key, b"1:" + data, "NX", "EX", ttl) is not None
-        args: tuple[bytes | int, ...] = (expected, data, ttl)
-        if previous is not None:
-            args += (b"1", previous)
-        return bool(self._script(self._save_game_sha, _SAVE_GAME, 1, key, *args))
+    def _save_games(self, saves: list[Save]) -> list[bool]:
+        # a new game (a game's first guess, the most frequent write) is a plain SET NX; a later
+        # one the script, by its SHA1; all of them in one pipeline
+        commands: list[tuple[str | bytes | int, ...]] = []
+        for player, board, expected, data, ttl, previous in saves:
+            key = self._game_key(player, board)
+            if expected == 0:  # written only if there is none (an expired one is gone)
+                commands.append(("SET", key, b"1:" + data, "NX", "EX", ttl))
+            else:
+                args: tuple[str | bytes | int, ...] = (expected, data, ttl)
+                if previous is not None:
+                    args += (b"1", previous)
+                commands.append(("EVALSHA", self._save_game_sha, 1, key, *args))
+        stored = []
+        for command, reply in zip(commands, self._pipeline(commands), strict=True):
+            if isinstance(reply, self._no_script):  # a new or restarted Redis: send the source once
+                reply = self._command("EVAL", _SAVE_GAME, *command[2:])
+            elif isinstance(reply, self._reply_error):
+                raise reply
+            stored.append(reply is not None if command[0] == "SET" else bool(reply))
+        return stored
 
     def _spend(self, kind: str, jti: str, exp: int) -> bool:
         ttl = exp - int(self._clock())

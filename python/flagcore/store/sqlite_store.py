@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, GameRecord, Store
+from .base import DEFAULT_TIMEOUT, GameRecord, Save, Store
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -53,6 +53,7 @@ class SQLiteStore(Store):
     def __init__(
         self, path: str | os.PathLike[str], *, timeout: float = DEFAULT_TIMEOUT, clock: Callable[[], float] = time.time
     ) -> None:
+        super().__init__()
         self.path = Path(path)
         self.timeout = float(timeout)
         self._clock = clock
@@ -145,11 +146,12 @@ class SQLiteStore(Store):
     def _now(self) -> int:
         return int(self._clock())
 
-    def _wrote(self) -> None:
-        """Count a write; every CHECKPOINT_EVERY writes, wake the housekeeper (started at the first
-        wake-up in each process: a thread never crosses a fork)."""
-        self._writes += 1  # a lost increment between threads only delays the housekeeping
-        if self._writes % CHECKPOINT_EVERY:
+    def _wrote(self, count: int = 1) -> None:
+        """Count ``count`` writes; every CHECKPOINT_EVERY writes, wake the housekeeper (started at
+        the first wake-up in each process: a thread never crosses a fork)."""
+        before = self._writes
+        self._writes += count  # a lost increment between threads only delays the housekeeping
+        if before // CHECKPOINT_EVERY == self._writes // CHECKPOINT_EVERY:
             return
         with self._lock:
             if self._housekeeper is None or self._housekeeper[0] != os.getpid():
@@ -188,33 +190,26 @@ class SQLiteStore(Store):
         )
         return None if row is None else GameRecord(row[0], bytes(row[1]))
 
-    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
+    def _save_games(self, saves: list[Save]) -> list[bool]:
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> bool:
-            if expected == 0:  # a new game: no row, or only an expired one
-                cur = conn.execute(
-                    "INSERT INTO games (player, board, version, data, exp) VALUES (?, ?, 1, ?, ?) "
-                    "ON CONFLICT (player, board) DO UPDATE SET version = 1, data = excluded.data, "
-                    "exp = excluded.exp WHERE games.exp <= ?",
-                    (player, board, data, now + ttl, now),
-                )
-            elif previous is None:
-                cur = conn.execute(
-                    "UPDATE games SET version = version + 1, data = ?, exp = ? "
-                    "WHERE player = ? AND board = ? AND version = ? AND exp > ?",
-                    (data, now + ttl, player, board, expected, now),
-                )
-            else:
-                cur = conn.execute(
-                    "UPDATE games SET version = version + 1, data = ?, exp = ? "
-                    "WHERE player = ? AND board = ? AND version = ? AND exp > ? AND data = ?",
-                    (data, now + ttl, player, board, expected, now, previous),
-                )
-            self._wrote()
-            return cur.rowcount == 1
+        def work(conn: sqlite3.Connection) -> list[bool]:
+            if len(saves) == 1:  # one statement: atomic by itself
+                return [_save(conn, now, *saves[0])]
+            # several: one transaction, one commit (the commit is most of a lone save's cost);
+            # IMMEDIATE takes the write lock first, so a busy file refuses the batch before any write
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                stored = [_save(conn, now, *save) for save in saves]
+                conn.execute("COMMIT")
+            finally:
+                if conn.in_transaction:  # a failure: nothing of the batch stays (_call may try it again)
+                    conn.execute("ROLLBACK")
+            return stored
 
-        return self._call(work)  # type: ignore[no-any-return]
+        stored = self._call(work)
+        self._wrote(len(saves))
+        return stored  # type: ignore[no-any-return]
 
     def _spend(self, kind: str, jti: str, exp: int) -> bool:
         if exp <= self._now():
@@ -246,3 +241,36 @@ class SQLiteStore(Store):
         name = _ONCE_TABLES[table]
         row = self._call(lambda conn: conn.execute(f"SELECT data FROM {name} WHERE key = ?", (key,)).fetchone())
         return None if row is None else bytes(row[0])
+
+
+def _save(
+    conn: sqlite3.Connection,
+    now: int,
+    player: str,
+    board: str,
+    expected: int,
+    data: bytes,
+    ttl: int,
+    previous: bytes | None,
+) -> bool:
+    """One game's compare-and-set (see Store.save_game): True if this statement wrote it."""
+    if expected == 0:  # a new game: no row, or only an expired one
+        cur = conn.execute(
+            "INSERT INTO games (player, board, version, data, exp) VALUES (?, ?, 1, ?, ?) "
+            "ON CONFLICT (player, board) DO UPDATE SET version = 1, data = excluded.data, "
+            "exp = excluded.exp WHERE games.exp <= ?",
+            (player, board, data, now + ttl, now),
+        )
+    elif previous is None:
+        cur = conn.execute(
+            "UPDATE games SET version = version + 1, data = ?, exp = ? "
+            "WHERE player = ? AND board = ? AND version = ? AND exp > ?",
+            (data, now + ttl, player, board, expected, now),
+        )
+    else:
+        cur = conn.execute(
+            "UPDATE games SET version = version + 1, data = ?, exp = ? "
+            "WHERE player = ? AND board = ? AND version = ? AND exp > ? AND data = ?",
+            (data, now + ttl, player, board, expected, now, previous),
+        )
+    return cur.rowcount == 1

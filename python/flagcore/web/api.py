@@ -26,6 +26,7 @@ import datetime
 import re
 import secrets
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
@@ -260,9 +261,12 @@ class Api:
             + b"}",
         )
 
-    def guess(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
+    def guess(
+        self, body: dict[str, Any], player: str | None = None
+    ) -> dict[str, Any] | Coroutine[Any, Any, dict[str, Any]]:
         """``POST /api/connections/guess``: grade four codes against the game in the token (with a
-        store: the player's stored game, at the token's version)."""
+        store: the player's stored game, at the token's version; the reply then waits for the
+        store's write, see ``_bound_guess``)."""
         token = field(body, "token", str)
         codes = as_guess_codes(field(body, "codes", list))
         version = 0
@@ -286,20 +290,6 @@ class Api:
             raise ApiError(409, "game_over", "the game is over; start a new one")
         outcome = game.guess(codes)  # codes not on the board or already solved: bad_guess (routes.py)
         guesses = [list(g) for g in game.guesses]
-        if self.store is not None and player is not None:
-            # one round trip: written only if the stored game is exactly the token's (its version and
-            # guesses); a replayed or older token, or a guess recorded meanwhile, finds another game
-            previous = orjson.dumps(past) if version else None
-            if not self.store.save_game(
-                player, dealt.board_id, version, orjson.dumps(guesses), self.token_ttl, previous
-            ):
-                raise ApiError(409, "stale_token", STALE)
-            token = self._bound_token(number, mode, key, player, version + 1, guesses)
-        else:
-            payload: dict[str, Any] = {"n": number, "m": mode, "g": guesses}
-            if key:
-                payload["bk"] = self.signer.kid(key)
-            token = self.signer.sign("connections", payload, self.token_ttl)
         reply: dict[str, Any] = {
             "result": outcome.result,
             "group": groups[outcome.matched.tier] if outcome.matched else None,
@@ -309,11 +299,42 @@ class Api:
             "won": outcome.won,
             "lost": outcome.lost,
             "over": outcome.over,
-            "token": token,
+            "token": None,
         }
         if outcome.over:  # the answers are earned once the game ends, won or lost
             reply["groups"] = list(groups)
             reply["share"] = _share_text(game, dealt.board_id)
+        if self.store is not None and player is not None:
+            return self._bound_guess(reply, dealt, number, mode, key, player, version, past, guesses)
+        payload: dict[str, Any] = {"n": number, "m": mode, "g": guesses}
+        if key:
+            payload["bk"] = self.signer.kid(key)
+        reply["token"] = self.signer.sign("connections", payload, self.token_ttl)
+        return reply
+
+    async def _bound_guess(
+        self,
+        reply: dict[str, Any],
+        dealt: Dealt,
+        number: int,
+        mode: str,
+        key: int,
+        player: str,
+        version: int,
+        past: list[list[str]],
+        guesses: list[list[str]],
+    ) -> dict[str, Any]:
+        """Record a graded guess in the player's stored game, then answer it. Written only if the
+        stored game is exactly the token's (its version and guesses, so no read first): a replayed
+        or older token, or a guess recorded meanwhile, finds another game and gets 409. The write
+        waits for the end of the event loop's turn and goes with the other requests' (the store's
+        ``save_game_batched``), so the loop never stops for one guess's commit or round trip."""
+        assert self.store is not None  # only called with a store (guess)
+        previous = orjson.dumps(past) if version else None
+        data = orjson.dumps(guesses)
+        if not await self.store.save_game_batched(player, dealt.board_id, version, data, self.token_ttl, previous):
+            raise ApiError(409, "stale_token", STALE)
+        reply["token"] = self._bound_token(number, mode, key, player, version + 1, guesses)
         return reply
 
     def _board_key(self, state: dict[str, Any]) -> int:
