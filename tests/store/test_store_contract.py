@@ -3,12 +3,14 @@ test on both): games with compare-and-set, spent tokens, write-once boards and r
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
 import pytest
 from stores import make_store
 
+from flagcore.errors import StoreUnavailable
 from flagcore.store import GameRecord, SQLiteStore
 
 FAR = int(time.time()) + 3600  # an expiry an hour away
@@ -91,6 +93,57 @@ def test_results_are_write_once_and_apart_from_boards(store):
     assert store.published_board("k") is None  # the same key names another record among boards
 
 
+def test_a_players_results_are_write_once_per_key_and_listed_per_player(store):
+    assert store.player_results("ann") == {}
+    assert store.record_player_result("ann", "connections|2026-12-01", b"won") == b"won"
+    assert store.record_player_result("ann", "connections|2026-12-01", b"lost") == b"won"  # the first one stays
+    assert store.record_player_result("ann", "puzzle|2026-12-01", b"\x00\xff") == b"\x00\xff"
+    assert store.record_player_result("bob", "connections|2026-12-01", b"lost") == b"lost"
+    assert store.player_results("ann") == {"connections|2026-12-01": b"won", "puzzle|2026-12-01": b"\x00\xff"}
+    assert store.player_results("bob") == {"connections|2026-12-01": b"lost"}
+    assert store.result("connections|2026-12-01") is None  # apart from the results by key alone
+
+
+def test_saves_of_one_event_loop_turn_are_written_together_each_its_own_compare_and_set(store, monkeypatch):
+    calls = []
+    real = store._save_games
+    monkeypatch.setattr(store, "_save_games", lambda saves: calls.append(len(saves)) or real(saves))
+    assert store.save_game("ann", "B1", 0, b"one", 60)
+
+    async def turn():  # one turn: five saves asked for together, two of them losing their compare-and-set
+        return await asyncio.gather(
+            store.save_game_batched("ann", "B1", 1, b"two", 60, previous=b"one"),
+            store.save_game_batched("ann", "B1", 1, b"two again", 60, previous=b"one"),  # the version moved on
+            store.save_game_batched("bob", "B1", 0, b"bob", 60),
+            store.save_game_batched("bob", "B1", 0, b"bob again", 60),  # a second new game loses
+            store.save_game_batched("ann", "B2", 0, b"ann B2", 60),
+        )
+
+    assert asyncio.run(turn()) == [True, False, True, False, True]
+    assert calls == [1, 5]  # save_game alone, then the five in one batch
+    assert store.load_game("ann", "B1") == GameRecord(2, b"two")
+    assert store.load_game("bob", "B1") == GameRecord(1, b"bob")
+    assert store.load_game("ann", "B2") == GameRecord(1, b"ann B2")
+    with pytest.raises(TypeError, match="player must be a str"):  # checked when asked, before any batch
+        asyncio.run(store.save_game_batched(b"ann", "B1", 0, b"x", 60))
+
+
+def test_a_batch_the_store_refuses_fails_every_save_in_it(store, monkeypatch):
+    def down(saves):
+        raise StoreUnavailable("the store is down")
+
+    monkeypatch.setattr(store, "_save_games", down)
+
+    async def turn():
+        return await asyncio.gather(
+            store.save_game_batched("ann", "B1", 0, b"x", 60),
+            store.save_game_batched("bob", "B1", 0, b"y", 60),
+            return_exceptions=True,
+        )
+
+    assert [type(r) for r in asyncio.run(turn())] == [StoreUnavailable, StoreUnavailable]
+
+
 def test_a_second_client_of_the_same_store_sees_every_write(store, tmp_path, redis_server):
     if store.kind == "sqlite":
         other = SQLiteStore(store.path)
@@ -132,6 +185,9 @@ def test_ping_and_close_then_use_again(store):
         (lambda s: s.spend("puzzle", "j", 1.5), TypeError, "exp must be an int, not float"),
         (lambda s: s.publish_board("d", bytearray(b"x")), TypeError, "data must be bytes, not bytearray"),
         (lambda s: s.record_result(b"k", b"x"), TypeError, "key must be a str, not bytes"),
+        (lambda s: s.record_player_result("ann", "", b"x"), ValueError, "key must be 1..512 characters"),
+        (lambda s: s.record_player_result("ann", "k", "x"), TypeError, "data must be bytes, not str"),
+        (lambda s: s.player_results(None), TypeError, "player must be a str, not NoneType"),
     ],
 )
 def test_bad_arguments_are_refused_alike(store, call, error, message):

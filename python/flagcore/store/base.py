@@ -1,6 +1,6 @@
 """The store interface: what a server keeps so that a day's result can be trusted.
 
-Four kinds of record, each with the one atomic operation that makes it trustworthy when several
+Five kinds of record, each with the one atomic operation that makes it trustworthy when several
 threads, processes or machines share the store:
 
 - **games in progress**, one per (player, board): read, then write back with compare-and-set on
@@ -10,7 +10,9 @@ threads, processes or machines share the store:
   token's own expiry, after which the token is refused anyway);
 - **published boards**: write-once; the first writer wins and every later reader (and writer)
   gets the first value, so a board players have seen never changes;
-- **results** (optional): write-once like boards, kept for good: one result per key.
+- **results** (optional): write-once like boards, kept for good: one result per key;
+- **a player's results**: write-once per (player, key) like results, and listed per player (what
+  a player's stats are computed from).
 
 Values are bytes: the caller encodes them (JSON), the store never looks inside. Every call either
 answers or raises ``StoreUnavailable`` within the store's ``timeout`` (a Redis call: twice it,
@@ -132,6 +134,17 @@ class Store(ABC):
         """The result recorded under ``key``, or None."""
         return self._get_once("result", as_key(key, "key"))
 
+    # ------------------------------------------------------------ a player's results
+
+    def record_player_result(self, player: str, key: str, data: bytes) -> bytes:
+        """Write-once per (player, key), like ``record_result``: the first result recorded is kept
+        for good and returned to every later writer."""
+        return self._put_player_result(as_key(player, "player"), as_key(key, "key"), as_value(data))
+
+    def player_results(self, player: str) -> dict[str, bytes]:
+        """Every result recorded for ``player``, by key (empty for a player without one)."""
+        return self._player_results(as_key(player, "player"))
+
     # ------------------------------------------------------------ the connection
 
     @abstractmethod
@@ -166,6 +179,12 @@ class Store(ABC):
 
     @abstractmethod
     def _get_once(self, table: str, key: str) -> bytes | None: ...
+
+    @abstractmethod
+    def _put_player_result(self, player: str, key: str, data: bytes) -> bytes: ...
+
+    @abstractmethod
+    def _player_results(self, player: str) -> dict[str, bytes]: ...
 
 
 def _checked_save(player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> Save:

@@ -9,7 +9,7 @@ token's expiry, a write-once a script that returns the value already there or wr
 Faults: a call waits at most ``timeout`` seconds for the server, and a connection that broke
 (Redis restarted) is retried once on a new connection, so a call raises StoreUnavailable within
 twice ``timeout`` and the store works again by itself once Redis is back. Games and spent tokens
-expire in Redis (``EXPIRE``); boards and results are kept for good. Run Redis with persistence
+expire in Redis (``EXPIRE``); boards and results (a player's too) are kept for good. Run Redis with persistence
 (AOF or RDB) if they must survive a restart of Redis itself.
 """
 
@@ -44,6 +44,13 @@ _PUT_ONCE = """
 local old = redis.call('GET', KEYS[1])
 if old then return old end
 redis.call('SET', KEYS[1], ARGV[1])
+return false
+"""
+# KEYS[1] a player's results (a hash); ARGV[1] the result's key, ARGV[2] its value. As _PUT_ONCE.
+_PUT_PLAYER_RESULT = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then return old end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return false
 """
 # Replies of a Redis that is up but cannot serve yet (loading its data, a read-only replica, ...)
@@ -97,6 +104,7 @@ class RedisStore(Store):
         self._no_script = redis.exceptions.NoScriptError
         self._save_game_sha = hashlib.sha1(_SAVE_GAME.encode()).hexdigest()
         self._put_once_sha = hashlib.sha1(_PUT_ONCE.encode()).hexdigest()
+        self._put_player_result_sha = hashlib.sha1(_PUT_PLAYER_RESULT.encode()).hexdigest()
 
     def __repr__(self) -> str:
         return f"RedisStore('redis://{self._where}')"
@@ -222,3 +230,18 @@ class RedisStore(Store):
     def _get_once(self, table: str, key: str) -> bytes | None:
         value = self._command("GET", f"{self.prefix}{table}:{key}")
         return None if value is None else bytes(value)
+
+    def _player_results_key(self, player: str) -> str:
+        return f"{self.prefix}player-results:{player}"  # one hash per player, kept for good
+
+    def _put_player_result(self, player: str, key: str, data: bytes) -> bytes:
+        old = self._script(
+            self._put_player_result_sha, _PUT_PLAYER_RESULT, 1, self._player_results_key(player), key, data
+        )
+        return data if old is None else bytes(old)
+
+    def _player_results(self, player: str) -> dict[str, bytes]:
+        reply = self._command("HGETALL", self._player_results_key(player))
+        # RESP2 answers [key, value, key, value, ...], RESP3 a map
+        pairs = reply.items() if isinstance(reply, dict) else zip(reply[::2], reply[1::2], strict=True)
+        return {bytes(key).decode(): bytes(value) for key, value in pairs}

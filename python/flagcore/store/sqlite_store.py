@@ -33,6 +33,8 @@ CREATE TABLE IF NOT EXISTS spent (
     kind TEXT NOT NULL, jti TEXT NOT NULL, exp INTEGER NOT NULL, PRIMARY KEY (kind, jti)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS boards (key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS player_results (
+    player TEXT NOT NULL, key TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (player, key)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_exp ON games (exp);
 CREATE INDEX IF NOT EXISTS spent_exp ON spent (exp);
 """
@@ -241,6 +243,25 @@ class SQLiteStore(Store):
         name = _ONCE_TABLES[table]
         row = self._call(lambda conn: conn.execute(f"SELECT data FROM {name} WHERE key = ?", (key,)).fetchone())
         return None if row is None else bytes(row[0])
+
+    def _put_player_result(self, player: str, key: str, data: bytes) -> bytes:
+        def work(conn: sqlite3.Connection) -> bytes:
+            cur = conn.execute(
+                "INSERT INTO player_results VALUES (?, ?, ?) ON CONFLICT (player, key) DO NOTHING", (player, key, data)
+            )
+            if cur.rowcount == 1:
+                return data
+            # never deleted, so the first writer's row is there
+            row = conn.execute("SELECT data FROM player_results WHERE player = ? AND key = ?", (player, key)).fetchone()
+            return bytes(row[0])
+
+        return self._call(work)  # type: ignore[no-any-return]
+
+    def _player_results(self, player: str) -> dict[str, bytes]:
+        rows = self._call(
+            lambda conn: conn.execute("SELECT key, data FROM player_results WHERE player = ?", (player,)).fetchall()
+        )
+        return {key: bytes(data) for key, data in rows}
 
 
 def _save(

@@ -109,7 +109,9 @@ const Stats = {
     let best = 0, run = 0;
     for (const d of [...wonDays].sort((a, b) => a - b)) { run = wonDays.has(d - 1) ? run + 1 : 1; best = Math.max(best, run); }
     let current = 0;
-    for (let d = dayNumber(today()) - (wonDays.has(dayNumber(today())) ? 0 : 1); wonDays.has(d); d--) current++;
+    // from today once today's daily is finished (a loss today ends the streak), else from yesterday
+    const finishedToday = days[today()] && days[today()].done;
+    for (let d = dayNumber(today()) - (finishedToday ? 0 : 1); wonDays.has(d); d--) current++;
     const histogram = buckets.map(() => 0);
     for (const [, r] of entries) if (r.won) histogram[Math.min(r.score, buckets.length - 1)]++;
     const wins = wonDays.size;
