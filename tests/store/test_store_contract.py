@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,12 @@ def test_a_players_results_are_write_once_per_key_and_listed_per_player(store):
     assert store.result("connections|2026-12-01") is None  # apart from the results by key alone
 
 
+def run_loop(coroutine):
+    """asyncio.run in a thread of its own: a browser test's Playwright may hold this thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_saves_of_one_event_loop_turn_are_written_together_each_its_own_compare_and_set(store, monkeypatch):
     calls = []
     real = store._save_games
@@ -119,13 +126,13 @@ def test_saves_of_one_event_loop_turn_are_written_together_each_its_own_compare_
             store.save_game_batched("ann", "B2", 0, b"ann B2", 60),
         )
 
-    assert asyncio.run(turn()) == [True, False, True, False, True]
+    assert run_loop(turn()) == [True, False, True, False, True]
     assert calls == [1, 5]  # save_game alone, then the five in one batch
     assert store.load_game("ann", "B1") == GameRecord(2, b"two")
     assert store.load_game("bob", "B1") == GameRecord(1, b"bob")
     assert store.load_game("ann", "B2") == GameRecord(1, b"ann B2")
     with pytest.raises(TypeError, match="player must be a str"):  # checked when asked, before any batch
-        asyncio.run(store.save_game_batched(b"ann", "B1", 0, b"x", 60))
+        run_loop(store.save_game_batched(b"ann", "B1", 0, b"x", 60))
 
 
 def test_a_batch_the_store_refuses_fails_every_save_in_it(store, monkeypatch):
@@ -141,7 +148,7 @@ def test_a_batch_the_store_refuses_fails_every_save_in_it(store, monkeypatch):
             return_exceptions=True,
         )
 
-    assert [type(r) for r in asyncio.run(turn())] == [StoreUnavailable, StoreUnavailable]
+    assert [type(r) for r in run_loop(turn())] == [StoreUnavailable, StoreUnavailable]
 
 
 def test_a_second_client_of_the_same_store_sees_every_write(store, tmp_path, redis_server):

@@ -473,10 +473,11 @@ class Api:
     # ------------------------------------------------------------ stats
 
     def player_stats(self, query: dict[str, str], player: str | None = None) -> dict[str, Any]:
-        """``GET /api/stats``: the player's figures per game (flagcore.web.stats), with a store."""
+        """``GET /api/stats``: the player's figures per game (flagcore.web.stats) when the server has
+        a store; ``{"kept": false}`` without one (a normal answer: the browser then shows its own)."""
         if self.store is None or player is None:
-            raise ApiError(404, "no_stats", "this server keeps no stats (it has no store): the browser keeps them")
-        return stats.summary(self.store.player_results(player))
+            return {"kept": False}
+        return {"kept": True, "games": stats.summary(self.store.player_results(player))}
 
     # ------------------------------------------------------------ flags and the rest
 
