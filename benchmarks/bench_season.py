@@ -8,7 +8,7 @@ Groups (flags and trivia):
 * ``one-day``: one public call for one date. ``generate`` is ``generate("daily:DATE")``;
   ``daily-kept`` asks for a day already made (what a server does all day: the schedule keeps the
   boards it made); ``daily-new`` makes a day not made yet, its rotation cycles already computed
-  (a server's first request of the day); ``daily-cold`` is a day in a fresh schedule (a new
+  (a server's first request of the day; no first drafts of earlier days kept); ``daily-cold`` is a day in a fresh schedule (a new
   process: the schedule and the cycles around the day are computed first).
 * ``year``: the 365 days of 2027 from a fresh schedule, beside plain generate on the same dates.
 
@@ -72,6 +72,7 @@ def test_one_day_daily_new(benchmark, impl, mode):
         daily(d, mode, library=LIB)
     sched = LIB.__dict__[_ATTR]
     for s in sched.values():
+        s.drafts.clear()  # and no day's first draft kept: a new process's first request of a day
         for j in range(30, 60):
             s.boards.pop((YEAR[j] - EPOCH).days, None)
     days = iter(YEAR[30:60])

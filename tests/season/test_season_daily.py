@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from flagcore import puzzle
 from flagcore.connections import daily, find_ambiguities, generate
-from flagcore.connections.daily import member_order, members, schedule
+from flagcore.connections.daily import _search, daily_categories, first_draft, member_order, members, schedule
 from flagcore.library import load_library
 from flagcore.season import EPOCH, WEEKLY_GRIDS, Rotation, block_size, puzzle_flags, puzzle_plan
 
@@ -41,6 +41,23 @@ def test_year_of_dailies_is_fair_and_rotates(mode):
         counts = collections.Counter(b.groups[t].category_id for b in boards)
         per = sorted(counts.get(sched.tables.categories[c].id, 0) for c in sched.placeable[t])
         assert max(per) <= 2 * per[len(per) // 2]
+
+
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_the_planned_four_shortcut_is_the_full_search(mode):
+    # daily_categories returns the planned four without the drafts of the days before when they
+    # form a board: the full search (planned first in every tier) must find exactly them.
+    sched = schedule(None, mode)
+    on_plan = 0
+    for d in YEAR[:120]:
+        i = (d - EPOCH).days
+        cats, planned, _ = daily_categories(sched, i)
+        if cats != planned:
+            continue
+        on_plan += 1
+        recent = frozenset(c for j in range(i - 7, i) for c in first_draft(sched, j))
+        assert _search(sched, i, recent)[0] == planned
+    assert on_plan > 60  # the shortcut is the common case
 
 
 def test_same_day_same_board_with_a_fresh_library():

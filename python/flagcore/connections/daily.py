@@ -47,6 +47,7 @@ from __future__ import annotations
 import datetime as _dt
 import itertools
 import threading
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,7 @@ class Schedule:
     rotations: list[_season.Rotation[int]]  # per tier; item -1 - j is the tier's shared turn j
     certain: tuple[frozenset[int], ...]  # per category: its certain codes (code indices)
     fit: tuple[frozenset[int], ...]  # per category: every code that fits it, arguably or not
+    fit_mask: tuple[int, ...]  # the same as bit sets (bit x: code x), for the members' lookups
     tier_of: tuple[int, ...]
     depth_order: tuple[int, ...]  # the tiers in the order they are planned and searched
     depth_orders: tuple[tuple[int, ...], ...] = ()  # depth_order, then each other tier moved first
@@ -140,6 +142,7 @@ def _build(library: Library | None, mode: str) -> Schedule:
         rotations=[],
         certain=certain,
         fit=fit,
+        fit_mask=tuple(sum(1 << x for x in f) for f in fit),
         tier_of=tuple(c.tier for c in tables.categories),
         depth_order=tuple(sorted(range(TIERS), key=lambda t: (_turns_per_cycle(placeable[t], shares[t]), t))),
     )
@@ -184,6 +187,15 @@ def _build(library: Library | None, mode: str) -> Schedule:
 
         rotations[t].fits = fits
     return sched
+
+
+def _planned_search(s: Schedule, planned: list[int]) -> tuple[int, Any, Any]:
+    """The fixed search over one category per tier (status 0: they form a board)."""
+    flat = np.array([planned[t] for t in s.depth_order], dtype=np.int32)
+    return core.connections.search_categories(s.prepared, flat, _ONE_EACH)  # type: ignore[no-any-return]
+
+
+_ONE_EACH = np.arange(TIERS + 1, dtype=np.int32)  # offsets of four one-category lists
 
 
 def _found(impl: Any, prepared: Any, lists: list[list[int]]) -> bool:
@@ -322,8 +334,9 @@ def subset_walk(p: int, key: str) -> tuple[tuple[int, ...], ...]:
     return tuple(walk)
 
 
-def member_order(s: Schedule, c: int, u: int) -> list[int]:
-    """Category c's certain codes in the order its use u reads them (see the module docstring)."""
+def _ring(s: Schedule, c: int, u: int) -> tuple[tuple[int, ...], int]:
+    """Category c's certain codes in the order its use u reads them, as (sequence, start): the
+    order is sequence[start:] + sequence[:start] (a large pool is not copied to rotate it)."""
     codes = s.certain[c]
     p = len(codes)
     name = s.tables.categories[c].id
@@ -334,8 +347,12 @@ def member_order(s: Schedule, c: int, u: int) -> list[int]:
             s.walks[c] = subset_walk(p, f"season|{s.mode}|{name}|walk")
             hit = s.orders[key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(f"season|{s.mode}|{name}")))
         walk = s.walks[c]
-        now = walk[u % len(walk)]
-        return [hit[j] for j in now] + [hit[j] for j in range(p) if j not in now]
+        w = u % len(walk)
+        ring = s.orders.get(("ring", c, w))
+        if ring is None:
+            now = walk[w]
+            ring = s.orders[("ring", c, w)] = tuple([hit[j] for j in now] + [hit[j] for j in range(p) if j not in now])
+        return ring, 0
     per_lap = max(1, p // ITEMS)
     lap, j = divmod(u, per_lap)
     lap_key = (c, lap)
@@ -345,21 +362,48 @@ def member_order(s: Schedule, c: int, u: int) -> list[int]:
             s.orders.clear()
         seed = f"season|{s.mode}|{name}|{lap}"
         order = s.orders[lap_key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(seed)))
-    return list(order[ITEMS * j :] + order[: ITEMS * j])
+    return order, ITEMS * j
 
 
-def members(s: Schedule, c: int, i: int, exclusive: frozenset[int]) -> list[int]:
-    """The four codes category c gets on day i, from its exclusive codes (see the module docstring)."""
+def member_order(s: Schedule, c: int, u: int) -> list[int]:
+    """Category c's certain codes in the order its use u reads them (see the module docstring)."""
+    seq, start = _ring(s, c, u)
+    return list(seq[start:] + seq[:start])
+
+
+def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> list[int]:
+    """The four codes category c gets on day i, from its exclusive codes (see the module docstring).
+
+    ``exclusive`` is a set of codes, or a bit set (an int) of the codes that are *not* exclusive
+    (the other groups' fit sets: what a board makes); the ring is read only as far as four codes."""
+    if isinstance(exclusive, int):
+        taken = exclusive
+    else:
+        taken = s.fit_mask[c] & ~sum(1 << x for x in s.certain[c] if x in exclusive)
     near = min(turns(s, c, i), key=lambda du: (abs(du[0] - i), du[1]), default=None)
     if near is None:  # never placeable: cannot happen on a board; kept total for a hand-made library
-        return sorted(exclusive)[:ITEMS]
+        return sorted(x for x in s.certain[c] if not taken >> x & 1)[:ITEMS]
     day, u = near
-    ring = member_order(s, c, u)
+    seq, start = _ring(s, c, u)
+    p = len(seq)
     if day != i:  # a use off the plan reads half a window further than its nearest turn
-        ring = ring[ITEMS // 2 :] + ring[: ITEMS // 2]
-    previous = set(member_order(s, c, u - 1)[:ITEMS]) if u > 0 else set()
-    ranked = [x for x in ring if x not in previous] + [x for x in ring if x in previous]
-    return [x for x in ranked if x in exclusive][:ITEMS]
+        start = (start + ITEMS // 2) % p
+    previous = 0  # the previous use's four, as a bit set
+    if u > 0:
+        pseq, pstart = _ring(s, c, u - 1)
+        for k in range(ITEMS):
+            previous |= 1 << pseq[(pstart + k) % len(pseq)]
+    four: list[int] = []
+    # codes not in the previous use first, then the previous ones; never one another group takes
+    for skip in (taken | previous, taken | ~previous):
+        for part in (range(start, p), range(start)):
+            for k in part:
+                x = seq[k]
+                if not skip >> x & 1:
+                    four.append(x)
+                    if len(four) == ITEMS:
+                        return four
+    return four
 
 
 def _search(
@@ -421,7 +465,9 @@ def first_draft(s: Schedule, i: int) -> tuple[int, ...]:
     if hit is None:
         if len(cache) >= 4096:
             cache.clear()
-        hit = cache[i] = tuple(_search(s, i, frozenset())[0])
+        planned = [planned_at(s, t, i) for t in range(TIERS)]
+        on_plan = _planned_search(s, planned)[0] == 0  # as in daily_categories: the plan, when it forms a board
+        hit = cache[i] = tuple(planned if on_plan else _search(s, i, frozenset())[0])
     return hit
 
 
@@ -433,7 +479,15 @@ def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[in
     the last LOOKBACK days are tried after the others, and a category whose turn within the last
     LOOKBACK days went to another one is owed a turn and tried first among the fallbacks. So a day
     costs at most LOOKBACK + 1 searches, and nothing is replayed.
+
+    Most days keep their plan, and then nothing else matters: the search tries each tier's planned
+    category first, so when the planned four form a board it returns them whatever the fallback
+    order. One search over the planned four alone settles that before any draft is computed.
     """
+    planned = [planned_at(s, t, i) for t in range(TIERS)]
+    status, _, counters = _planned_search(s, planned)
+    if status == 0:
+        return planned, planned, counters
     drafts = [(j, first_draft(s, j)) for j in range(max(0, i - LOOKBACK), i)]
     recent = frozenset(c for _, cats in drafts for c in cats)
     owed = frozenset(planned_at(s, t, j) for j, cats in drafts for t in range(TIERS) if planned_at(s, t, j) not in cats)
@@ -456,8 +510,11 @@ def _make_board(s: Schedule, i: int) -> Board:
     groups: list[Group] = []
     tiles: list[str] = []
     for g, c in enumerate(cats):
-        others = frozenset().union(*(s.fit[h] for h in cats if h != c))
-        four = members(s, c, i, s.certain[c] - others)
+        taken = 0  # the codes that fit another group of the board
+        for h in cats:
+            if h != c:
+                taken |= s.fit_mask[h]
+        four = members(s, c, i, taken)
         cat = s.tables.categories[c]
         codes = tuple(s.tables.codes[x] for x in four)
         groups.append(Group(tier=g, label=cat.label, codes=codes, category_id=cat.id))

@@ -1,0 +1,34 @@
+"""tools/play_blind.py: a blind game shows only what it earned, and the tally counts what was played."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from flagcore.connections import generate
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "play_blind.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_a_blind_game_hides_the_groups_until_earned(tmp_path):
+    state = str(tmp_path / "g.json")
+    board = generate("blind-tool-test", "flags")
+    new = _run("new", state, "--seed", "blind-tool-test")
+    assert new.returncode == 0, new.stderr
+    assert all(g.label not in new.stdout for g in board.groups)  # no label before it is earned
+    wrong = [board.groups[0].codes[0], *board.groups[1].codes[:3]]
+    assert _run("guess", state, *wrong).stdout.startswith("ONE_AWAY\nmistakes left: 3")  # three of group 1
+    first = _run("guess", state, *board.groups[3].codes)
+    assert f"CORRECT: {board.groups[3].label} (purple)" in first.stdout
+    assert board.groups[0].label not in first.stdout
+    for g in board.groups[:3]:
+        last = _run("guess", state, *g.codes)
+    assert "WON with 1 mistakes" in last.stdout
+    tally = _run("tally", state)
+    assert "1 games: 1 won (100%), 1 mistakes" in tally.stdout
+    assert "solved purple > yellow > green > blue" in tally.stdout

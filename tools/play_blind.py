@@ -1,0 +1,167 @@
+"""Play Connections boards blind, one guess per command, and tally what a player did.
+
+A play-test is judged by what a player sees: the sixteen tiles (flags and names), never the groups.
+This tool keeps one game per state file and shows only what the game has earned: solved groups and
+their labels, the verdict of each guess ("one away" included), mistakes left; the rest is revealed
+when the game ends. Each guess is recorded with its verdict and the time, so the tally is honest.
+
+    python tools/play_blind.py new STATE --seed S [--mode trivia] [--difficulty normal] [--png FILE]
+    python tools/play_blind.py new STATE --daily 2027-03-01 [--mode trivia] [--png FILE]
+    python tools/play_blind.py show STATE [--png FILE]
+    python tools/play_blind.py guess STATE CODE CODE CODE CODE
+    python tools/play_blind.py tally STATE [STATE ...]      # wins, mistakes, solve order by colour
+
+``--png`` draws the remaining tiles (no groups outlined) at the picture's tile size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from flagcore import connections
+from flagcore.connections import ConnectionsGame
+from flagcore.connections.board import Board
+from flagcore.library import load_library
+from flagcore.review.pictures import connections_png
+
+TIER_NAMES = ("yellow", "green", "blue", "purple")
+
+
+def _board(state: dict[str, Any]) -> Board:
+    if state.get("daily"):
+        return connections.daily(state["daily"], state["mode"])
+    kwargs = {"difficulty": state["difficulty"]} if state.get("difficulty") else {}
+    return connections.generate(state["seed"], state["mode"], **kwargs)
+
+
+def _replay(state: dict[str, Any]) -> tuple[Board, ConnectionsGame]:
+    board = _board(state)
+    game = ConnectionsGame(board)
+    for g in state["guesses"]:
+        game.guess(g["codes"])
+    return board, game
+
+
+def _names() -> dict[str, str]:
+    lib = load_library()
+    return {c: lib.name(c) for c in lib.codes}
+
+
+def _show(board: Board, game: ConnectionsGame, png: str | None) -> None:
+    names = _names()
+    for g in game.solved_groups:
+        print(f"solved: {g.label}: {', '.join(f'{c} {names.get(c, c)}' for c in g.codes)}")
+    left = game.remaining_tiles
+    print(f"mistakes left: {game.mistakes_left}")
+    print("tiles: " + "; ".join(f"{c} {names.get(c, c)}" for c in left))
+    if png:
+        shown = Board(
+            tiles=tuple(left) + tuple(c for g in game.solved_groups for c in g.codes),
+            groups=board.groups,
+            seed=board.seed,
+            mode=board.mode,
+            legacy=board.legacy,
+            stats={},
+            events=None,
+        )
+        connections_png(shown, png, names=names)
+        print(f"picture: {png}")
+
+
+def _end(board: Board, game: ConnectionsGame) -> None:
+    print("WON" if game.won else "LOST", f"with {game.mistakes} mistakes")
+    for g in board.groups:
+        print(f"  {TIER_NAMES[g.tier]}: {g.label}: {', '.join(g.codes)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    new = sub.add_parser("new")
+    new.add_argument("state")
+    new.add_argument("--seed")
+    new.add_argument("--daily")
+    new.add_argument("--mode", default="flags")
+    new.add_argument("--difficulty")
+    new.add_argument("--png")
+    show = sub.add_parser("show")
+    show.add_argument("state")
+    show.add_argument("--png")
+    guess = sub.add_parser("guess")
+    guess.add_argument("state")
+    guess.add_argument("codes", nargs=4)
+    tally = sub.add_parser("tally")
+    tally.add_argument("states", nargs="+")
+    a = ap.parse_args(argv)
+
+    if a.cmd == "new":
+        if bool(a.seed) == bool(a.daily):
+            ap.error("give exactly one of --seed and --daily")
+        state = {"seed": a.seed, "daily": a.daily, "mode": a.mode, "difficulty": a.difficulty, "guesses": []}
+        board, game = _replay(state)
+        Path(a.state).write_text(json.dumps(state, indent=1))
+        _show(board, game, a.png)
+        return 0
+    if a.cmd == "show":
+        state = json.loads(Path(a.state).read_text())
+        board, game = _replay(state)
+        if game.over:
+            _end(board, game)
+        else:
+            _show(board, game, a.png)
+        return 0
+    if a.cmd == "guess":
+        state = json.loads(Path(a.state).read_text())
+        board, game = _replay(state)
+        if game.over:
+            _end(board, game)
+            return 1
+        codes = [c.upper() for c in a.codes]
+        try:
+            out = game.guess(codes)
+        except (TypeError, ValueError) as exc:
+            print(f"refused: {exc}")
+            return 2
+        tier = TIER_NAMES[out.matched.tier] if out.matched else None
+        state["guesses"].append({"codes": codes, "result": out.result, "tier": tier, "at": time.time()})
+        Path(a.state).write_text(json.dumps(state, indent=1))
+        print(out.result.upper() + (f": {out.matched.label} ({tier})" if out.matched else ""))
+        if game.over:
+            _end(board, game)
+        else:
+            _show(board, game, None)
+        return 0
+    # tally
+    played = wins = mistakes = 0
+    order_rows = []
+    for path in a.states:
+        state = json.loads(Path(path).read_text())
+        board, game = _replay(state)
+        if not game.over:
+            print(f"{path}: not finished", file=sys.stderr)
+            continue
+        played += 1
+        wins += game.won
+        mistakes += game.mistakes
+        order = [g["tier"] for g in state["guesses"] if g["result"] == "correct"]
+        order_rows.append(order)
+        print(f"{path}: {'won' if game.won else 'lost'}, {game.mistakes} mistakes, solved {' > '.join(order)}")
+    if played:
+        first_yellow = sum(1 for o in order_rows if o[:1] == ["yellow"])
+        last_purple = sum(1 for o in order_rows if len(o) == 4 and o[-1] == "purple")
+        in_order = sum(1 for o in order_rows if o == list(TIER_NAMES))
+        print(
+            f"{played} games: {wins} won ({wins / played:.0%}), {mistakes} mistakes "
+            f"({mistakes / played:.2f} per game); yellow first {first_yellow}, purple last {last_purple}, "
+            f"colour order exactly as solved {in_order}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
