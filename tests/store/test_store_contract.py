@@ -4,6 +4,7 @@ test on both): games with compare-and-set, spent tokens, write-once boards and r
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -112,10 +113,10 @@ def run_loop(coroutine):
 
 
 def test_saves_of_one_event_loop_turn_are_written_together_each_its_own_compare_and_set(store, monkeypatch):
-    calls = []
-    real = store._save_games
-    monkeypatch.setattr(store, "_save_games", lambda saves: calls.append(len(saves)) or real(saves))
     assert store.save_game("ann", "B1", 0, b"one", 60)
+    calls = []
+    real = store._save_games_now
+    monkeypatch.setattr(store, "_save_games_now", lambda saves: calls.append(len(saves)) or real(saves))
 
     async def turn():  # one turn: five saves asked for together, two of them losing their compare-and-set
         return await asyncio.gather(
@@ -127,7 +128,7 @@ def test_saves_of_one_event_loop_turn_are_written_together_each_its_own_compare_
         )
 
     assert run_loop(turn()) == [True, False, True, False, True]
-    assert calls == [1, 5]  # save_game alone, then the five in one batch
+    assert calls == [5]  # the five in one batch
     assert store.load_game("ann", "B1") == GameRecord(2, b"two")
     assert store.load_game("bob", "B1") == GameRecord(1, b"bob")
     assert store.load_game("ann", "B2") == GameRecord(1, b"ann B2")
@@ -139,7 +140,7 @@ def test_a_batch_the_store_refuses_fails_every_save_in_it(store, monkeypatch):
     def down(saves):
         raise StoreUnavailable("the store is down")
 
-    monkeypatch.setattr(store, "_save_games", down)
+    monkeypatch.setattr(store, "_save_games_now", down)
 
     async def turn():
         return await asyncio.gather(
@@ -149,6 +150,29 @@ def test_a_batch_the_store_refuses_fails_every_save_in_it(store, monkeypatch):
         )
 
     assert [type(r) for r in run_loop(turn())] == [StoreUnavailable, StoreUnavailable]
+
+
+def test_a_busy_sqlite_file_makes_a_batch_wait_without_stopping_the_event_loop(tmp_path: Path):
+    store = SQLiteStore(tmp_path / "games.db")
+    other = sqlite3.connect(tmp_path / "games.db", isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another worker holds the write lock
+
+    async def scenario():
+        saves = asyncio.gather(
+            store.save_game_batched("ann", "B1", 0, b"x", 60), store.save_game_batched("bob", "B1", 0, b"y", 60)
+        )
+        for _ in range(10):  # the loop goes on serving while the file is busy
+            await asyncio.sleep(0.002)
+        waiting = not saves.done()
+        late = asyncio.ensure_future(store.save_game_batched("cy", "B1", 0, b"z", 60))  # joins the waiting batch
+        await asyncio.sleep(0.002)
+        other.execute("COMMIT")
+        return waiting, await saves, await late
+
+    assert run_loop(scenario()) == (True, [True, True], True)
+    assert store.load_game("cy", "B1") == GameRecord(1, b"z")
+    other.close()
+    store.close()
 
 
 def test_a_second_client_of_the_same_store_sees_every_write(store, tmp_path, redis_server):

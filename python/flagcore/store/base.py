@@ -27,12 +27,14 @@ one round trip per guess, taken on the event loop, is what limits a server's gue
 from __future__ import annotations
 
 import asyncio
+import time
 from abc import ABC, abstractmethod
 from typing import NamedTuple
 
 from .._args.store import as_count, as_key, as_value
 
 DEFAULT_TIMEOUT = 2.0  # seconds a store call may take before StoreUnavailable
+FIRST_PAUSE, LAST_PAUSE = 20e-6, 2e-3  # seconds between two tries of a busy store: 20 µs, 40 µs, ... 2 ms
 
 # save_game's arguments, checked: (player, board, expected, data, ttl, previous)
 Save = tuple[str, str, int, bytes, int, bytes | None]
@@ -92,15 +94,24 @@ class Store(ABC):
         batch.append((save, done))
         return await done
 
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Write the saves ``loop`` gathered this turn, then answer each waiting request."""
+    def _flush(self, loop: asyncio.AbstractEventLoop, since: float = 0.0, pause: float = FIRST_PAUSE) -> None:
+        """Write the saves ``loop`` gathered, then answer each waiting request. While another writer
+        holds the store (a SQLite file shared by several workers), the batch waits on a timer and
+        the loop serves other requests meanwhile (their saves join the batch); after the store's
+        ``timeout`` the last attempt waits as a lone call would, then fails."""
         batch = self._batches.pop(loop)
+        saves = [save for save, _ in batch]
+        now = time.monotonic()
         try:
-            results = self._save_games([save for save, _ in batch])
+            results = self._save_games(saves) if since and now - since > self.timeout else self._save_games_now(saves)
         except Exception as exc:  # StoreUnavailable, most likely: every save of the batch failed alike
             for _, done in batch:
                 if not done.cancelled():
                     done.set_exception(exc)
+            return
+        if results is None:  # busy: try again after a pause, with the saves asked for meanwhile
+            self._batches[loop] = batch + self._batches.get(loop, [])
+            loop.call_later(pause, self._flush, loop, since or now, min(2 * pause, LAST_PAUSE))
             return
         for (_, done), stored in zip(batch, results, strict=True):
             if not done.cancelled():  # the client went away meanwhile: its save stands, unanswered
@@ -170,6 +181,10 @@ class Store(ABC):
     def _save_games(self, saves: list[Save]) -> list[bool]:
         """Each save's compare-and-set, in order, written together where the store can (one
         transaction, one pipeline); raise StoreUnavailable if the store does not answer."""
+
+    def _save_games_now(self, saves: list[Save]) -> list[bool] | None:
+        """``_save_games`` without waiting for another writer: None when one holds the store."""
+        return self._save_games(saves)
 
     @abstractmethod
     def _spend(self, kind: str, jti: str, exp: int) -> bool: ...

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, GameRecord, Save, Store
+from .base import DEFAULT_TIMEOUT, FIRST_PAUSE, LAST_PAUSE, GameRecord, Save, Store
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -41,6 +41,7 @@ CREATE INDEX IF NOT EXISTS spent_exp ON spent (exp);
 _ONCE_TABLES = {"board": "boards", "result": "results"}
 CHECKPOINT_EVERY = 200  # writes between two checkpoints (a few hundred WAL pages, below SQLite's own 1000)
 SWEEP_EVERY = 1000  # writes between two deletions of expired games and spent tokens
+BUSY = object()  # what _call(work, wait=False) returns while another writer holds the file
 
 
 class SQLiteStore(Store):
@@ -127,23 +128,26 @@ class SQLiteStore(Store):
         conn.execute("PRAGMA journal_mode=WAL")
         conn.executescript(SCHEMA)
 
-    def _call(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _call(self, work: Callable[[sqlite3.Connection], Any], wait: bool = True) -> Any:
         """``work(connection)``, again while another writer holds the file (each statement is
         atomic, so a refused one wrote nothing), for at most ``timeout`` seconds; then, and for any
-        other failure of the file (unreadable, not a database), StoreUnavailable."""
+        other failure of the file (unreadable, not a database), StoreUnavailable. ``wait=False``:
+        one try, BUSY when another writer holds the file."""
         deadline = time.monotonic() + self.timeout
-        pause = 20e-6
+        pause = FIRST_PAUSE
         while True:
             try:
                 return work(self._connection())
             except sqlite3.OperationalError as exc:
                 busy = "locked" in str(exc) or "busy" in str(exc)
+                if busy and not wait:
+                    return BUSY
                 if not busy or time.monotonic() > deadline:
                     raise StoreUnavailable(f"the SQLite store {str(self.path)!r} is unavailable: {exc}") from exc
             except sqlite3.DatabaseError as exc:
                 raise StoreUnavailable(f"the SQLite store {str(self.path)!r} is unusable: {exc}") from exc
             time.sleep(pause)
-            pause = min(pause * 2, 2e-3)  # 20 µs, 40 µs, ... then every 2 ms
+            pause = min(pause * 2, LAST_PAUSE)
 
     def _now(self) -> int:
         return int(self._clock())
@@ -193,25 +197,33 @@ class SQLiteStore(Store):
         return None if row is None else GameRecord(row[0], bytes(row[1]))
 
     def _save_games(self, saves: list[Save]) -> list[bool]:
+        return self._call(self._save_work(saves))  # type: ignore[no-any-return]
+
+    def _save_games_now(self, saves: list[Save]) -> list[bool] | None:
+        stored = self._call(self._save_work(saves), wait=False)
+        return None if stored is BUSY else stored  # type: ignore[no-any-return]
+
+    def _save_work(self, saves: list[Save]) -> Callable[[sqlite3.Connection], list[bool]]:
+        """The work of writing ``saves`` (see ``_call``)."""
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> list[bool]:
             if len(saves) == 1:  # one statement: atomic by itself
-                return [_save(conn, now, *saves[0])]
-            # several: one transaction, one commit (the commit is most of a lone save's cost);
-            # IMMEDIATE takes the write lock first, so a busy file refuses the batch before any write
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                stored = [_save(conn, now, *save) for save in saves]
-                conn.execute("COMMIT")
-            finally:
-                if conn.in_transaction:  # a failure: nothing of the batch stays (_call may try it again)
-                    conn.execute("ROLLBACK")
+                stored = [_save(conn, now, *saves[0])]
+            else:
+                # several: one transaction, one commit (the commit is most of a lone save's cost);
+                # IMMEDIATE takes the write lock first, so a busy file refuses the batch before any write
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    stored = [_save(conn, now, *save) for save in saves]
+                    conn.execute("COMMIT")
+                finally:
+                    if conn.in_transaction:  # a failure: nothing of the batch stays (it may be tried again)
+                        conn.execute("ROLLBACK")
+            self._wrote(len(saves))
             return stored
 
-        stored = self._call(work)
-        self._wrote(len(saves))
-        return stored  # type: ignore[no-any-return]
+        return work
 
     def _spend(self, kind: str, jti: str, exp: int) -> bool:
         if exp <= self._now():

@@ -335,7 +335,7 @@ class Api:
         stored game is exactly the token's (its version and guesses, so no read first): a replayed
         or older token, or a guess recorded meanwhile, finds another game and gets 409. The write
         waits for the end of the event loop's turn and goes with the other requests' (the store's
-        ``save_game_batched``), so the loop never stops for one guess's commit or round trip."""
+        ``save_game_batched``): the loop stops for the store once per turn, not once per guess."""
         assert self.store is not None  # only called with a store (guess)
         previous = orjson.dumps(past) if version else None
         data = orjson.dumps(guesses)
