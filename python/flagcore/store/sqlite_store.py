@@ -201,7 +201,7 @@ class SQLiteStore(Store):
 
     def _save_games_now(self, saves: list[Save]) -> list[bool] | None:
         stored = self._call(self._save_work(saves), wait=False)
-        return None if stored is BUSY else stored  # type: ignore[no-any-return]
+        return None if stored is BUSY else stored
 
     def _save_work(self, saves: list[Save]) -> Callable[[sqlite3.Connection], list[bool]]:
         """The work of writing ``saves`` (see ``_call``)."""
