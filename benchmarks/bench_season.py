@@ -8,8 +8,9 @@ Groups (flags and trivia):
 * ``one-day``: one public call for one date. ``generate`` is ``generate("daily:DATE")``;
   ``daily-kept`` asks for a day already made (what a server does all day: the schedule keeps the
   boards it made); ``daily-new`` makes a day not made yet, its rotation cycles already computed
-  (a server's first request of the day; no first drafts of earlier days kept); ``daily-cold`` is a day in a fresh schedule (a new
-  process: the schedule and the cycles around the day are computed first).
+  (a server's first request of the day; no first drafts of earlier days kept); ``daily-cold`` is
+  a day in a fresh schedule (a new process: the schedule and the cycles around the day are
+  computed first).
 * ``year``: the 365 days of 2027 from a fresh schedule, beside plain generate on the same dates.
 
 ``ref`` runs the same public call on the reference twin (FLAGCORE_IMPL=python).

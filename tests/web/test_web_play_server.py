@@ -86,3 +86,16 @@ def test_the_service_worker_keeps_pages_that_exist_and_never_the_api(client: Tes
     for path in shell:
         assert client.get(path).status_code == 200, path
     assert 'url.pathname.startsWith("/api/")) return;' in script  # API calls go to the network, uncached
+
+
+def test_the_help_page_shows_the_packages_house_rules(client: TestClient) -> None:
+    from flagcore.library import house_rules, house_rules_html
+    from flagcore.web.app import HOUSE_RULES_SLOT, STATIC
+
+    page = client.get("/static/help.html")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Content-Security-Policy" in page.headers
+    assert house_rules_html() in page.text and HOUSE_RULES_SLOT not in page.text
+    # the static file holds the slot, not a copy of the rules
+    assert HOUSE_RULES_SLOT in (STATIC / "help.html").read_text(encoding="utf-8")
+    assert not any(rule.text[:40] in (STATIC / "help.html").read_text(encoding="utf-8") for rule in house_rules())

@@ -19,7 +19,7 @@ from .._args.cli import check_daily_not_legacy
 from .._args.common import parse_seed_text
 from .._args.connections import check_board_id_options
 from ..connections import TIER_NAMES, Board, board_id, daily_seed, parse_board_id
-from ..library import MODES, Library
+from ..library import MODES, Library, house_rules_text
 
 _CELL = 22  # characters per grid cell: "CC " and a name cut to fit, so 4 cells fit 100 columns
 # Background colours per tier (yellow, green, blue, magenta) with a readable foreground.
@@ -32,6 +32,8 @@ def register(groups: dict[str, Any]) -> None:
         "connections",
         help="generate and show a Connections board",
         description="Generate a Connections board from a seed, a day or a board id and show it.",
+        epilog="House rules (how a label is read against a flag):\n" + house_rules_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # keeps the rules' paragraphs
     )
     source = p.add_mutually_exclusive_group()
     source.add_argument(

@@ -2,12 +2,14 @@
 
 ``Library`` and ``Category`` (model) are the contract between the data (flags/) and the engines;
 ``load_library`` (loading) builds a Library from the bundled data or from a user's file, with the
-fields the files may hold (schema), category rules (rules) and alternative readings (readings).
+fields the files may hold (schema), category rules (rules) and alternative readings (readings);
+``house_rules`` is how a player reads every label (house_rules).
 """
 
 from __future__ import annotations
 
 from ..errors import LibraryError
+from .house_rules import HouseRule, house_rules, house_rules_html, house_rules_markdown, house_rules_text
 from .loading import bundled_path, load_library
 from .model import KINDS, MODES, TIERS, Category, Library
 from .schema import ATTRIBUTE_KINDS, MAX_READINGS, flag_tags
@@ -19,9 +21,14 @@ __all__ = [
     "MODES",
     "TIERS",
     "Category",
+    "HouseRule",
     "Library",
     "LibraryError",
     "bundled_path",
     "flag_tags",
+    "house_rules",
+    "house_rules_html",
+    "house_rules_markdown",
+    "house_rules_text",
     "load_library",
 ]

@@ -20,7 +20,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from .._args.review import as_int_in, as_modes, as_names
-from ..library import MODES, Category, Library
+from ..library import MODES, Category, Library, house_rules
 from .library_check import artwork_path
 from .pictures import BACKGROUND, INK, TIER_RGB, fit_image, font_of_size, save_picture
 
@@ -117,16 +117,19 @@ def draw_sheet(
     columns: int = 12,
     svg_dir: Path | None = None,
     tiles: _Tiles | None = None,
+    preface: Sequence[str] = (),
 ) -> None:
-    """One PNG: for each category a header, its pool's flags, its arguable flags (marked) and reasons."""
+    """One PNG: ``preface`` paragraphs (wrapped) under the title, then for each category a header, its pool's flags,
+    its arguable flags (marked) and reasons."""
     tile_h = tile_width * 2 // 3
     tiles = tiles or _Tiles(tile_width, tile_h, svg_dir)
     pad, gap, code_h, head_h, line_h = 16, 8, 16, 30, 17
     cell_w, cell_h = tile_width + gap, tile_h + code_h + gap
     width = 2 * pad + columns * cell_w
     wrap = max(40, (width - 2 * pad) // 7)
+    preface_lines = [line for par in preface for line in textwrap.wrap(par, wrap, subsequent_indent="  ")]
     blocks = []
-    height = pad + 40
+    height = pad + 40 + len(preface_lines) * line_h + (pad if preface else 0)
     for cat in cats:
         codes = sorted(cat.certain) + sorted(cat.doubtful) + sorted(cat.arguable)
         rows = -(-len(codes) // columns)
@@ -145,6 +148,10 @@ def draw_sheet(
     title_font, head_font, small = font_of_size(22), font_of_size(16), font_of_size(12)
     draw.text((pad, pad), title, fill=INK, font=title_font)
     y = pad + 40
+    for line in preface_lines:
+        draw.text((pad, y), line, fill=INK, font=small)
+        y += line_h
+    y += pad if preface else 0
     for cat, codes, reasons in blocks:
         draw.rectangle((pad, y + 4, pad + 16, y + 20), fill=TIER_RGB[cat.tier])
         modes = "both modes" if cat.modes == frozenset(MODES) else f"{'/'.join(sorted(cat.modes))} only"
@@ -208,6 +215,8 @@ def write_sheets(
     out.mkdir(parents=True, exist_ok=True)
     names = {code: library.name(code) for code in library.codes}
     tiles = _Tiles(tile_width, tile_width * 2 // 3, svg_dir)
+    # Each sheet opens with the house rules: a reviewer reads the labels as a player does, with them.
+    preface = ["House rules:", *(f"{rule.topic}: {rule.text}" for rule in house_rules())]
     written = []
     for group in wanted:
         cats = by_group.get(group, [])
@@ -220,7 +229,7 @@ def write_sheets(
             f"arguably in: {n_arg} (orange, '+?'), arguably out: {n_doubt} (red, '-?')"
         )
         path = out / f"{group}.png"
-        draw_sheet(title, cats, path, names=names, tile_width=tile_width, columns=columns, tiles=tiles)
+        draw_sheet(title, cats, path, names=names, tile_width=tile_width, columns=columns, tiles=tiles, preface=preface)
         written.append(path)
         if step is not None:
             step(group)

@@ -12,10 +12,11 @@ from pathlib import Path
 
 from ..library import MODES, TIERS, Library, bundled_path
 
-# Candidate categories per tier (yellow, green, blue, purple) that each mode must offer:
-# the spec's figures, with purple in flags mode raised from its thin 3 to 12.
+# Candidate categories per tier (yellow, green, blue, purple) that each mode must offer: flags mode
+# 30 in every tier (issue 20: a daily schedule must not bring a purple group back every two weeks);
+# trivia the spec's figures.
 MINIMUM_PER_TIER: dict[str, tuple[int, int, int, int]] = {
-    "flags": (15, 13, 27, 12),
+    "flags": (30, 30, 30, 30),
     "trivia": (20, 53, 33, 9),
 }
 

@@ -13,13 +13,13 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .._args.secret import as_secret
 from .._args.web import as_spend_hook, as_ttl
-from ..library import load_library
+from ..library import house_rules_html, load_library
 from ..store import Store, open_store
 from .api import Api
 from .jsonapi import Endpoint, JsonApi
@@ -36,6 +36,9 @@ ROOT_FILES = {  # path -> (file in static/, content type): files a browser looks
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
     "/favicon.ico": ("favicon.ico", "image/vnd.microsoft.icon"),
 }
+# help.html's slot for the house rules: the server fills it from flagcore.library.house_rules(), so the
+# rules players read in the browser are the package's one text (the CLI and the README show the same).
+HOUSE_RULES_SLOT = "<!-- house-rules -->"
 # Pages load only this origin's scripts, styles and images: nothing from a CDN, so they work offline.
 _PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; "
@@ -138,9 +141,15 @@ def create_app(
 
         return endpoint
 
+    help_html = (STATIC / "help.html").read_text(encoding="utf-8").replace(HOUSE_RULES_SLOT, house_rules_html())
+
+    async def help_page(request: Request) -> Response:
+        return HTMLResponse(help_html, headers=_PAGE_HEADERS)
+
     pages = Starlette(
         routes=[
             Route("/", page("index")),
+            Route("/static/help.html", help_page),  # before the static files: the house rules filled in
             *(Route(f"/{name}", page(name)) for name in PAGES),
             *(Route(path, root_file(name, kind)) for path, (name, kind) in ROOT_FILES.items()),
             Mount("/static", StaticFiles(directory=STATIC)),
