@@ -88,10 +88,11 @@ def tiny_library(pools_by_tier: Iterable[Iterable[tuple[str, ...]]], n_codes: in
     return Library({c: c for c in codes}, tags, cats, source="<tiny>")
 
 
-def brute_force_has_board(library: Library, mode: str) -> bool:
+def brute_force_has_board(library: Library, mode: str, min_facts: int = 0) -> bool:
     """Whether any valid board exists, by the definition alone: four categories (one per tier, distinct
-    tags) and four disjoint tiles from each pool's certain codes (not doubtful) such that no tile
-    lies in another group's pool or arguable set.
+    tags, at least ``min_facts`` of them facts: categories flags mode does not use) and four disjoint
+    tiles from each pool's certain codes (not doubtful) such that no tile lies in another group's pool
+    or arguable set.
 
     Enumerates every category choice and every 4-subset of every pool, without the exclusive-set
     shortcut the generator uses, so it is an independent oracle (keep pools small).
@@ -100,7 +101,7 @@ def brute_force_has_board(library: Library, mode: str) -> bool:
     by_tier = [[c for c in cats if c.tier == t] for t in range(4)]
     for choice in itertools.product(*by_tier):
         tags = [c.tag for c in choice if c.kind == "synthetic"]
-        if len(set(tags)) != len(tags):
+        if len(set(tags)) != len(tags) or sum("flags" not in c.modes for c in choice) < min_facts:
             continue
         if _subsets_exist(choice, 0, set()):
             return True

@@ -14,7 +14,12 @@ KINDS = ["sqlite", "redis"]
 
 
 def make_store(kind: str, tmp_path: Path, redis_server: RedisServer, **options: object) -> Store:
-    """A fresh, empty store of ``kind``: a new SQLite file, or a new key prefix on the shared Redis."""
+    """A fresh, empty store of ``kind``: a new SQLite file, or a new key prefix on the shared Redis.
+
+    The tests wait longer for the store than a server does (unless a test sets ``timeout``): on a
+    loaded shared machine a 2-second stall happens, and a test that fails on any 5xx would read the
+    store's honest 503 as a crash."""
+    options.setdefault("timeout", 15.0)
     if kind == "sqlite":
         return SQLiteStore(tmp_path / "games.db", **options)  # type: ignore[arg-type]
     return RedisStore(redis_server.url, prefix=f"test-{uuid.uuid4().hex}:", **options)  # type: ignore[arg-type]

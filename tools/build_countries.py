@@ -33,22 +33,29 @@ NAMES = {
     "CV": "Cape Verde",
 }
 
-# A few countries lie on two continents; their pools hold them in both, so a board never puts
-# Turkey among "Asia" while it could honestly fill "Europe". Indonesia is Asian to players
-# (the dataset's region); its half of New Guinea is an arguable Oceania reading in countries.json.
+# Countries on two continents by the usual boundaries (the Ural and the Ural River, the Bosporus
+# and the Dardanelles, the Suez Canal) are in both, so a board never puts Türkiye among "Asia"
+# while it could honestly fill "Europe" (flags/README.md, house rules). The Caucasus is where the
+# boundary itself is disputed (the Greater Caucasus watershed or the Kuma-Manych Depression): Georgia,
+# Armenia and Azerbaijan are in Asia, the dataset's region, and Europe is an arguable reading
+# (ARGUABLE); Cyprus is in Europe, the dataset's region, and Asia (where the island lies) arguable.
+# Indonesia is Asian to players (the dataset's region); its half of New Guinea is an arguable
+# Oceania reading.
 CONTINENTS = {
     "RU": ["Europe", "Asia"],
     "TR": ["Asia", "Europe"],
     "KZ": ["Asia", "Europe"],
-    "GE": ["Asia", "Europe"],
-    "AZ": ["Asia", "Europe"],
-    "AM": ["Asia", "Europe"],
-    "CY": ["Europe", "Asia"],
     "EG": ["Africa", "Asia"],
 }
 
-# Land borders the dataset leaves out because they run through overseas parts of a country.
-EXTRA_BORDERS = [("FR", "BR"), ("FR", "SR"), ("FR", "NL"), ("ES", "MA"), ("GB", "ES"), ("GB", "CY")]
+# Land borders the dataset leaves out because they run through overseas regions that are part of a
+# country (French Guiana; Ceuta and Melilla). Borders through dependent territories (Gibraltar and
+# the Sovereign Base Areas for the UK, Saint Martin for France) are arguable readings (ARGUABLE), as
+# dependent territories are for the hemispheres (flags/README.md, "House rules for facts").
+EXTRA_BORDERS = [("FR", "BR"), ("FR", "SR"), ("ES", "MA")]
+# Borders the dataset lists that are not land borders: Tanzania and DR Congo meet only in Lake
+# Tanganyika (Wikipedia, "DR Congo-Tanzania border"); arguable.
+DROP_BORDERS = [("TZ", "CD")]
 
 ISLAND = set(
     "AG BS BB BH BN CV KM CU CY DM DO FJ GD HT IS ID IE JM JP KI MG MV MT MH MU FM NR NZ "
@@ -180,6 +187,10 @@ ARGUABLE: dict[str, dict[str, dict[str, str]]] = {
     "KI": {"equator": {"true": "the equator crosses its waters between the Gilbert Islands"}},
     "MV": {"equator": {"true": "the equator crosses its waters between its southern atolls"}},
     "ID": {"continents": {"Oceania": "its half of New Guinea lies in Oceania"}},
+    "GE": {"continents": {"Europe": "its north lies beyond the Greater Caucasus watershed"}},
+    "AM": {"continents": {"Europe": "in Europe if the boundary follows the Kuma-Manych Depression"}},
+    "AZ": {"continents": {"Europe": "its north lies beyond the Greater Caucasus watershed"}},
+    "CY": {"continents": {"Asia": "the island lies off the coast of Asia"}},
     "BN": {"island": {"false": "it shares Borneo with Malaysia and Indonesia"}},
     "MY": {"languages": {"English": "widely used in law and government, though not official"}},
     "ER": {
@@ -197,6 +208,124 @@ ARGUABLE: dict[str, dict[str, dict[str, str]]] = {
     "LB": {"languages": {"French": "used by law beside the official Arabic"}},
     "ZA": {"memberships": {"BRIC founding": "joined in 2010, the S of BRICS"}},
 }
+
+
+# --- Trivia facts (issue 20). Each is authored here with its source; a player's other reading is an
+# arguable reading (MORE_ARGUABLE below), so it never makes a board ambiguous.
+
+# Ocean coasts. An ocean includes the seas, gulfs and bays along its edge (the Caribbean, the Gulf of
+# Mexico, the North Sea, the Gulf of Guinea, the Arabian Sea, the Bay of Bengal, the Gulf of Aden,
+# the South China Sea, the Gulf of Thailand, the Coral Sea), not the enclosed seas that have labels
+# of their own (the Mediterranean, Black, Baltic and Red seas, the Persian Gulf). France counts its
+# overseas regions (French Guiana, Réunion, Mayotte). Source: each country's coastline in the IHO's
+# "Limits of Oceans and Seas" (1953) as summarised by Wikipedia's article on each ocean and sea.
+COASTS.update(
+    {
+        "Atlantic Ocean": "CA US MX GT BZ HN NI CR PA CO VE GY SR BR UY AR CU JM HT DO BS AG KN DM LC VC BB GD TT "
+        "IS IE GB NO DK DE NL BE FR ES PT MA MR SN GM GW GN SL LR CI GH TG BJ NG CM GQ GA CG CD AO NA ZA CV ST",
+        "Pacific Ocean": "CA US MX GT SV HN NI CR PA CO EC PE CL RU CN KP KR JP TW PH VN KH TH MY BN ID AU NZ PG "
+        "SB VU FJ WS TO TV KI NR MH FM PW",
+        "Indian Ocean": "ZA MZ TZ KE SO DJ YE OM AE IR PK IN BD MM TH MY ID AU TL MG MU SC KM MV LK FR",
+    }
+)
+
+# TRIVIA: authored yes/no facts a category tests ("trivia": the facts that hold).
+TRIVIA = {
+    # The capital lies on the sea (its shore, a bay or a lagoon open to it), not up a river or on a
+    # lake. Source: each capital's Wikipedia article (location and map). Capitals on an estuary or a
+    # few km inland from the shore are arguable (MORE_ARGUABLE).
+    "capital on the coast": "IE IS NO DK SE FI EE LV MT MC KW BH QA AE OM LB MV SG ID PH TL JP LK "
+    "LY TN DZ MA MR SN GM GN SL LR GH TG GQ GA ST AO MZ DJ SO MU SC KM CV "
+    "PA CU JM HT DO BS KN AG DM LC VC BB GD TT GY PE NZ PG SB VU FJ WS TO TV KI MH NR",
+    # More than one time zone in use on its own territory (overseas regions that are part of the
+    # country count, dependent territories do not). Source: Wikipedia, "List of time zones by
+    # country" (2026); Kazakhstan moved to a single zone (UTC+5) on 1 March 2024.
+    "several time zones": "RU US CA AU BR MX ID CD MN KI FM PG EC ES PT CL NZ FR NL",
+    # Over 100 million people. Source: UN World Population Prospects 2024 (estimates for 2024).
+    "over 100 million people": "CN IN US ID PK NG BR BD RU ET MX JP EG PH CD VN",
+    # Named after a person (saints included). Source: Wikipedia, "List of country-name
+    # etymologies": Bolivia (Simón Bolívar), Colombia (Columbus), Philippines (Philip II), Saudi
+    # Arabia (the House of Saud's founder), Marshall Islands (John Marshall), Solomon Islands (King
+    # Solomon), Mauritius (Maurice of Nassau), Seychelles (Jean Moreau de Séchelles), Saint Kitts
+    # (Saint Christopher), Saint Lucia, Saint Vincent, São Tomé (Saint Thomas), San Marino (Saint
+    # Marinus). Indirect namings are arguable (MORE_ARGUABLE).
+    "named after a person": "BO CO PH SA MH SB MU SC KN LC VC ST SM",
+    # Named after a river. Source: as above: Congo (both), Niger, Nigeria, Gambia, Senegal, India
+    # (the Indus), Paraguay, Uruguay, Zambia (the Zambezi), Jordan, Moldova, Suriname.
+    "named after a river": "CG CD NE NG GM SN IN PY UY ZM JO MD SR",
+    # The capital is named after a person. Source: each capital's Wikipedia article: Washington,
+    # Georgetown (George III), Monrovia (James Monroe), Wellington, Valletta (Jean de Valette), Port
+    # Louis (Louis XV), Victoria, Brazzaville (Pierre de Brazza), Gaborone (Kgosi Gaborone),
+    # Yamoussoukro (Queen Yamousso), Malabo (King Malabo), Pretoria (Andries Pretorius), Sucre
+    # (Antonio José de Sucre), Santo Domingo (Saint Dominic), San José (Saint Joseph), Santiago
+    # (Saint James), São Tomé (Saint Thomas), San Marino (Saint Marinus), St. George's (George III),
+    # Castries (the Marquis de Castries), Bandar Seri Begawan (Sultan Omar Ali Saifuddien III), Port
+    # Moresby (Admiral Fairfax Moresby).
+    "capital named after a person": "US GY LR NZ MT MU SC CG BW CI GQ ZA BO DO CR CL ST SM GD LC BN PG",
+}
+# Won the men's FIFA World Cup, 1930-2022. Source: Wikipedia, "FIFA World Cup" (list of finals).
+# England won in 1966 for the United Kingdom's nations, which play apart: arguable.
+HISTORY["won the FIFA World Cup by 2022"] = "UY IT DE BR AR FR ES"
+
+# Further readings a player may take (code, attribute, value, reason), merged into ARGUABLE below.
+MORE_ARGUABLE = [
+    ("TZ", "neighbours", "CD", "they meet in Lake Tanganyika, not on land"),
+    ("CD", "neighbours", "TZ", "they meet in Lake Tanganyika, not on land"),
+    ("GB", "neighbours", "ES", "Gibraltar, a British overseas territory, borders Spain"),
+    ("ES", "neighbours", "GB", "Gibraltar, a British overseas territory, borders Spain"),
+    ("GB", "neighbours", "CY", "the British Sovereign Base Areas lie on Cyprus"),
+    ("CY", "neighbours", "GB", "the British Sovereign Base Areas lie on Cyprus"),
+    ("FR", "neighbours", "NL", "Saint Martin, a French overseas collectivity, borders Sint Maarten"),
+    ("NL", "neighbours", "FR", "Sint Maarten, in the Kingdom of the Netherlands, borders Saint Martin"),
+    ("SE", "coasts", "Atlantic Ocean", "the Kattegat and the Skagerrak open to the North Sea"),
+    ("CL", "coasts", "Atlantic Ocean", "its far south reaches the Atlantic around Tierra del Fuego"),
+    ("SG", "coasts", "Pacific Ocean", "the Singapore Strait opens to the South China Sea"),
+    ("TL", "coasts", "Pacific Ocean", "its north coast faces the Banda Sea"),
+    *(
+        (code, "coasts", "Indian Ocean", "the Red Sea and the Persian Gulf are arms of the Indian Ocean")
+        for code in "ER SD SA EG JO IL IQ KW BH QA".split()
+    ),
+    ("PT", "trivia", "capital on the coast", "Lisbon lies on the Tagus estuary at the Atlantic"),
+    ("NL", "trivia", "capital on the coast", "Amsterdam lies on the IJ, a former arm of the sea"),
+    ("IT", "trivia", "capital on the coast", "Rome's municipality reaches the sea at Ostia"),
+    ("GR", "trivia", "capital on the coast", "Athens' urban area reaches the sea at Piraeus"),
+    ("AZ", "trivia", "capital on the coast", "Baku lies on the Caspian Sea, a lake"),
+    ("LK", "trivia", "capital on the coast", "the official capital, Sri Jayawardenepura Kotte, lies inland"),
+    ("TH", "trivia", "capital on the coast", "Bangkok's southern district touches the Gulf of Thailand"),
+    ("BN", "trivia", "capital on the coast", "Bandar Seri Begawan lies on the Brunei River near its bay"),
+    ("TZ", "trivia", "capital on the coast", "Dar es Salaam, on the coast, is the seat of government"),
+    ("ZA", "trivia", "capital on the coast", "Cape Town, on the coast, is one of its three capitals"),
+    ("BJ", "trivia", "capital on the coast", "Porto-Novo lies on a lagoon; Cotonou is the seat of government"),
+    ("CI", "trivia", "capital on the coast", "Abidjan, on the coast, is the seat of government"),
+    ("GW", "trivia", "capital on the coast", "Bissau lies on the Geba estuary"),
+    ("AR", "trivia", "capital on the coast", "Buenos Aires lies on the Río de la Plata estuary"),
+    ("UY", "trivia", "capital on the coast", "Montevideo lies on the Río de la Plata estuary"),
+    ("SR", "trivia", "capital on the coast", "Paramaribo lies on the Suriname River near its mouth"),
+    ("FM", "trivia", "capital on the coast", "Palikir lies a few km inland on Pohnpei"),
+    ("PW", "trivia", "capital on the coast", "Ngerulmud lies a few km from Babeldaob's coast"),
+    ("DK", "trivia", "several time zones", "Greenland and the Faroe Islands are in the Kingdom of Denmark"),
+    ("GB", "trivia", "several time zones", "its overseas territories keep other zones"),
+    ("KZ", "trivia", "several time zones", "it had two zones until March 2024"),
+    ("DO", "trivia", "named after a person", "named after Santo Domingo, named after Saint Dominic"),
+    ("SV", "trivia", "named after a person", "El Salvador means the Saviour"),
+    ("IL", "trivia", "named after a person", "Israel is the name given to Jacob"),
+    ("US", "trivia", "named after a person", "America is named after Amerigo Vespucci"),
+    ("LI", "trivia", "named after a person", "named after its ruling house"),
+    ("KI", "trivia", "named after a person", "Kiribati is the Gilbertese form of Gilbert (Thomas Gilbert)"),
+    ("SV", "trivia", "capital named after a person", "San Salvador means the Holy Saviour"),
+    ("AG", "trivia", "capital named after a person", "St. John's is named after its parish"),
+    ("BS", "trivia", "capital named after a person", "Nassau honours William III of Orange-Nassau"),
+    ("ZM", "trivia", "capital named after a person", "Lusaka is named after the headman Lusaaka"),
+    ("SZ", "trivia", "capital named after a person", "Mbabane, the seat of government, is named after a chief"),
+    ("GB", "history", "won the FIFA World Cup by 2022", "England won in 1966"),
+    ("LR", "currencies", "United States dollar", "the US dollar is legal tender beside the Liberian dollar"),
+]
+for _code, _attr, _value, _reason in MORE_ARGUABLE:
+    ARGUABLE.setdefault(_code, {}).setdefault(_attr, {})[_value] = _reason
+
+# A name that holds another country's whole name (Nigeria holds Niger, Romania Oman): computed from
+# the names in main(), a fact of the names this file writes.
+NAME_HOLDS = "a name holds another country's name"
 
 
 def continents(c: dict) -> list[str]:
@@ -238,6 +367,9 @@ def main(countries_json: str, data_dir: str) -> None:
     for a, b in EXTRA_BORDERS:
         borders[a].add(b)
         borders[b].add(a)
+    for a, b in DROP_BORDERS:
+        borders[a].discard(b)
+        borders[b].discard(a)
     for a, ns in borders.items():
         for b in sorted(ns):
             # One-sided entries are sea crossings (e.g. Sri Lanka - India), not land borders.
@@ -290,11 +422,17 @@ def main(countries_json: str, data_dir: str) -> None:
                 "coasts": sorted(k for k, v in COASTS.items() if code in v.split()),
                 "regions": sorted(k for k, v in REGIONS.items() if code in v.split()),
                 "currencies": currencies,
+                "trivia": sorted(k for k, v in TRIVIA.items() if code in v.split()),
                 "calling_code": c["idd"]["root"] + (c["idd"]["suffixes"][0] if len(c["idd"]["suffixes"]) == 1 else ""),
                 **({"arguable": ARGUABLE[code]} if code in ARGUABLE else {}),
             }
         )
-    for table in (MEMBERSHIPS, HISTORY, COASTS, REGIONS):
+    names = {row["code"]: row["name"].lower() for row in out}
+    for row in out:
+        own = names[row["code"]]
+        if any(n in own for c, n in names.items() if c != row["code"]):
+            row["trivia"] = sorted([*row["trivia"], NAME_HOLDS])
+    for table in (MEMBERSHIPS, HISTORY, COASTS, REGIONS, TRIVIA):
         for key, v in table.items():
             unknown = set(v.split()) - codes
             assert not unknown, f"{key}: unknown codes {unknown}"

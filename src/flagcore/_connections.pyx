@@ -72,7 +72,7 @@ cdef extern from *:
 cdef class Prepared:
     """The C tables of one (library, mode); built once, shared read-only by every search."""
     cdef Tab tab
-    cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat  # keep the arrays the pointers refer to
+    cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat, _fact  # keep the arrays the pointers refer to
     cdef readonly object tables   # the generator's Tables (codes, categories, mode) for building Boards
     cdef readonly object kit      # the generator's BoardKit: the Board and Group types to build
     cdef tuple codes, labels, ids
@@ -89,10 +89,12 @@ cdef class Prepared:
         synthetic[:n_cat] = tables.synthetic
         tag_index = np.full(max(n_cat, 1), -1, dtype=np.int32)
         tag_index[:n_cat] = tables.tag_index
+        fact = np.zeros(max(n_cat, 1), dtype=np.int8)
+        fact[:n_cat] = tables.fact
         tier_flat = np.zeros(max(len(tables.tier_flat), 1), dtype=np.int32)
         tier_flat[:len(tables.tier_flat)] = tables.tier_flat
-        self._pools, self._fits, self._synthetic, self._tag_index, self._tier_flat = (
-            pools, fits, synthetic, tag_index, tier_flat)
+        self._pools, self._fits, self._synthetic, self._tag_index, self._tier_flat, self._fact = (
+            pools, fits, synthetic, tag_index, tier_flat, fact)
         self.tables = tables
         self.kit = kit
         self.board_type = kit.board
@@ -105,6 +107,7 @@ cdef class Prepared:
         cdef uint64_t[:, ::1] fitv = fits
         cdef int8_t[::1] sv = synthetic
         cdef int32_t[::1] tv = tag_index
+        cdef int8_t[::1] factv = fact
         cdef int32_t[::1] fv = tier_flat
         tier_off = [int(v) for v in tables.tier_off]
         self.tab.n_codes = <int>n_codes
@@ -115,6 +118,8 @@ cdef class Prepared:
         self.tab.fits = &fitv[0, 0]
         self.tab.synthetic = &sv[0]
         self.tab.tag_index = &tv[0]
+        self.tab.fact = &factv[0]
+        self.tab.min_facts = <int>int(tables.min_facts)
         self.tab.tier_flat = &fv[0]
         self.tab.max_tier = 1
         for t in range(5):
@@ -321,23 +326,30 @@ cdef void undo(const Tab *t, Work *w, int d, int c) noexcept nogil:
 cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
     """The spec's backtrackCategories from tier d: 1 found, 0 exhausted."""
     cdef int32_t *moves
-    cdef int n = 0, i, c, placed
+    cdef int n = 0, i, c, placed, facts = 0
+    cdef bint facts_only
     if d == TIERS:
         return 1
     w.counters[C_ENTRIES + d] += 1
     moves = w.moves + d * t.max_tier
+    # the fixed search keeps room for min_facts fact groups: when the tiers left after this one
+    # cannot bring the count up, only facts are moves here
+    for i in range(d):
+        facts += t.fact[w.cats[i]]
+    # (a caller's order, search_categories, is searched as given: the schedule plans its own days)
+    facts_only = not w.legacy and w.order_off == NULL and facts + TIERS - 1 - d < t.min_facts
     if w.order_off != NULL:
         # the caller's order (a schedule's preference), tried as given: no shuffle, no draw
         for i in range(w.order_off[d], w.order_off[d + 1]):
             c = w.order_flat[i]
-            if t.synthetic[c] and w.used_tag[t.tag_index[c]]:
+            if (t.synthetic[c] and w.used_tag[t.tag_index[c]]) or (facts_only and not t.fact[c]):
                 continue
             moves[n] = c
             n += 1
     else:
         for i in range(t.tier_off[d], t.tier_off[d + 1]):
             c = t.tier_flat[i]
-            if t.synthetic[c] and w.used_tag[t.tag_index[c]]:
+            if (t.synthetic[c] and w.used_tag[t.tag_index[c]]) or (facts_only and not t.fact[c]):
                 continue
             moves[n] = c
             n += 1

@@ -58,6 +58,8 @@ cdef struct Tab:
     uint64_t *fits               # n_cat * W: each category's pool and arguable codes
     int8_t *synthetic            # n_cat
     int32_t *tag_index           # n_cat, -1 for library categories
+    int8_t *fact                 # n_cat, 1 for a fact category (trivia mode: one flags mode does not use)
+    int min_facts                # fact groups a fixed-search board must hold (0: no rule)
     int32_t *tier_flat           # candidates per tier in base order, tier t at tier_off[t]..tier_off[t+1]
     int32_t tier_off[5]
 

@@ -89,3 +89,23 @@ def test_stats_command(capsys):
     assert data["command"] == "stats connections" and data["seeds"] == 50
     assert [(r["mode"], r["legacy"]) for r in data["runs"]] == [("flags", True), ("flags", False)]
     assert main(["stats", "connections", "--seeds", "0"]) == 2
+
+
+def test_every_trivia_board_has_two_fact_groups_100k():
+    """Issue 20: a trivia board holds at least two groups about the country, not its flag's look
+    (categories flags mode does not use), on every seed of the fixed search."""
+    tables, _ = tables_for(ref, LIB, "trivia")
+    batch = connections.generate_many(np.arange(FIXED_SEEDS), "trivia", library=LIB)
+    assert batch.ok.all()
+    assert (tables.fact[batch.categories].sum(axis=1) >= 2).all()
+
+
+def test_trivia_boards_hold_two_facts_on_both_twins(twin):
+    facts = {c.id for c in LIB.categories("trivia") if "flags" not in c.modes}
+    seen = set()
+    for s in range(1000):
+        board = connections.generate(s, "trivia")
+        count = sum(g.category_id in facts for g in board.groups)
+        assert count >= 2
+        seen.add(count)
+    assert seen == {2, 3, 4}  # the rule sets a floor, it does not make every group a fact

@@ -7,6 +7,8 @@ so it does not share the generator's exclusive-set reasoning.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from connections_libraries import brute_force_has_board, tiny_library
 from hypothesis import given, settings
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from flagcore import _connections as core
 from flagcore import connections
 from flagcore.connections.search import generate_with
+from flagcore.library import Library
 from flagcore.reference import connections as ref
 
 CODES = [chr(ord("A") + i) for i in range(14)]
@@ -202,3 +205,65 @@ def test_no_candidates_for_a_tier():
     assert not batch.ok.any()
     with pytest.raises(connections.NoBoardError):
         batch[1]
+
+
+# --- trivia mode: at least two fact groups (categories flags mode does not use) ----------------------
+
+
+def with_facts(lib, fact_ids):
+    """``lib`` with the categories ``fact_ids`` made trivia-only (facts); the others keep both modes."""
+    cats = [replace(c, modes=frozenset({"trivia"})) if c.id in fact_ids else c for c in lib.categories("trivia")]
+    return Library({c: c for c in lib.codes}, {c: lib.tags(c) for c in lib.codes}, cats, source="<tiny facts>")
+
+
+def min_facts(lib):
+    """The rule as the issue states it: two fact groups, when the library has facts in two tiers or more."""
+    return 2 if len({c.tier for c in lib.categories("trivia") if "flags" not in c.modes}) >= 2 else 0
+
+
+FACT_IDS = [f"c{t}{k}" for t in range(4) for k in range(3)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lib=tiny_libraries(arguable=True), facts=st.sets(st.sampled_from(FACT_IDS)), seed=st.integers(0, 2**32 - 1))
+def test_trivia_no_board_iff_none_with_two_facts_exists(lib, facts, seed):
+    """Complete with the fact rule: a trivia board exists iff some valid board has enough fact groups;
+    the boards found have them, and both twins find the same board."""
+    lib = with_facts(lib, facts)
+    need = min_facts(lib)
+    exists = brute_force_has_board(lib, "trivia", need)
+    boards = []
+    for impl in (core, ref):
+        try:
+            boards.append(generate_with(impl, seed, "trivia", library=lib))
+        except connections.NoBoardError:
+            boards.append(None)
+    assert boards[0] == boards[1]
+    assert (boards[0] is not None) == exists
+    if boards[0] is not None:
+        assert connections.find_ambiguities(boards[0], lib) == []
+        modes = {c.id: c.modes for c in lib.categories("trivia")}
+        assert sum("flags" not in modes[g.category_id] for g in boards[0].groups) >= need
+
+
+def test_the_fact_rule_leaves_flags_mode_and_legacy_alone():
+    """Yellow and green each offer a flag category and a fact; blue and purple only flag categories.
+    Trivia boards take both facts for every seed; the legacy search never asks."""
+    lib = with_facts(
+        tiny_library(
+            [
+                [("library", "ABCD"), ("library", "EFGH")],
+                [("library", "IJKL"), ("library", "MNOP")],
+                [("library", "QRST")],
+                [("library", "UVWX")],
+            ]
+        ),
+        {"c01", "c11"},
+    )
+    legacy_ids = set()
+    for seed in range(60):
+        for impl in (core, ref):
+            board = generate_with(impl, seed, "trivia", library=lib)
+            assert [g.category_id for g in board.groups] == ["c01", "c11", "c20", "c30"]
+            legacy_ids.add(generate_with(impl, seed, "trivia", library=lib, legacy=True).groups[0].category_id)
+    assert legacy_ids == {"c00", "c01"}

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.wheel
 ROOT = Path(__file__).resolve().parents[2]
 COMPILED = sorted(p.stem for p in (ROOT / "src" / "flagcore").glob("*.pyx"))
 PACKAGE = Path(flagcore.__file__).resolve().parent
-DATA_FILES = ("countries.json", "flag_tags.json", "categories.json", "signatures.json")
+DATA_FILES = ("countries.json", "flag_tags.json", "categories.json", "names.json", "signatures.json")
 BUILD_SOURCES = ("*.pyx", "*.pxd", "*.pxi", "*.c", "*.h", "CMakeLists.txt", "*.cmake")
 MIN_FLAGS = 190
 

@@ -3,12 +3,16 @@ test on both): games with compare-and-set, spent tokens, write-once boards and r
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from stores import make_store
 
+from flagcore.errors import StoreUnavailable
 from flagcore.store import GameRecord, SQLiteStore
 
 FAR = int(time.time()) + 3600  # an expiry an hour away
@@ -91,6 +95,86 @@ def test_results_are_write_once_and_apart_from_boards(store):
     assert store.published_board("k") is None  # the same key names another record among boards
 
 
+def test_a_players_results_are_write_once_per_key_and_listed_per_player(store):
+    assert store.player_results("ann") == {}
+    assert store.record_player_result("ann", "connections|2026-12-01", b"won") == b"won"
+    assert store.record_player_result("ann", "connections|2026-12-01", b"lost") == b"won"  # the first one stays
+    assert store.record_player_result("ann", "puzzle|2026-12-01", b"\x00\xff") == b"\x00\xff"
+    assert store.record_player_result("bob", "connections|2026-12-01", b"lost") == b"lost"
+    assert store.player_results("ann") == {"connections|2026-12-01": b"won", "puzzle|2026-12-01": b"\x00\xff"}
+    assert store.player_results("bob") == {"connections|2026-12-01": b"lost"}
+    assert store.result("connections|2026-12-01") is None  # apart from the results by key alone
+
+
+def run_loop(coroutine):
+    """asyncio.run in a thread of its own: a browser test's Playwright may hold this thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def test_saves_of_one_event_loop_turn_are_written_together_each_its_own_compare_and_set(store, monkeypatch):
+    assert store.save_game("ann", "B1", 0, b"one", 60)
+    calls = []
+    real = store._save_games_now
+    monkeypatch.setattr(store, "_save_games_now", lambda saves: calls.append(len(saves)) or real(saves))
+
+    async def turn():  # one turn: five saves asked for together, two of them losing their compare-and-set
+        return await asyncio.gather(
+            store.save_game_batched("ann", "B1", 1, b"two", 60, previous=b"one"),
+            store.save_game_batched("ann", "B1", 1, b"two again", 60, previous=b"one"),  # the version moved on
+            store.save_game_batched("bob", "B1", 0, b"bob", 60),
+            store.save_game_batched("bob", "B1", 0, b"bob again", 60),  # a second new game loses
+            store.save_game_batched("ann", "B2", 0, b"ann B2", 60),
+        )
+
+    assert run_loop(turn()) == [True, False, True, False, True]
+    assert calls == [5]  # the five in one batch
+    assert store.load_game("ann", "B1") == GameRecord(2, b"two")
+    assert store.load_game("bob", "B1") == GameRecord(1, b"bob")
+    assert store.load_game("ann", "B2") == GameRecord(1, b"ann B2")
+    with pytest.raises(TypeError, match="player must be a str"):  # checked when asked, before any batch
+        run_loop(store.save_game_batched(b"ann", "B1", 0, b"x", 60))
+
+
+def test_a_batch_the_store_refuses_fails_every_save_in_it(store, monkeypatch):
+    def down(saves):
+        raise StoreUnavailable("the store is down")
+
+    monkeypatch.setattr(store, "_save_games_now", down)
+
+    async def turn():
+        return await asyncio.gather(
+            store.save_game_batched("ann", "B1", 0, b"x", 60),
+            store.save_game_batched("bob", "B1", 0, b"y", 60),
+            return_exceptions=True,
+        )
+
+    assert [type(r) for r in run_loop(turn())] == [StoreUnavailable, StoreUnavailable]
+
+
+def test_a_busy_sqlite_file_makes_a_batch_wait_without_stopping_the_event_loop(tmp_path: Path):
+    store = SQLiteStore(tmp_path / "games.db")
+    other = sqlite3.connect(tmp_path / "games.db", isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another worker holds the write lock
+
+    async def scenario():
+        saves = asyncio.gather(
+            store.save_game_batched("ann", "B1", 0, b"x", 60), store.save_game_batched("bob", "B1", 0, b"y", 60)
+        )
+        for _ in range(10):  # the loop goes on serving while the file is busy
+            await asyncio.sleep(0.002)
+        waiting = not saves.done()
+        late = asyncio.ensure_future(store.save_game_batched("cy", "B1", 0, b"z", 60))  # joins the waiting batch
+        await asyncio.sleep(0.002)
+        other.execute("COMMIT")
+        return waiting, await saves, await late
+
+    assert run_loop(scenario()) == (True, [True, True], True)
+    assert store.load_game("cy", "B1") == GameRecord(1, b"z")
+    other.close()
+    store.close()
+
+
 def test_a_second_client_of_the_same_store_sees_every_write(store, tmp_path, redis_server):
     if store.kind == "sqlite":
         other = SQLiteStore(store.path)
@@ -132,6 +216,9 @@ def test_ping_and_close_then_use_again(store):
         (lambda s: s.spend("puzzle", "j", 1.5), TypeError, "exp must be an int, not float"),
         (lambda s: s.publish_board("d", bytearray(b"x")), TypeError, "data must be bytes, not bytearray"),
         (lambda s: s.record_result(b"k", b"x"), TypeError, "key must be a str, not bytes"),
+        (lambda s: s.record_player_result("ann", "", b"x"), ValueError, "key must be 1..512 characters"),
+        (lambda s: s.record_player_result("ann", "k", "x"), TypeError, "data must be bytes, not str"),
+        (lambda s: s.player_results(None), TypeError, "player must be a str, not NoneType"),
     ],
 )
 def test_bad_arguments_are_refused_alike(store, call, error, message):

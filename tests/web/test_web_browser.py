@@ -191,3 +191,68 @@ def test_reloading_a_bound_game_keeps_its_mistakes_and_its_end(browser, bound_se
     assert pg.locator("#solved .group").count() == 1 and pg.locator("#revealed .group.revealed").count() == 3
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_the_stats_dialog_shows_the_servers_stats_which_follow_the_player(browser, bound_server) -> None:  # type: ignore[no-untyped-def]
+    """With a store, the stats dialog shows the server's figures for the cookie's player: a second
+    browser with the same cookie, whose localStorage says otherwise, sees the server's."""
+    import datetime
+
+    now = datetime.datetime.now(datetime.timezone.utc).date()
+    today = now.isoformat()
+    earlier = [(now - datetime.timedelta(days=k)).isoformat() for k in (1, 2)]
+    local_wins = (  # what the second browser's localStorage says: two more days won
+        "localStorage.setItem('flagcore.stats.connections', JSON.stringify({days: {"
+        + ", ".join(f"'{day}': {{won: true, score: 0, done: true}}" for day in earlier)
+        + "}}))"
+    )
+
+    def open_context(cookies: list | None = None, local: str = ""):  # type: ignore[no-untyped-def]
+        context = browser.new_context(viewport={"width": 900, "height": 1000}, bypass_csp=True, service_workers="block")
+        context.add_init_script(HELP_SEEN + ";" + local)
+        if cookies:
+            context.add_cookies(cookies)
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        return context, pg
+
+    def shown_stats(pg) -> dict[str, str]:  # type: ignore[no-untyped-def]
+        pg.click("#stats-button")
+        pg.wait_for_selector("#stats-dialog[open] p:has-text('Kept by the server')")
+        cells = pg.eval_on_selector_all(
+            ".numbers > div", "els => els.map(e => [e.lastChild.textContent, e.firstChild.textContent])"
+        )
+        bars = pg.eval_on_selector_all(
+            ".chart .bar", "els => els.map(e => [e.textContent, e.classList.contains('today')])"
+        )
+        pg.click("#stats-dialog [data-close]")
+        return {**dict(cells), "bars": bars}
+
+    errors: list[str] = []
+    first, pg = open_context()
+    pg.goto(f"{bound_server.url}/connections")  # today's board
+    pg.wait_for_selector("#tiles .tile")
+    assert pg.evaluate("game.daily") == today
+    groups = [list(g.codes) for g in answers(pg.evaluate("game.boardId")).groups]
+    assert shown_stats(pg)["Played"] == "0"
+    for codes in [[groups[0][0], groups[1][0], groups[2][0], groups[3][0]], *groups]:  # one mistake, then a win
+        pg.evaluate("game.selected.clear()")
+        for code in codes:
+            pg.click(f'#tiles .tile[data-code="{code}"]')
+        with pg.expect_response("**/api/connections/guess"):
+            pg.click("#submit")
+    pg.wait_for_selector("#end:not([hidden])")
+    won = {"Played": "1", "Win rate": "100%", "Current streak": "1", "Best streak": "1"}
+    won_bars = [["0", False], ["1", True], ["0", False], ["0", False]]  # one win with one mistake, today's
+    assert shown_stats(pg) == {**won, "bars": won_bars}
+    cookies = first.cookies()
+    assert [c["name"] for c in cookies] == ["flagcore_player"] and cookies[0]["httpOnly"]
+    first.close()
+    second, other = open_context(cookies, local_wins)  # another browser of the same player
+    other.goto(f"{bound_server.url}/connections")
+    other.wait_for_selector("#end:not([hidden])")  # today's game, won: the server kept it too
+    assert len(other.evaluate("JSON.parse(localStorage.getItem('flagcore.stats.connections')).days")) == 3
+    assert shown_stats(other) == {**won, "bars": won_bars}  # the server's figures, not this browser's three
+    second.close()
+    assert not errors, f"JavaScript errors: {errors}"

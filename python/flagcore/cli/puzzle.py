@@ -14,6 +14,7 @@ from typing import Any
 from .. import puzzle
 from .._args.cli import check_daily_alone, check_png_has_flag, max_nodes_option_error
 from .._args.puzzle import as_max_nodes_text
+from ..library import flag_name
 from .connections import parse_seed as connections_seed
 
 
@@ -132,7 +133,8 @@ def render(game: puzzle.PuzzleGame) -> str:
         tag = letters.get(game.signatures[piece], " ") if game.signatures is not None else ""
         return f"{piece:>{width}}{tag}"
 
-    title = f"Puzzle {game.flag or '(no flag)'} {columns}x{rows}, seed {game.seed!r}"
+    flag = f"{flag_name(game.flag)} ({game.flag})" if game.flag else "(no flag)"
+    title = f"Puzzle {flag} {columns}x{rows}, seed {game.seed!r}"
     lines = [title, ""]
     for r in range(rows):
         lines.append("  " + " ".join(cell(tiles[r * columns + c]) for c in range(columns)))

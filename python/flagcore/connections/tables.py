@@ -21,6 +21,9 @@ from ..library import KINDS, Category, Library, LibraryError, load_library
 from .assembly import KIT
 
 ITEMS = _layout.ITEMS
+# Trivia boards of a seed hold at least this many fact groups (categories flags mode never uses, so
+# about the country rather than its flag's look) when the library has facts in that many tiers.
+MIN_FACT_GROUPS = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,7 +34,8 @@ class Tables:
     pool is ``pool_flat[pool_off[c]:pool_off[c+1]]`` (ascending code indices): the category's
     certain codes (``Category.certain``: its pool without the doubtful codes), where tiles come
     from; its fit set (pool and arguable codes: every code a player could argue fits)
-    is ``fit_flat[fit_off[c]:fit_off[c+1]]``. Tier t's candidates in base
+    is ``fit_flat[fit_off[c]:fit_off[c+1]]``. ``fact[c]`` marks a fact category; a board of the fixed
+    search holds at least ``min_facts`` of them. Tier t's candidates in base
     order (library categories, then synthetic ones) are ``tier_flat[tier_off[t]:tier_off[t+1]]``.
     Synthetic categories have ``tag_index`` >= 0 (one index per distinct tag), library ones -1.
     """
@@ -52,6 +56,8 @@ class Tables:
     fit_flat: np.ndarray
     fit_off: np.ndarray
     arguable_sets: tuple[frozenset[str], ...]
+    fact: np.ndarray  # int8 per category: 1 for a fact (a trivia category flags mode does not use)
+    min_facts: int  # fact groups a board of the fixed search must hold (0: no rule)
 
 
 def _check_category(cat: Any, known: dict[str, int], where: str) -> None:
@@ -119,6 +125,8 @@ def compile_tables(library: Library, mode: str) -> Tables:
     tier_off = np.zeros(5, dtype=np.int32)
     tier_off[1:] = np.cumsum([len(t) for t in tier_lists])
     tier_flat = np.array([i for t in tier_lists for i in t], dtype=np.int32)
+    fact = np.array([mode == "trivia" and "flags" not in c.modes for c in cats], dtype=np.int8)
+    fact_tiers = len({c.tier for c, f in zip(cats, fact) if f})
     return Tables(
         mode,
         codes,
@@ -136,6 +144,8 @@ def compile_tables(library: Library, mode: str) -> Tables:
         fit_flat,
         fit_off,
         tuple(frozenset(c.arguable | c.doubtful) for c in cats),
+        fact,
+        MIN_FACT_GROUPS if fact_tiers >= MIN_FACT_GROUPS else 0,
     )
 
 

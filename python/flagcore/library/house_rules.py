@@ -37,8 +37,9 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "Stripes",
-        "Stripes are the bands of the field. A band under a twelfth of the flag's height is an edging line, "
-        "not a stripe; one between a twelfth and a sixth reads either way and never decides a group. Stripes "
+        "Stripes are the bands of the field. A thin band between wider ones (under a twelfth of the flag's "
+        "height) is an edging line, not a stripe; one between a twelfth and a sixth reads either way and never "
+        "decides a group. A field of many equal stripes counts them all. Stripes "
         "beside a band or triangle at the hoist count as horizontal stripes; a field split down its length is "
         "vertical stripes.",
     ),
@@ -65,7 +66,13 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "Countries",
-        "A country on two continents counts in both. Facts are as of late 2026.",
+        "A country on two continents by the usual boundaries counts in both (Russia, Türkiye, Kazakhstan, "
+        "Egypt); the Caucasus counts in Asia, Cyprus in Europe. North America includes Central America and "
+        "the Caribbean; Australia is a continent, not an island nation. A country includes its overseas "
+        "regions, not its dependent territories. Borders are land borders (a lake or sea border does not "
+        "count); a sea includes its gulfs, an ocean the seas along its edge. A currency counts when it is "
+        "legal tender, beside another or not; a language when it is official by law. Facts are as of late "
+        "2026.",
     ),
     HouseRule(
         "Fairness",

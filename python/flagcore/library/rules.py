@@ -7,7 +7,7 @@ string literal means "contains it") or an object with one operator:
 
     has, has_all, has_any, has_none, eq (set equality), subset_of   -- set attributes
     min, max                                                          -- numbers
-    in, startswith, endswith, contains, contains_attr                 -- strings / scalars
+    in, startswith, endswith, contains, contains_attr, includes_attr  -- strings / scalars
 
 Rules are compiled once (unknown attributes and operators fail at load time with a message
 naming the category), then evaluated against every country, so a pool holds every country
@@ -26,7 +26,7 @@ Predicate = Callable[[Facts], bool]
 
 SET_OPS = {"has", "has_all", "has_any", "has_none", "eq", "subset_of"}
 NUM_OPS = {"min", "max"}
-STR_OPS = {"in", "startswith", "endswith", "contains", "contains_attr"}
+STR_OPS = {"in", "startswith", "endswith", "contains", "contains_attr", "includes_attr"}
 
 
 def compile_rule(rule: object, kinds: Mapping[str, str]) -> Predicate:
@@ -101,11 +101,14 @@ def _condition(attr: str, kind: str, cond: object, kinds: Mapping[str, str]) -> 
         return (lambda f: f[attr] >= arg) if op == "min" else (lambda f: f[attr] <= arg)
     if not isinstance(arg, str):
         raise RuleError(f"{attr}: {op!r} takes a string")
-    if op == "contains_attr":
-        # True when this string contains another string attribute or is contained in it,
-        # e.g. the capital "Kuwait City" and the name "Kuwait".
+    if op in ("contains_attr", "includes_attr"):
+        # contains_attr: this string contains another string attribute or is contained in it (the
+        # capital "Tunis" and the name "Tunisia"); includes_attr: this string contains it whole
+        # (the capital "Kuwait City" and the name "Kuwait"), one way only.
         if kinds.get(arg) != "str":
-            raise RuleError(f"{attr}: contains_attr needs another string attribute, got {arg!r}")
+            raise RuleError(f"{attr}: {op} needs another string attribute, got {arg!r}")
+        if op == "includes_attr":
+            return lambda f: bool(f[arg]) and f[arg].lower() in f[attr].lower()
         return lambda f: (
             bool(f[attr]) and bool(f[arg]) and (f[arg].lower() in f[attr].lower() or f[attr].lower() in f[arg].lower())
         )

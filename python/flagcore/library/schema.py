@@ -38,8 +38,10 @@ COUNTRY_FIELDS: dict[str, str] = {
     "regions": "set",
     "currencies": "set",
     "calling_code": "str",
+    "trivia": "set",  # authored yes/no facts (capital on the coast, named after a river, ...)
 }
 DERIVED_FIELDS: dict[str, str] = {
+    "name_letters": "number",
     "neighbour_count": "number",
     "currency_words": "set",
     "colours": "set",
@@ -94,6 +96,7 @@ def derive(fields: Mapping[str, Any], palette: Iterable[str]) -> dict[str, Any]:
     """Every attribute a rule can test, from a country's fields and its flag's fields."""
     f = dict(fields)
     f["colour_count"] = len(f["colours"])
+    f["name_letters"] = sum(ch.isalpha() for ch in f["name"])  # "Chad" 4, "Timor-Leste" 10
     f["neighbour_count"] = len(f["neighbours"])
     f["currency_words"] = frozenset(c.split()[-1].lower() for c in f["currencies"] if c.split())
     f["tags"] = flag_tags(f, palette)

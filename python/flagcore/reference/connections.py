@@ -34,6 +34,13 @@ complete. The four tiles of each group are drawn after the search, ``shuffle(exc
 tier order, so no subset choice can break a solvable assignment. Without arguable codes the fit set
 is the pool and the search is the one over pools alone, draw for draw.
 
+In trivia mode the fixed search from a seed also keeps room for ``min_facts`` (two) *fact* groups,
+categories flags mode never uses: at tier d, when the facts placed plus the tiers after d fall
+short of it, only fact categories are moves (filtered before the shuffle, like a synthetic tag
+already on the board). This only removes boards with too few facts, so the search stays complete
+over the boards that have enough. ``search_categories`` (a caller's order: the daily schedule)
+does not apply it.
+
 The pools both variants draw from are the categories' *certain* codes: pool codes that no
 alternative reading takes out of the label (``Category.certain``; the others are doubtful, and
 count with the arguable codes). Legacy knows these pools only (the spec's generator never heard
@@ -121,6 +128,8 @@ class Prepared:
         "tag_index",
         "n_tags",
         "tier_lists",
+        "fact",
+        "min_facts",
     )
 
     def __init__(self, tables: Any, kit: Any) -> None:
@@ -141,6 +150,8 @@ class Prepared:
         toff = tables.tier_off.tolist()
         tflat = tables.tier_flat.tolist()
         self.tier_lists = [tflat[toff[t] : toff[t + 1]] for t in range(TIERS)]
+        self.fact = [bool(f) for f in tables.fact.tolist()]
+        self.min_facts = int(tables.min_facts)
 
 
 def prepare(tables: Any, kit: Any) -> Prepared:
@@ -182,7 +193,17 @@ class _Search:
         p = self.p
         self.counters[C_ENTRIES + d] += 1
         given = p.tier_lists[d] if self.orders is None else self.orders[d]
-        moves = [c for c in given if not p.synthetic[c] or p.tag_index[c] not in self.used_tags]
+        # the fixed search keeps room for min_facts fact groups: when the tiers left after this one
+        # cannot bring the count up, only facts are moves here
+        # (a caller's order, search_categories, is searched as given: the schedule plans its own days)
+        facts_only = (
+            not self.legacy and self.orders is None and sum(p.fact[c] for c in self.cats) + TIERS - 1 - d < p.min_facts
+        )
+        moves = [
+            c
+            for c in given
+            if (not p.synthetic[c] or p.tag_index[c] not in self.used_tags) and (p.fact[c] or not facts_only)
+        ]
         if self.orders is None:  # a caller's order is tried as given: no shuffle, no draw
             moves = shuffle(moves, self.rng)
         self.ev(E_ENTER, d, -1, len(moves))

@@ -10,14 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..library import MODES, TIERS, Library, bundled_path
+from ..library import MODES, TIERS, Library, bundled_path, flag_names
 
-# Candidate categories per tier (yellow, green, blue, purple) that each mode must offer: flags mode
-# 30 in every tier (issue 20: a daily schedule must not bring a purple group back every two weeks);
-# trivia the spec's figures.
+# Candidate categories per tier (yellow, green, blue, purple) that each mode must offer: 30 in
+# every tier of both modes (issue 20: a daily schedule must not bring a group back every two weeks).
 MINIMUM_PER_TIER: dict[str, tuple[int, int, int, int]] = {
     "flags": (30, 30, 30, 30),
-    "trivia": (20, 53, 33, 9),
+    "trivia": (30, 30, 30, 30),
 }
 
 
@@ -50,6 +49,20 @@ def tier_counts(library: Library, mode: str) -> tuple[int, int, int, int]:
     return (counts[0], counts[1], counts[2], counts[3])
 
 
+def check_flag_names(result: CheckResult) -> None:
+    """Every bundled artwork has a name that is not its code, and names.json names no country."""
+    art = sorted(p.stem for p in (bundled_path() / "svg").glob("*.svg"))
+    names = flag_names()
+    unnamed = [c for c in art if names.get(c, c) == c]
+    if unnamed:
+        result.fail(f"no name for the bundled flags {unnamed} (flags/names.json)")
+    extra = sorted(set(names) - set(art))
+    if extra:
+        result.fail(f"names for codes without artwork: {extra}")
+    if not unnamed and not extra:
+        result.lines.append(f"names: all {len(art)} bundled flags have a name")
+
+
 def check_library(
     library: Library,
     *,
@@ -74,6 +87,7 @@ def check_library(
         result.fail(f"no artwork for {missing_art}")
     else:
         lines.append(f"artwork: all {len(library.codes)} codes have an SVG")
+    check_flag_names(result)
     for mode in MODES:
         cats = library.categories(mode)
         counts = tier_counts(library, mode)

@@ -21,6 +21,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .._args.review import as_picture_path, as_tile_count
+from ..library import flag_name
 
 if TYPE_CHECKING:
     from ..connections.board import Board
@@ -197,5 +198,6 @@ def puzzle_png(
         font=font,
         anchor="mm",
     )
-    draw.text((2 * _PAD + board_w + solved.width // 2, base), f"{flag} solved", fill=INK, font=font, anchor="mm")
+    caption, font = fit_text(draw, f"{flag_name(flag)} solved", 18, solved.width)
+    draw.text((2 * _PAD + board_w + solved.width // 2, base), caption, fill=INK, font=font, anchor="mm")
     save_picture(canvas, path)

@@ -9,7 +9,7 @@ token's expiry, a write-once a script that returns the value already there or wr
 Faults: a call waits at most ``timeout`` seconds for the server, and a connection that broke
 (Redis restarted) is retried once on a new connection, so a call raises StoreUnavailable within
 twice ``timeout`` and the store works again by itself once Redis is back. Games and spent tokens
-expire in Redis (``EXPIRE``); boards and results are kept for good. Run Redis with persistence
+expire in Redis (``EXPIRE``); boards and results (a player's too) are kept for good. Run Redis with persistence
 (AOF or RDB) if they must survive a restart of Redis itself.
 """
 
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, GameRecord, Store
+from .base import DEFAULT_TIMEOUT, GameRecord, Save, Store
 
 # A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
 # guess, the most frequent write) and every later one this script.
@@ -44,6 +44,13 @@ _PUT_ONCE = """
 local old = redis.call('GET', KEYS[1])
 if old then return old end
 redis.call('SET', KEYS[1], ARGV[1])
+return false
+"""
+# KEYS[1] a player's results (a hash); ARGV[1] the result's key, ARGV[2] its value. As _PUT_ONCE.
+_PUT_PLAYER_RESULT = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then return old end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return false
 """
 # Replies of a Redis that is up but cannot serve yet (loading its data, a read-only replica, ...)
@@ -74,6 +81,7 @@ class RedisStore(Store):
             from redis.retry import Retry
         except ImportError:
             raise StoreUnavailable('a Redis store needs the redis extra: pip install "flagcore[redis]"') from None
+        super().__init__()
         self.url = url
         self.timeout = float(timeout)
         self.prefix = prefix
@@ -96,6 +104,7 @@ class RedisStore(Store):
         self._no_script = redis.exceptions.NoScriptError
         self._save_game_sha = hashlib.sha1(_SAVE_GAME.encode()).hexdigest()
         self._put_once_sha = hashlib.sha1(_PUT_ONCE.encode()).hexdigest()
+        self._put_player_result_sha = hashlib.sha1(_PUT_PLAYER_RESULT.encode()).hexdigest()
 
     def __repr__(self) -> str:
         return f"RedisStore('redis://{self._where}')"
@@ -114,26 +123,41 @@ class RedisStore(Store):
         return conn
 
     def _command(self, *args: str | bytes | int) -> Any:
-        """Run one Redis command on this thread's connection and return its reply; Redis down, slow
-        or not ready becomes StoreUnavailable. A connection that broke (Redis restarted) is tried
-        once more, reconnected; a timeout is not: the command may have run, and the call has waited
-        enough. Any failure drops the connection, so no late reply is read as another's."""
+        """Run one Redis command on this thread's connection and return its reply (see ``_pipeline``);
+        an error reply raises."""
+        reply = self._pipeline([args])[0]
+        if isinstance(reply, self._reply_error):
+            raise reply
+        return reply
+
+    def _pipeline(self, commands: list[tuple[str | bytes | int, ...]]) -> list[Any]:
+        """Send ``commands`` in one write and read their replies in order (an error reply in its
+        place, as the exception); Redis down, slow or not ready becomes StoreUnavailable. A
+        connection that broke (Redis restarted) is tried once more, reconnected; a timeout is not:
+        the commands may have run, and the call has waited enough. Any failure drops the
+        connection, so no late reply is read as another's."""
         conn = self._connection()
         for attempt in (1, 2):
             try:
-                conn.send_command(*args)
-                return conn.read_response()
-            except self._reply_error as exc:
-                if str(exc).startswith(_UNAVAILABLE_REPLIES):
-                    raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
-                raise
+                conn.send_packed_command(conn.pack_commands(commands))
+                replies = []
+                for _ in commands:
+                    try:
+                        replies.append(conn.read_response())
+                    except self._reply_error as exc:
+                        replies.append(exc)
             except self._down as exc:
                 conn.disconnect()
                 if attempt == 2 or not isinstance(exc, self._broken):
                     raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
+                continue
             except BaseException:
                 conn.disconnect()
                 raise
+            for reply in replies:
+                if isinstance(reply, self._reply_error) and str(reply).startswith(_UNAVAILABLE_REPLIES):
+                    raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {reply}") from reply
+            return replies
         raise AssertionError("unreachable")  # the loop returns or raises
 
     def _script(self, sha: str, source: str, keys: int, *args: str | bytes | int) -> Any:
@@ -171,14 +195,27 @@ class RedisStore(Store):
         version, _, data = bytes(value).partition(b":")
         return GameRecord(int(version), data)
 
-    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
-        key = self._game_key(player, board)
-        if expected == 0:  # a new game: written only if there is none (an expired one is gone)
-            return self._command("SET", key, b"1:" + data, "NX", "EX", ttl) is not None
-        args: tuple[bytes | int, ...] = (expected, data, ttl)
-        if previous is not None:
-            args += (b"1", previous)
-        return bool(self._script(self._save_game_sha, _SAVE_GAME, 1, key, *args))
+    def _save_games(self, saves: list[Save]) -> list[bool]:
+        # a new game (a game's first guess, the most frequent write) is a plain SET NX; a later
+        # one the script, by its SHA1; all of them in one pipeline
+        commands: list[tuple[str | bytes | int, ...]] = []
+        for player, board, expected, data, ttl, previous in saves:
+            key = self._game_key(player, board)
+            if expected == 0:  # written only if there is none (an expired one is gone)
+                commands.append(("SET", key, b"1:" + data, "NX", "EX", ttl))
+            else:
+                args: tuple[str | bytes | int, ...] = (expected, data, ttl)
+                if previous is not None:
+                    args += (b"1", previous)
+                commands.append(("EVALSHA", self._save_game_sha, 1, key, *args))
+        stored = []
+        for command, reply in zip(commands, self._pipeline(commands), strict=True):
+            if isinstance(reply, self._no_script):  # a new or restarted Redis: send the source once
+                reply = self._command("EVAL", _SAVE_GAME, *command[2:])
+            elif isinstance(reply, self._reply_error):
+                raise reply
+            stored.append(reply is not None if command[0] == "SET" else bool(reply))
+        return stored
 
     def _spend(self, kind: str, jti: str, exp: int) -> bool:
         ttl = exp - int(self._clock())
@@ -193,3 +230,18 @@ class RedisStore(Store):
     def _get_once(self, table: str, key: str) -> bytes | None:
         value = self._command("GET", f"{self.prefix}{table}:{key}")
         return None if value is None else bytes(value)
+
+    def _player_results_key(self, player: str) -> str:
+        return f"{self.prefix}player-results:{player}"  # one hash per player, kept for good
+
+    def _put_player_result(self, player: str, key: str, data: bytes) -> bytes:
+        old = self._script(
+            self._put_player_result_sha, _PUT_PLAYER_RESULT, 1, self._player_results_key(player), key, data
+        )
+        return data if old is None else bytes(old)
+
+    def _player_results(self, player: str) -> dict[str, bytes]:
+        reply = self._command("HGETALL", self._player_results_key(player))
+        # RESP2 answers [key, value, key, value, ...], RESP3 a map
+        pairs = reply.items() if isinstance(reply, dict) else zip(reply[::2], reply[1::2], strict=True)
+        return {bytes(key).decode(): bytes(value) for key, value in pairs}

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, GameRecord, Store
+from .base import DEFAULT_TIMEOUT, FIRST_PAUSE, LAST_PAUSE, GameRecord, Save, Store
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -33,12 +33,15 @@ CREATE TABLE IF NOT EXISTS spent (
     kind TEXT NOT NULL, jti TEXT NOT NULL, exp INTEGER NOT NULL, PRIMARY KEY (kind, jti)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS boards (key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS player_results (
+    player TEXT NOT NULL, key TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (player, key)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_exp ON games (exp);
 CREATE INDEX IF NOT EXISTS spent_exp ON spent (exp);
 """
 _ONCE_TABLES = {"board": "boards", "result": "results"}
 CHECKPOINT_EVERY = 200  # writes between two checkpoints (a few hundred WAL pages, below SQLite's own 1000)
 SWEEP_EVERY = 1000  # writes between two deletions of expired games and spent tokens
+BUSY = object()  # what _call(work, wait=False) returns while another writer holds the file
 
 
 class SQLiteStore(Store):
@@ -53,6 +56,7 @@ class SQLiteStore(Store):
     def __init__(
         self, path: str | os.PathLike[str], *, timeout: float = DEFAULT_TIMEOUT, clock: Callable[[], float] = time.time
     ) -> None:
+        super().__init__()
         self.path = Path(path)
         self.timeout = float(timeout)
         self._clock = clock
@@ -124,32 +128,36 @@ class SQLiteStore(Store):
         conn.execute("PRAGMA journal_mode=WAL")
         conn.executescript(SCHEMA)
 
-    def _call(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _call(self, work: Callable[[sqlite3.Connection], Any], wait: bool = True) -> Any:
         """``work(connection)``, again while another writer holds the file (each statement is
         atomic, so a refused one wrote nothing), for at most ``timeout`` seconds; then, and for any
-        other failure of the file (unreadable, not a database), StoreUnavailable."""
+        other failure of the file (unreadable, not a database), StoreUnavailable. ``wait=False``:
+        one try, BUSY when another writer holds the file."""
         deadline = time.monotonic() + self.timeout
-        pause = 20e-6
+        pause = FIRST_PAUSE
         while True:
             try:
                 return work(self._connection())
             except sqlite3.OperationalError as exc:
                 busy = "locked" in str(exc) or "busy" in str(exc)
+                if busy and not wait:
+                    return BUSY
                 if not busy or time.monotonic() > deadline:
                     raise StoreUnavailable(f"the SQLite store {str(self.path)!r} is unavailable: {exc}") from exc
             except sqlite3.DatabaseError as exc:
                 raise StoreUnavailable(f"the SQLite store {str(self.path)!r} is unusable: {exc}") from exc
             time.sleep(pause)
-            pause = min(pause * 2, 2e-3)  # 20 µs, 40 µs, ... then every 2 ms
+            pause = min(pause * 2, LAST_PAUSE)
 
     def _now(self) -> int:
         return int(self._clock())
 
-    def _wrote(self) -> None:
-        """Count a write; every CHECKPOINT_EVERY writes, wake the housekeeper (started at the first
-        wake-up in each process: a thread never crosses a fork)."""
-        self._writes += 1  # a lost increment between threads only delays the housekeeping
-        if self._writes % CHECKPOINT_EVERY:
+    def _wrote(self, count: int = 1) -> None:
+        """Count ``count`` writes; every CHECKPOINT_EVERY writes, wake the housekeeper (started at
+        the first wake-up in each process: a thread never crosses a fork)."""
+        before = self._writes
+        self._writes += count  # a lost increment between threads only delays the housekeeping
+        if before // CHECKPOINT_EVERY == self._writes // CHECKPOINT_EVERY:
             return
         with self._lock:
             if self._housekeeper is None or self._housekeeper[0] != os.getpid():
@@ -188,33 +196,34 @@ class SQLiteStore(Store):
         )
         return None if row is None else GameRecord(row[0], bytes(row[1]))
 
-    def _save_game(self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> bool:
+    def _save_games(self, saves: list[Save]) -> list[bool]:
+        return self._call(self._save_work(saves))  # type: ignore[no-any-return]
+
+    def _save_games_now(self, saves: list[Save]) -> list[bool] | None:
+        stored = self._call(self._save_work(saves), wait=False)
+        return None if stored is BUSY else stored
+
+    def _save_work(self, saves: list[Save]) -> Callable[[sqlite3.Connection], list[bool]]:
+        """The work of writing ``saves`` (see ``_call``)."""
         now = self._now()
 
-        def work(conn: sqlite3.Connection) -> bool:
-            if expected == 0:  # a new game: no row, or only an expired one
-                cur = conn.execute(
-                    "INSERT INTO games (player, board, version, data, exp) VALUES (?, ?, 1, ?, ?) "
-                    "ON CONFLICT (player, board) DO UPDATE SET version = 1, data = excluded.data, "
-                    "exp = excluded.exp WHERE games.exp <= ?",
-                    (player, board, data, now + ttl, now),
-                )
-            elif previous is None:
-                cur = conn.execute(
-                    "UPDATE games SET version = version + 1, data = ?, exp = ? "
-                    "WHERE player = ? AND board = ? AND version = ? AND exp > ?",
-                    (data, now + ttl, player, board, expected, now),
-                )
+        def work(conn: sqlite3.Connection) -> list[bool]:
+            if len(saves) == 1:  # one statement: atomic by itself
+                stored = [_save(conn, now, *saves[0])]
             else:
-                cur = conn.execute(
-                    "UPDATE games SET version = version + 1, data = ?, exp = ? "
-                    "WHERE player = ? AND board = ? AND version = ? AND exp > ? AND data = ?",
-                    (data, now + ttl, player, board, expected, now, previous),
-                )
-            self._wrote()
-            return cur.rowcount == 1
+                # several: one transaction, one commit (the commit is most of a lone save's cost);
+                # IMMEDIATE takes the write lock first, so a busy file refuses the batch before any write
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    stored = [_save(conn, now, *save) for save in saves]
+                    conn.execute("COMMIT")
+                finally:
+                    if conn.in_transaction:  # a failure: nothing of the batch stays (it may be tried again)
+                        conn.execute("ROLLBACK")
+            self._wrote(len(saves))
+            return stored
 
-        return self._call(work)  # type: ignore[no-any-return]
+        return work
 
     def _spend(self, kind: str, jti: str, exp: int) -> bool:
         if exp <= self._now():
@@ -246,3 +255,55 @@ class SQLiteStore(Store):
         name = _ONCE_TABLES[table]
         row = self._call(lambda conn: conn.execute(f"SELECT data FROM {name} WHERE key = ?", (key,)).fetchone())
         return None if row is None else bytes(row[0])
+
+    def _put_player_result(self, player: str, key: str, data: bytes) -> bytes:
+        def work(conn: sqlite3.Connection) -> bytes:
+            cur = conn.execute(
+                "INSERT INTO player_results VALUES (?, ?, ?) ON CONFLICT (player, key) DO NOTHING", (player, key, data)
+            )
+            if cur.rowcount == 1:
+                return data
+            # never deleted, so the first writer's row is there
+            row = conn.execute("SELECT data FROM player_results WHERE player = ? AND key = ?", (player, key)).fetchone()
+            return bytes(row[0])
+
+        return self._call(work)  # type: ignore[no-any-return]
+
+    def _player_results(self, player: str) -> dict[str, bytes]:
+        rows = self._call(
+            lambda conn: conn.execute("SELECT key, data FROM player_results WHERE player = ?", (player,)).fetchall()
+        )
+        return {key: bytes(data) for key, data in rows}
+
+
+def _save(
+    conn: sqlite3.Connection,
+    now: int,
+    player: str,
+    board: str,
+    expected: int,
+    data: bytes,
+    ttl: int,
+    previous: bytes | None,
+) -> bool:
+    """One game's compare-and-set (see Store.save_game): True if this statement wrote it."""
+    if expected == 0:  # a new game: no row, or only an expired one
+        cur = conn.execute(
+            "INSERT INTO games (player, board, version, data, exp) VALUES (?, ?, 1, ?, ?) "
+            "ON CONFLICT (player, board) DO UPDATE SET version = 1, data = excluded.data, "
+            "exp = excluded.exp WHERE games.exp <= ?",
+            (player, board, data, now + ttl, now),
+        )
+    elif previous is None:
+        cur = conn.execute(
+            "UPDATE games SET version = version + 1, data = ?, exp = ? "
+            "WHERE player = ? AND board = ? AND version = ? AND exp > ?",
+            (data, now + ttl, player, board, expected, now),
+        )
+    else:
+        cur = conn.execute(
+            "UPDATE games SET version = version + 1, data = ?, exp = ? "
+            "WHERE player = ? AND board = ? AND version = ? AND exp > ? AND data = ?",
+            (data, now + ttl, player, board, expected, now, previous),
+        )
+    return cur.rowcount == 1

@@ -26,6 +26,7 @@ import datetime
 import re
 import secrets
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
@@ -46,10 +47,11 @@ from .._args.web import (
 )
 from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group
 from ..errors import ApiError, BoardRequestError, TokenError
-from ..library import Library
+from ..library import Library, flag_name
 from ..season import puzzle_plan
 from ..signatures import bundled_codes, flag_svg, piece_signatures
 from ..store import Store
+from . import stats
 from .boards import ID_LENGTH, LATEST_ZONE, Dealt, KeyedBoards, check_mode, daily_number, game_number
 from .jsonapi import Endpoint, PatternRoute, Reply
 from .openapi import SPEC
@@ -57,7 +59,8 @@ from .routes import ROUTES
 from .tokens import Signer, SpendHook
 from .trace import simulate
 
-PLAYER_HANDLERS = frozenset({"board", "guess", "deal", "verify"})  # the handlers that bind games to a player
+# the handlers that know the player (with a store: games bound to a player, the player's stats)
+PLAYER_HANDLERS = frozenset({"board", "guess", "deal", "verify", "player_stats"})
 DAILY_EPOCH = datetime.date(2024, 1, 1)  # no daily board before this day (flagcore's first)
 STALE = (
     "this guess token was already used, or the game has moved on since it was issued "
@@ -105,8 +108,8 @@ class Api:
     private_library: bool = False  # boards are dealt from ``library``, not the bundled one
     # boards read from the store's published boards, by (game number, mode, secret): never change
     _published: dict[tuple[int, str, int], Dealt] = dataclass_field(default_factory=dict)
-    # the game numbers of every daily from DAILY_EPOCH to _daily_until: only these can be published
-    _daily_numbers: set[int] = dataclass_field(default_factory=set)
+    # the day of each daily's game number from DAILY_EPOCH to _daily_until: only these can be published
+    _daily_days: dict[int, str] = dataclass_field(default_factory=dict)
     _daily_until: datetime.date = DAILY_EPOCH - datetime.timedelta(days=1)
 
     def __post_init__(self) -> None:
@@ -142,7 +145,8 @@ class Api:
         ]
 
     def _name(self, code: str) -> str:
-        return self.names.get(code, code)  # the UK's nations have artwork but no library entry
+        # the library's name first (a private library may rename), else the bundled artwork's name
+        return self.names.get(code) or flag_name(code)
 
     # ------------------------------------------------------------ Connections
 
@@ -200,11 +204,16 @@ class Api:
 
     def _may_be_published(self, number: int) -> bool:
         """Whether ``number`` is the game number of a daily board so far (only those are published)."""
+        return self._daily_day(number) is not None
+
+    def _daily_day(self, number: int) -> str | None:
+        """The day (YYYY-MM-DD) whose daily board has game number ``number``, among the days so far."""
         latest = datetime.datetime.now(LATEST_ZONE).date()
         while self._daily_until < latest:
             self._daily_until += datetime.timedelta(days=1)
-            self._daily_numbers.add(daily_number(self._daily_until.isoformat()))
-        return number in self._daily_numbers
+            day = self._daily_until.isoformat()
+            self._daily_days[daily_number(day)] = day
+        return self._daily_days.get(number)
 
     def _game_state(
         self,
@@ -261,9 +270,12 @@ class Api:
             + b"}",
         )
 
-    def guess(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
+    def guess(
+        self, body: dict[str, Any], player: str | None = None
+    ) -> dict[str, Any] | Coroutine[Any, Any, dict[str, Any]]:
         """``POST /api/connections/guess``: grade four codes against the game in the token (with a
-        store: the player's stored game, at the token's version)."""
+        store: the player's stored game, at the token's version; the reply then waits for the
+        store's write, see ``_bound_guess``)."""
         token = field(body, "token", str)
         codes = as_guess_codes(field(body, "codes", list))
         version = 0
@@ -287,20 +299,6 @@ class Api:
             raise ApiError(409, "game_over", "the game is over; start a new one")
         outcome = game.guess(codes)  # codes not on the board or already solved: bad_guess (routes.py)
         guesses = [list(g) for g in game.guesses]
-        if self.store is not None and player is not None:
-            # one round trip: written only if the stored game is exactly the token's (its version and
-            # guesses); a replayed or older token, or a guess recorded meanwhile, finds another game
-            previous = orjson.dumps(past) if version else None
-            if not self.store.save_game(
-                player, dealt.board_id, version, orjson.dumps(guesses), self.token_ttl, previous
-            ):
-                raise ApiError(409, "stale_token", STALE)
-            token = self._bound_token(number, mode, key, player, version + 1, guesses)
-        else:
-            payload: dict[str, Any] = {"n": number, "m": mode, "g": guesses}
-            if key:
-                payload["bk"] = self.signer.kid(key)
-            token = self.signer.sign("connections", payload, self.token_ttl)
         reply: dict[str, Any] = {
             "result": outcome.result,
             "group": groups[outcome.matched.tier] if outcome.matched else None,
@@ -310,11 +308,46 @@ class Api:
             "won": outcome.won,
             "lost": outcome.lost,
             "over": outcome.over,
-            "token": token,
+            "token": None,
         }
         if outcome.over:  # the answers are earned once the game ends, won or lost
             reply["groups"] = list(groups)
             reply["share"] = _share_text(game, dealt.board_id)
+        if self.store is not None and player is not None:
+            return self._bound_guess(reply, dealt, number, mode, key, player, version, past, guesses)
+        payload: dict[str, Any] = {"n": number, "m": mode, "g": guesses}
+        if key:
+            payload["bk"] = self.signer.kid(key)
+        reply["token"] = self.signer.sign("connections", payload, self.token_ttl)
+        return reply
+
+    async def _bound_guess(
+        self,
+        reply: dict[str, Any],
+        dealt: Dealt,
+        number: int,
+        mode: str,
+        key: int,
+        player: str,
+        version: int,
+        past: list[list[str]],
+        guesses: list[list[str]],
+    ) -> dict[str, Any]:
+        """Record a graded guess in the player's stored game, then answer it. Written only if the
+        stored game is exactly the token's (its version and guesses, so no read first): a replayed
+        or older token, or a guess recorded meanwhile, finds another game and gets 409. The write
+        waits for the end of the event loop's turn and goes with the other requests' (the store's
+        ``save_game_batched``): the loop stops for the store once per turn, not once per guess."""
+        assert self.store is not None  # only called with a store (guess)
+        previous = orjson.dumps(past) if version else None
+        data = orjson.dumps(guesses)
+        if not await self.store.save_game_batched(player, dealt.board_id, version, data, self.token_ttl, previous):
+            raise ApiError(409, "stale_token", STALE)
+        reply["token"] = self._bound_token(number, mode, key, player, version + 1, guesses)
+        day = self._daily_day(number) if reply["over"] else None
+        if day is not None and stats.counts(day):  # a daily's end: the player's stats (once per day)
+            entry = stats.result_data(reply["won"], reply["mistakes"])
+            self.store.record_player_result(player, stats.result_key(stats.connections_game(mode), day), entry)
         return reply
 
     def _board_key(self, state: dict[str, Any]) -> int:
@@ -343,7 +376,7 @@ class Api:
         day = as_daily_deal(body)
         if day is not None:
             _check_not_future(day)
-            return {**self._deal(*puzzle_plan(day), player), "daily": day}  # the deal of puzzle.daily
+            return {**self._deal(*puzzle_plan(day), player, day), "daily": day}  # the deal of puzzle.daily
         grid_name = field(body, "grid", str, required=False) or "hard"
         grid_key = puzzle.GRID_ALIASES.get(grid_name.strip().lower(), grid_name.strip().lower())
         if grid_key not in WEB_GRIDS:
@@ -360,7 +393,9 @@ class Api:
                 raise ApiError(400, "unknown_flag", f"flag {flag[:12]!r} is not a bundled flag")
         return self._deal(flag, grid_key, seed, player)
 
-    def _deal(self, flag: str, grid_key: str, seed: int | str, player: str | None) -> dict[str, Any]:
+    def _deal(
+        self, flag: str, grid_key: str, seed: int | str, player: str | None, day: str | None = None
+    ) -> dict[str, Any]:
         columns, rows = puzzle.GRIDS[grid_key]
         # by code: the engine caches each flag's signatures on each grid; ParSearchLimit: no_deal (routes.py)
         game = puzzle.new_game(flag, grid_key, seed=seed)
@@ -368,6 +403,8 @@ class Api:
         claim: dict[str, Any] = {"f": flag, "c": columns, "r": rows, "st": start, "p": game.par}
         if player is not None:  # with a store: one verified result per (player, flag, grid, seed)
             claim.update(u=player, s=seed)
+            if day is not None:  # a daily's deal: its result counts in the player's stats
+                claim["d"] = day
         token = self.signer.sign("puzzle", claim, self.puzzle_ttl)
         return {
             "flag": flag,
@@ -412,6 +449,9 @@ class Api:
                 raise ApiError(
                     409, "already_verified", "this Puzzle deal already has a verified result (one per player)"
                 )
+            if "d" in claim and stats.counts(claim["d"]):
+                entry = stats.result_data(result.solved, result.swaps_over_min)
+                self.store.record_player_result(claim["u"], stats.result_key("puzzle", claim["d"]), entry)
         return verified
 
     def cycles(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -433,6 +473,15 @@ class Api:
             "cycle_of": cycle_of,
             "solved": puzzle.is_strictly_solved(tiles),
         }
+
+    # ------------------------------------------------------------ stats
+
+    def player_stats(self, query: dict[str, str], player: str | None = None) -> dict[str, Any]:
+        """``GET /api/stats``: the player's figures per game (flagcore.web.stats) when the server has
+        a store; ``{"kept": false}`` without one (a normal answer: the browser then shows its own)."""
+        if self.store is None or player is None:
+            return {"kept": False}
+        return {"kept": True, "games": stats.summary(self.store.player_results(player))}
 
     # ------------------------------------------------------------ flags and the rest
 

@@ -4,9 +4,10 @@ The API's requests are small and its handlers take microseconds, so a general fr
 request and response objects (header parsing, middleware stacks, exception-handler wrappers)
 would cost more than the engines. This layer does only what the API needs: find the endpoint by
 its exact path, check the method, read the query string or a JSON body of at most
-``MAX_BODY_BYTES``, call the handler (a plain function, never in a thread pool) and send its
-reply. Every endpoint, the benchmarks' no-op ones included, goes through this same path, so a
-no-op endpoint of a load run is the true ceiling of the other endpoints.
+``MAX_BODY_BYTES``, call the handler (a plain function, never in a thread pool; a handler that
+must wait for the store returns a coroutine, awaited here) and send its reply. Every endpoint, the
+benchmarks' no-op ones included, goes through this same path, so a no-op endpoint of a load run is
+the true ceiling of the other endpoints.
 
 Every error is ``{"error": {"code", "message"}}`` with a 4xx status, from ``ERRORS`` (exception
 class -> status and code); any other exception is answered with a JSON 500 and then re-raised,
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
+from types import CoroutineType
 from typing import Any, NamedTuple
 from urllib.parse import parse_qsl
 
@@ -93,7 +95,8 @@ def error_reply_of(exc: Exception, refuses: Refusal | None, request: dict[str, A
 @dataclass(frozen=True)
 class Endpoint:
     """One API route: ``GET`` handlers get the query string as a dict, ``POST`` handlers the JSON
-    body object; either returns a JSON value (sent with status 200) or a Reply.
+    body object; either returns a JSON value (sent with status 200) or a Reply, or a coroutine
+    that gives one (a handler that waits for the store).
 
     ``refuses(exc, request)`` turns a TypeError or ValueError from the handler into the ApiError
     sent, for a handler that hands the client's data to an engine that refuses it with a builtin
@@ -178,6 +181,8 @@ class JsonApi:
                     result = endpoint.handler(arg, player)
                 else:
                     result = endpoint.handler(arg)
+                if type(result) is CoroutineType:  # a handler that waits for the store (a bound guess)
+                    result = await result
                 reply = result if type(result) is Reply else Reply(orjson.dumps(result))
                 if cookie is not None:
                     reply = reply._replace(headers=(*reply.headers, (b"set-cookie", cookie)))

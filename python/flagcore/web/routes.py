@@ -216,6 +216,45 @@ ROUTES: tuple[Route, ...] = (
         errors=(400, 413),
     ),
     Route(
+        "/api/stats",
+        "GET",
+        "player_stats",
+        "the player's stats (the player of the signed cookie) when the server has a store: per game "
+        "(connections, connections-trivia, puzzle) the dailies played and won, win rate, current and best "
+        "streak, wins by score (mistakes; swaps over par) and each day's result; without a store "
+        '{"kept": false} (the browser keeps its own)',
+        response=_json(
+            {
+                "type": "object",
+                "required": ["kept"],
+                "properties": {
+                    "kept": {"type": "boolean", "description": "false: this server has no store and keeps no stats"},
+                    "games": {
+                        "type": "object",
+                        "additionalProperties": {
+                            "type": "object",
+                            "properties": {
+                                "played": {"type": "integer"},
+                                "wins": {"type": "integer"},
+                                "win_rate": {"type": "integer", "description": "a whole percent"},
+                                "current_streak": {"type": "integer"},
+                                "best_streak": {"type": "integer"},
+                                "scores": {
+                                    "type": "array",
+                                    "items": {"type": "integer"},
+                                    "description": "wins by score",
+                                },
+                                "today": {"type": "object", "nullable": True},
+                                "days": {"type": "object", "description": "YYYY-MM-DD: {won, score}"},
+                            },
+                        },
+                    },
+                },
+            }
+        ),
+        errors=(503,),
+    ),
+    Route(
         "/api/flags",
         "GET",
         "flags",

@@ -109,7 +109,9 @@ const Stats = {
     let best = 0, run = 0;
     for (const d of [...wonDays].sort((a, b) => a - b)) { run = wonDays.has(d - 1) ? run + 1 : 1; best = Math.max(best, run); }
     let current = 0;
-    for (let d = dayNumber(today()) - (wonDays.has(dayNumber(today())) ? 0 : 1); wonDays.has(d); d--) current++;
+    // from today once today's daily is finished (a loss today ends the streak), else from yesterday
+    const finishedToday = days[today()] && days[today()].done;
+    for (let d = dayNumber(today()) - (finishedToday ? 0 : 1); wonDays.has(d); d--) current++;
     const histogram = buckets.map(() => 0);
     for (const [, r] of entries) if (r.won) histogram[Math.min(r.score, buckets.length - 1)]++;
     const wins = wonDays.size;
@@ -118,9 +120,28 @@ const Stats = {
   },
 };
 
-// Fills and opens the stats dialog; chartTitle and buckets name the chart's rows (score 0, 1, ...).
+// The player's stats as the server keeps them (GET /api/stats), in Stats.summary's shape, or null
+// when the server keeps none (no store) or cannot answer: the page then shows this browser's own.
+async function serverSummary(game, buckets) {
+  let answer;
+  try { answer = await api("/api/stats"); } catch { return null; }
+  const g = answer.kept && answer.games[game];
+  if (!g) return null;
+  const histogram = buckets.map(() => 0);
+  g.scores.forEach((count, score) => { histogram[Math.min(score, buckets.length - 1)] += count; });
+  return { played: g.played, wins: g.wins, rate: g.win_rate, current: g.current_streak, best: g.best_streak,
+           histogram, today: g.today, server: true };
+}
+
+// Opens the stats dialog on this browser's stats at once, then shows the server's when it keeps
+// them (they follow the player's cookie); chartTitle and buckets name the chart's rows (score 0, 1, ...).
 function openStats(game, chartTitle, buckets) {
-  const s = Stats.summary(game, buckets);
+  fillStats(Stats.summary(game, buckets), chartTitle, buckets);
+  $("stats-dialog").showModal();
+  return serverSummary(game, buckets).then(s => { if (s) fillStats(s, chartTitle, buckets); });
+}
+
+function fillStats(s, chartTitle, buckets) {
   const number = (value, label) => el("div", {}, el("b", { text: String(value) }), label);
   const top = Math.max(1, ...s.histogram);
   const chart = el("div", { class: "chart", role: "list" });
@@ -134,8 +155,9 @@ function openStats(game, chartTitle, buckets) {
     el("div", { class: "numbers" }, number(s.played, "Played"), number(s.rate + "%", "Win rate"),
        number(s.current, "Current streak"), number(s.best, "Best streak")),
     el("h3", { text: chartTitle }), chart,
-    el("p", { class: "muted", text: "Kept in this browser: today's daily counts once; the archive and other boards are practice." }));
-  $("stats-dialog").showModal();
+    el("p", { class: "muted", text: s.server
+      ? "Kept by the server for your player (a cookie of this browser): today's daily counts once, when it ends; the archive and other boards are practice."
+      : "Kept in this browser: today's daily counts once; the archive and other boards are practice." }));
 }
 
 // The last days' dailies as links, each marked with this browser's result.
