@@ -169,3 +169,5 @@ def test_cli_difficulty(capsys):
     assert "--difficulty must be one of" in capsys.readouterr().err
     assert main(["connections", "--id", view["board_id"], "--difficulty", "easy"]) == 2
     assert "contradicts board id" in capsys.readouterr().err
+    assert main(["connections", "--daily", "2027-01-01", "--difficulty", "hard"]) == 2
+    assert "--difficulty does not apply to --daily" in capsys.readouterr().err

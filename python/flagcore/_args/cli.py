@@ -8,6 +8,15 @@ from typing import NoReturn
 MAKE_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
 
 
+def check_daily_not_difficulty(daily: object, difficulty: object) -> None:
+    """``connections --daily`` is a board of the schedule: the season picks its groups, not a difficulty."""
+    if daily is not None and difficulty is not None:
+        raise ValueError(
+            "--difficulty does not apply to --daily (the schedule picks the day's groups); "
+            "for a day's plain seed at a difficulty use --seed daily:YYYY-MM-DD --difficulty LEVEL"
+        )
+
+
 def check_daily_not_legacy(daily: object, legacy: bool) -> None:
     """``connections --daily`` is a board of the schedule, which uses the fixed search only."""
     if daily is not None and legacy:

@@ -15,7 +15,7 @@ import secrets
 import sys
 from typing import Any, TextIO
 
-from .._args.cli import check_daily_not_legacy
+from .._args.cli import check_daily_not_difficulty, check_daily_not_legacy
 from .._args.common import parse_seed_text
 from .._args.connections import as_difficulty, check_board_id_difficulty, check_board_id_options
 from ..connections import TIER_NAMES, Board, board_id, daily_seed, parse_board_id
@@ -182,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
     from ..library import load_library
 
     check_daily_not_legacy(args.daily, args.legacy)
+    check_daily_not_difficulty(args.daily, args.difficulty)
     if args.daily is not None:
         from .._args.season import as_day
 
