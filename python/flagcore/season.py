@@ -142,17 +142,18 @@ _puzzle_rotation: list[Rotation[str]] = []
 
 
 def puzzle_flags() -> tuple[str, ...]:
-    """The flags the Puzzle daily deals: bundled artwork with a country name in the library."""
-    from .library import load_library
+    """The flags the Puzzle daily deals: every bundled artwork with a name (all 256 bundled flags
+    are named: countries, territories, the UK's nations, the EU)."""
+    from .library import flag_names
     from .signatures import bundled_codes
 
-    named = set(load_library().codes)
+    named = flag_names()
     return tuple(code for code in bundled_codes() if code in named)
 
 
 def puzzle_plan(date: Any = None) -> tuple[str, str, str]:
     """(flag, grid name, seed) of the Puzzle daily of ``date``: every named flag has its turn once
-    per cycle (197 days with the bundled data), the grid follows WEEKLY_GRIDS."""
+    per cycle (256 days with the bundled data), the grid follows WEEKLY_GRIDS."""
     i = day_index(date)
     if not _puzzle_rotation:
         _puzzle_rotation.append(Rotation(puzzle_flags(), "season|puzzle"))

@@ -36,11 +36,18 @@ def test_year_of_dailies_is_fair_and_rotates(mode):
     used = {c for b in boards for c in _ids(b)}
     placeable = {sched.tables.categories[c].id for t in range(4) for c in sched.placeable[t]}
     assert placeable <= used
-    # no category more than twice as often as the median of its tier
+    # no category more than twice as often as the median of its tier; in trivia mode, of its kind
+    # (facts rotate at about twice the looks' rate, by design: a trivia board holds two fact groups)
+    counts = collections.Counter(g.category_id for b in boards for g in b.groups)
     for t in range(4):
-        counts = collections.Counter(b.groups[t].category_id for b in boards)
-        per = sorted(counts.get(sched.tables.categories[c].id, 0) for c in sched.placeable[t])
-        assert max(per) <= 2 * per[len(per) // 2]
+        for kind in (0, 1) if sched.min_facts else (None,):
+            cats = [c for c in sched.placeable[t] if kind is None or sched.fact[c] == kind]
+            per = sorted(counts.get(sched.tables.categories[c].id, 0) for c in cats)
+            assert max(per) <= 2 * per[len(per) // 2], (t, kind, per)
+    if sched.min_facts:  # and the days hold their fact groups (a few off-plan days cannot)
+        fact_ids = {sched.tables.categories[c].id for c in range(len(sched.fact)) if sched.fact[c]}
+        facts = [sum(g.category_id in fact_ids for g in b.groups) for b in boards]
+        assert sum(f >= sched.min_facts for f in facts) >= 0.95 * len(boards)
 
 
 @pytest.mark.parametrize("mode", ["flags", "trivia"])

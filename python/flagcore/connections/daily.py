@@ -10,7 +10,10 @@ the mode and the library alone; nothing before it is replayed.
    category are at least n - n // 5 days apart (n turns per cycle). Categories with fewer than
    RARE_BELOW certain codes cannot come back without keeping 3 of their 4 flags: they share turns
    (each shared turn goes to one of them in turn), as few shared turns as bring each back within
-   a year.
+   a year. In trivia mode a board holds at least ``min_facts`` fact groups (about the country, not
+   its flag's look), and with every category once per cycle the average day would hold fewer than
+   two: the look categories share turns in pairs, so facts come about twice as often as looks, and
+   the plan's matching (step 2) also asks that a day can still hold its fact groups.
 2. **Plan.** The tiers are planned one after the other, the one with fewest turns first. Within
    each block of a cycle, the next tier's categories are matched to the block's days so that, as
    far as a matching allows, each day's planned categories form a board (the fixed search finds
@@ -94,6 +97,8 @@ class Schedule:
     certain: tuple[frozenset[int], ...]  # per category: its certain codes (code indices)
     fit: tuple[frozenset[int], ...]  # per category: every code that fits it, arguably or not
     fit_mask: tuple[int, ...]  # the same as bit sets (bit x: code x), for the members' lookups
+    fact: tuple[int, ...]  # per category: 1 for a fact group (trivia mode), as the fixed search counts them
+    min_facts: int  # fact groups a board must hold (tables.min_facts; 0: no rule)
     tier_of: tuple[int, ...]
     depth_order: tuple[int, ...]  # the tiers in the order they are planned and searched
     depth_orders: tuple[tuple[int, ...], ...] = ()  # depth_order, then each other tier moved first
@@ -131,7 +136,11 @@ def _build(library: Library | None, mode: str) -> Schedule:
         )
     certain = _sets(tables.pool_flat, tables.pool_off)
     fit = _sets(tables.fit_flat, tables.fit_off)
-    shares = tuple(_shares(placeable[t], certain, mode, t) for t in range(TIERS))
+    facts = tables.fact.tolist()
+    shares = tuple(
+        _shares(placeable[t], certain, mode, t) + _look_pairs(placeable[t], certain, facts, tables.min_facts, mode, t)
+        for t in range(TIERS)
+    )
     sched = Schedule(
         mode=mode,
         tables=tables,
@@ -143,6 +152,8 @@ def _build(library: Library | None, mode: str) -> Schedule:
         certain=certain,
         fit=fit,
         fit_mask=tuple(sum(1 << x for x in f) for f in fit),
+        fact=tuple(tables.fact.tolist()),
+        min_facts=int(tables.min_facts),
         tier_of=tuple(c.tier for c in tables.categories),
         depth_order=tuple(sorted(range(TIERS), key=lambda t: (_turns_per_cycle(placeable[t], shares[t]), t))),
     )
@@ -182,6 +193,11 @@ def _build(library: Library | None, mode: str) -> Schedule:
             planned = {e: planned_at(sched, e, i) for e in earlier}
             if not all(pair_fits(c, o) for o in planned.values()):
                 return False
+            if sched.min_facts:  # the day must still be able to hold its fact groups
+                later = [d for d in range(TIERS) if d != t and d not in planned]
+                could = sum(1 for d in later if any(sched.fact[x] for x in block_at(d, i)))
+                if sched.fact[c] + sum(sched.fact[o] for o in planned.values()) + could < sched.min_facts:
+                    return False
             lists = [[c] if d == t else [planned[d]] if d in planned else block_at(d, i) for d in range(TIERS)]
             return _found(impl, prepared, lists)
 
@@ -239,6 +255,20 @@ def _shares(
     k = next(k for k in range(1, len(rare) + 1) if -(-len(rare) // k) * (regular + k) <= YEAR or k == len(rare))
     rare = core.rng.shuffle(rare, core.rng.Rng(f"season|{mode}|{t}|shares"))
     return tuple(tuple(rare[j::k]) for j in range(k))
+
+
+def _look_pairs(
+    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], facts: list[int], min_facts: int, mode: str, t: int
+) -> tuple[tuple[int, ...], ...]:
+    """Where boards must hold fact groups (trivia), the tier's look categories (about the flag, not
+    the country) in pairs that share a turn: each comes back half as often, so the days' plans hold
+    about twice as many facts as looks and the matching can give every day its fact groups (with
+    each category once per cycle the average day would hold fewer than two)."""
+    if not min_facts:
+        return ()
+    looks = [c for c in placeable if not facts[c] and len(certain[c]) >= RARE_BELOW]
+    looks = core.rng.shuffle(looks, core.rng.Rng(f"season|{mode}|{t}|looks"))
+    return tuple(tuple(looks[j : j + 2]) for j in range(0, len(looks) - 1, 2))
 
 
 def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
@@ -415,7 +445,7 @@ def _search(
     best = None
     for depths in s.depth_orders:
         cats, counters = _search_depths(s, i, orders, depths)
-        if cats == planned:
+        if cats == planned and _enough_facts(s, cats):
             return cats, planned, counters
         score = _off_plan_score(s, i, cats, planned, recent)
         if best is None or score > best[0]:
@@ -424,12 +454,18 @@ def _search(
     return best[1], planned, best[2]
 
 
+def _enough_facts(s: Schedule, cats: list[int]) -> bool:
+    """Whether a trivia board of these categories holds its fact groups (always, in flags mode)."""
+    return sum(s.fact[c] for c in cats) >= s.min_facts
+
+
 def _off_plan_score(
     s: Schedule, i: int, cats: list[int], planned: list[int], recent: frozenset[int]
-) -> tuple[float, int]:
+) -> tuple[bool, bool, float, int]:
     """How well a board off the plan keeps the rotation (higher is better): its off-plan category
     nearest a turn of its own, as a fraction of its tier's cycle (0 when the days before took it),
-    then the fewest tiers off the plan."""
+    then the fewest tiers off the plan; first of all, a board that keeps the day's rare categories,
+    then one with its fact groups."""
     worst = float("inf")
     off = 0
     for t in range(TIERS):
@@ -439,7 +475,12 @@ def _off_plan_score(
         off += 1
         d = distances(s, t, i).get(c, FAR)
         worst = min(worst, 0.0 if c in recent else d / s.rotations[t].n)
-    return (worst, -off)
+    # Where boards need fact groups, fewer boards fit and a rare category that loses its turn waits
+    # a whole lap of its shared turn (it could miss a year): keep it when some board can.
+    rare_kept = not s.min_facts or all(
+        cats[t] == planned[t] for t in range(TIERS) if len(s.certain[planned[t]]) < RARE_BELOW
+    )
+    return (rare_kept, _enough_facts(s, cats), worst, -off)
 
 
 def _search_depths(
@@ -466,7 +507,8 @@ def first_draft(s: Schedule, i: int) -> tuple[int, ...]:
         if len(cache) >= 4096:
             cache.clear()
         planned = [planned_at(s, t, i) for t in range(TIERS)]
-        on_plan = _planned_search(s, planned)[0] == 0  # as in daily_categories: the plan, when it forms a board
+        # as in daily_categories: the plan, when it forms a board (with its fact groups)
+        on_plan = _planned_search(s, planned)[0] == 0 and _enough_facts(s, planned)
         hit = cache[i] = tuple(planned if on_plan else _search(s, i, frozenset())[0])
     return hit
 
@@ -486,7 +528,7 @@ def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[in
     """
     planned = [planned_at(s, t, i) for t in range(TIERS)]
     status, _, counters = _planned_search(s, planned)
-    if status == 0:
+    if status == 0 and _enough_facts(s, planned):
         return planned, planned, counters
     drafts = [(j, first_draft(s, j)) for j in range(max(0, i - LOOKBACK), i)]
     recent = frozenset(c for _, cats in drafts for c in cats)
