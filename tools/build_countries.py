@@ -312,6 +312,18 @@ MORE_ARGUABLE = [
     ("US", "trivia", "named after a person", "America is named after Amerigo Vespucci"),
     ("LI", "trivia", "named after a person", "named after its ruling house"),
     ("KI", "trivia", "named after a person", "Kiribati is the Gilbertese form of Gilbert (Thomas Gilbert)"),
+    # Play-test of issue 20 (trivia): names whose leading or a common etymology is a person, by way
+    # of a place, a people or an icon. Source: each country's Wikipedia article, "Etymology".
+    ("NI", "trivia", "named after a person", "often said to be named after Nicarao, a Nahua chief"),
+    ("AZ", "trivia", "named after a person", "Atropatene, the old name, honours the satrap Atropates"),
+    ("AG", "trivia", "named after a person", "Antigua honours Santa María la Antigua, an icon of the Virgin Mary"),
+    ("MZ", "trivia", "named after a person", "its island is named after Mussa Bin Bique, an Arab trader"),
+    ("PE", "trivia", "named after a person", "probably from Birú, a local ruler near the Bay of San Miguel"),
+    ("BZ", "trivia", "named after a person", "one theory derives Belize from Peter Wallace, a buccaneer"),
+    ("SZ", "trivia", "named after a person", "the Swazi, its people, are named after King Mswati II"),
+    ("UZ", "trivia", "named after a person", "one theory derives the Uzbeks' name from Öz Beg Khan"),
+    ("AO", "trivia", "named after a person", "ngola was the title of the kings of Ndongo (Ngola a Kiluanje)"),
+    ("GE", "trivia", "named after a person", "often said to honour Saint George (the name is Persian gurj)"),
     ("SV", "trivia", "capital named after a person", "San Salvador means the Holy Saviour"),
     ("AG", "trivia", "capital named after a person", "St. John's is named after its parish"),
     ("BS", "trivia", "capital named after a person", "Nassau honours William III of Orange-Nassau"),
