@@ -29,7 +29,7 @@ from ._impl import core
 T = TypeVar("T", bound=Hashable)
 _CYCLE_CACHE = 256  # cycles kept per rotation: a season report walks them in order
 
-__all__ = ["EPOCH", "Rotation", "day_index", "day_of"]
+__all__ = ["EPOCH", "Rotation", "by_weekday", "day_index", "day_of"]
 
 
 def day_index(date: Any, name: str = "date") -> int:
@@ -45,6 +45,19 @@ def day_of(index: int) -> _dt.date:
 def block_size(n: int) -> int:
     """Items per block: the largest b with n - b + 1 >= 0.8 * n, i.e. n // 5 + 1."""
     return n // 5 + 1
+
+
+def by_weekday(items: list[T], first_day: int, ease: Callable[[T], float]) -> list[T]:
+    """``items`` (for days first_day, first_day + 1, ...) rearranged so that the easier ones fall on
+    the earlier weekdays of those days: the k-th easiest item takes the day with the k-th earliest
+    weekday (Monday first; ties keep the given order). A weekly rhythm inside a block: the block
+    keeps its days, so the gap bound is untouched."""
+    days = sorted(range(len(items)), key=lambda d: (day_of(first_day + d).weekday(), d))
+    ranked = sorted(range(len(items)), key=lambda j: (-ease(items[j]), j))
+    out: list[T] = list(items)
+    for d, j in zip(days, ranked):
+        out[d] = items[j]
+    return out
 
 
 def match(items: list[T], first_day: int, fits: Callable[[T, int], bool]) -> list[T]:
@@ -86,11 +99,18 @@ class Rotation(Generic[T]):
     gap bound holds unchanged.
     """
 
-    def __init__(self, items: Sequence[T], key: str, fits: Callable[[T, int], bool] | None = None) -> None:
+    def __init__(
+        self,
+        items: Sequence[T],
+        key: str,
+        fits: Callable[[T, int], bool] | None = None,
+        ease: Callable[[T, int], float] | None = None,
+    ) -> None:
         if not items:
             raise ValueError(f"rotation {key!r}: no items to rotate")  # flagcore's invariant, not an argument
         self.key = key
         self.fits = fits
+        self.ease = ease  # ease(item, cycle): higher is easier; each block then runs easy to hard in the week
         self.n = len(items)
         base = core.rng.shuffle(list(items), core.rng.Rng(key))
         b = block_size(self.n)
@@ -105,6 +125,8 @@ class Rotation(Generic[T]):
             order: list[T] = []
             for block in self.blocks:
                 items = core.rng.shuffle(block, rng)
+                if self.ease is not None:
+                    items = by_weekday(items, k * self.n + len(order), lambda x, k=k: self.ease(x, k))  # type: ignore[misc]
                 if self.fits is not None:
                     items = match(items, k * self.n + len(order), self.fits)
                 order.extend(items)

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flagcore import puzzle
-from flagcore.connections import daily, find_ambiguities, generate
+from flagcore.connections import board_difficulty, daily, find_ambiguities, generate
 from flagcore.connections.daily import _search, daily_categories, first_draft, member_order, members, schedule
 from flagcore.library import load_library
-from flagcore.season import EPOCH, WEEKLY_GRIDS, Rotation, block_size, puzzle_flags, puzzle_plan
+from flagcore.season import EPOCH, WEEKLY_GRIDS, Rotation, block_size, by_weekday, puzzle_flags, puzzle_plan
 
 YEAR = [dt.date(2027, 1, 1) + dt.timedelta(days=j) for j in range(365)]
 
@@ -151,3 +151,23 @@ def test_puzzle_daily_deals_the_plan():
     assert game.grid == puzzle.GRIDS["hard"]
     again = puzzle.daily(dt.date(2027, 3, 5))
     assert again.start == game.start and again.par == game.par
+
+
+def test_by_weekday_puts_the_easier_items_first_in_the_week():
+    # 2027-01-04 is a Monday; days 0..5 of the block are Mon..Sat; ease is the item itself
+    first = (dt.date(2027, 1, 6) - EPOCH).days  # a Wednesday: the block's Monday is its 6th day
+    out = by_weekday([3, 9, 1, 7, 5, 8, 2], first, lambda x: x)
+    weekdays = [(EPOCH + dt.timedelta(days=first + d)).weekday() for d in range(7)]
+    by_day = dict(zip(weekdays, out))
+    assert [by_day[w] for w in range(7)] == [9, 8, 7, 5, 3, 2, 1]
+
+
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_the_week_runs_from_easier_to_harder(mode):
+    # the difficulty model's board score, averaged per weekday over 2027: the weekend is harder
+    # than the start of the week, by a margin (the plain daily: seeds show no such rhythm)
+    score = collections.defaultdict(list)
+    for d in YEAR:
+        score[d.weekday()].append(sum(g.score for g in board_difficulty(daily(d, mode)).groups))
+    mean = {w: sum(v) / len(v) for w, v in score.items()}
+    assert (mean[5] + mean[6]) / 2 > 1.1 * (mean[0] + mean[1]) / 2, mean

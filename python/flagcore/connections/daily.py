@@ -48,6 +48,7 @@ shared by its date. A library with other categories gives another schedule, for 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import itertools
 import threading
 from collections.abc import Container
@@ -63,7 +64,7 @@ from .._impl import core
 from ..errors import NoBoardError
 from ..library import Library
 from .board import Board, Group
-from .difficulty import coloured
+from .difficulty import category_difficulty, coloured
 from .tables import default_library, tables_for
 
 ITEMS = 4
@@ -174,11 +175,19 @@ def _build(library: Library | None, mode: str) -> Schedule:
     # one matched, block by block, to the days of the earlier ones' categories: a category fits a
     # day when the fixed search finds a board with it, the earlier tiers' planned categories and,
     # for each tier still to plan, a category of the block that tier deals that day.
+    # The weekly rhythm: within each block of a rotation the categories a player sees more readily
+    # (the difficulty model's salience) go to the earlier weekdays, so the week runs easy to hard.
+    salience = [category_difficulty(cat, library).salience for cat in tables.categories]
+
+    def ease(item: int, k: int, t: int) -> float:
+        return salience[rare_member(sched, t, -1 - item, k) if item < 0 else item]
+
     rotations: list[Any] = []
     for t in range(TIERS):
+        ease_t = functools.partial(ease, t=t)
         shared = {c for share in shares[t] for c in share}
         items = [c for c in placeable[t] if c not in shared] + [-1 - j for j in range(len(shares[t]))]
-        rotations.append(_season.Rotation(items, f"season|{mode}|{t}"))
+        rotations.append(_season.Rotation(items, f"season|{mode}|{t}", ease=ease_t))
     sched.rotations = rotations
 
     def block_at(t: int, i: int) -> list[int]:
