@@ -76,6 +76,7 @@ def test_one_day_daily_new(benchmark, impl, mode):
         s.drafts.clear()  # and no day's first draft kept: a new process's first request of a day
         for j in range(30, 60):
             s.boards.pop((YEAR[j] - EPOCH).days, None)
+            s.coloured.pop((YEAR[j] - EPOCH).days, None)
     days = iter(YEAR[30:60])
     rounds = 30 if impl == "core" else 5
     benchmark.pedantic(lambda: daily(next(days), mode, library=LIB), rounds=rounds)

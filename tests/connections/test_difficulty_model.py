@@ -21,7 +21,8 @@ from flagcore._connections_layout import (
     SCORE_PULL,
     TEMPTING,
 )
-from flagcore.connections.difficulty import DATA_FILE, board_difficulty, category_difficulty, model_tables
+from flagcore.connections import generate
+from flagcore.connections.difficulty import DATA_FILE, board_difficulty, category_difficulty, coloured, model_tables
 from flagcore.connections.search import generate_with
 from flagcore.library import load_library
 from flagcore.library.loading import bundled_path
@@ -170,3 +171,21 @@ def test_every_bundled_category_has_an_entry_or_the_default():
                 # the named feature holds the category: dropping a clause only widens the set
                 assert cat.pool <= d.named, cid
                 assert d.simpler and d.simpler != cat.label
+
+
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_coloured_reads_the_same_figures_as_the_model(mode):
+    # coloured() reads the kernel's rows directly; board_difficulty() builds the full model: the
+    # colours, labels and counts must agree on every board
+    for seed in range(60):
+        board = generate(seed, mode, difficulty=None)
+        model = board_difficulty(board)
+        shown = coloured(board)
+        order = model.order
+        assert [g.category_id for g in shown.groups] == [board.groups[i].category_id for i in order]
+        for colour, i in enumerate(order):
+            g = model.groups[i]
+            label = g.simpler_label if g.clause == "idle" and g.simpler_label else board.groups[i].label
+            assert shown.groups[colour].label == label and shown.groups[colour].tier == colour
+        assert shown.stats["model"]["tempting_phantoms"] == len(model.tempting)
+        assert shown.stats["model"]["scores"] == [model.groups[i].score for i in order]

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._args.connections import as_instance, as_mode, check_board_shape, check_category_known
-from .._connections_layout import ITEMS, SALIENCE_MAX, TEMPTING, TIER_NAMES, TIERS
+from .._connections_layout import SALIENCE_MAX, TEMPTING, TIER_NAMES, TIERS
 from .._impl import core
 from ..errors import LibraryError, RuleError
 from ..library import Library
@@ -252,12 +252,8 @@ def model_tables(impl: Any, library: Library | None, mode: str) -> ModelTables:
     return per_lib[key]  # type: ignore[no-any-return]
 
 
-def board_difficulty(board: Board, library: Library | None = None) -> BoardDifficulty:
-    """The difficulty model of ``board`` (made from ``library``, None: the bundled one).
-
-    Raises TypeError for a non-Board, ValueError for a board whose groups or tiles the library's
-    categories for its mode do not know.
-    """
+def _raw_model(board: Board, library: Library | None) -> tuple[ModelTables, list[int], list[str], Any]:
+    """The kernel's counts for ``board`` (checked as board_difficulty says), with what reads them."""
     as_instance(board, Board, "board", "a flagcore.connections.Board")
     mode = as_mode(board.mode, "board.mode")
     check_board_shape(board, type(board.groups[0]) if board.groups else object)
@@ -271,6 +267,16 @@ def board_difficulty(board: Board, library: Library | None = None) -> BoardDiffi
         if code not in known:
             raise ValueError(f"board: tile {code!r} is not a country of the library")
     raw = impl.board_model(mt.prepared, [known[c] for c in group_codes], cats)
+    return mt, cats, group_codes, raw
+
+
+def board_difficulty(board: Board, library: Library | None = None) -> BoardDifficulty:
+    """The difficulty model of ``board`` (made from ``library``, None: the bundled one).
+
+    Raises TypeError for a non-Board, ValueError for a board whose groups or tiles the library's
+    categories for its mode do not know.
+    """
+    mt, cats, group_codes, raw = _raw_model(board, library)
     return from_raw(mt, board.groups, cats, group_codes, raw)
 
 
@@ -278,20 +284,23 @@ def coloured(board: Board, library: Library | None = None) -> Board:
     """``board`` as the model shows it: groups coloured by their score on the board (yellow the
     easiest, ties by the board's own colours), a clause that excludes no tile shown as the simpler
     label, and the model's figures in ``stats["model"]`` (what generate does in the engines)."""
-    model = board_difficulty(board, library)
-    order = model.order
+    # The kernel's rows read directly: the same figures as board_difficulty(board), without
+    # building every phantom (a server colours each new daily; a trivia board has about 30).
+    mt, cats, _, (group_rows, phantom_rows) = _raw_model(board, library)
+    scores = [row[3] for row in group_rows]
+    order = sorted(range(TIERS), key=lambda i: (scores[i], board.groups[i].tier))
     labels: list[str] = []
-    for i, g in enumerate(model.groups):
-        simpler = g.simpler_label if g.clause == "idle" else None
-        labels.append(simpler if simpler is not None else board.groups[i].label)
+    for i, (_, lure, _, _) in enumerate(group_rows):
+        simpler = mt.data[cats[i]].simpler
+        labels.append(simpler if simpler is not None and not lure else board.groups[i].label)
     groups = tuple(
         Group(colour, labels[i], board.groups[i].codes, board.groups[i].category_id) for colour, i in enumerate(order)
     )
     stats = dict(board.stats)
     stats["model"] = {
         "attempt": 0,
-        "tempting_phantoms": len(model.tempting),
-        "scores": [model.groups[i].score for i in order],
+        "tempting_phantoms": sum(1 for row in phantom_rows if row[3] >= TEMPTING),
+        "scores": [scores[i] for i in order],
         "search_tiers": list(order),
     }
     return Board(board.tiles, groups, board.seed, board.mode, board.legacy, stats, board.events)  # type: ignore[arg-type]
@@ -303,6 +312,16 @@ def _code_index(tables: Tables) -> dict[str, int]:
         idx = {code: i for i, code in enumerate(tables.codes)}
         object.__setattr__(tables, "_code_index", idx)
     return idx
+
+
+def _members_of(group_codes: Sequence[str], mask: int) -> tuple[str, ...]:
+    """The tiles whose bits ``mask`` sets, in tile order (only the set bits are visited)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(group_codes[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
 
 
 def from_raw(
@@ -325,7 +344,7 @@ def from_raw(
         Phantom(
             cat_objs[c].id,
             cat_objs[c].label,
-            tuple(group_codes[i] for i in range(TIERS * ITEMS) if mask >> i & 1),
+            _members_of(group_codes, mask),
             mt.data[c].salience,
             spread,
             strength,
