@@ -22,10 +22,16 @@ from flagcore._connections_layout import (
     TEMPTING,
 )
 from flagcore.connections import generate
-from flagcore.connections.difficulty import DATA_FILE, board_difficulty, category_difficulty, coloured, model_tables
+from flagcore.connections.difficulty import (
+    DATA_FILE,
+    board_difficulty,
+    category_difficulty,
+    coloured,
+    difficulty_data,
+    model_tables,
+)
 from flagcore.connections.search import generate_with
-from flagcore.library import load_library
-from flagcore.library.loading import bundled_path
+from flagcore.library import bundled_path, load_library
 from flagcore.reference import connections as ref
 
 MODES = ("flags", "trivia")
@@ -189,3 +195,23 @@ def test_coloured_reads_the_same_figures_as_the_model(mode):
             assert shown.groups[colour].label == label and shown.groups[colour].tier == colour
         assert shown.stats["model"]["tempting_phantoms"] == len(model.tempting)
         assert shown.stats["model"]["scores"] == [model.groups[i].score for i in order]
+
+
+# Rules of more than one condition that are one idea to a player: a stripe direction with its
+# count ("Three horizontal stripes"), two colours both present ("Has both black and yellow").
+ONE_IDEA = {("stripe_count", "stripes"), ("colours",)}
+
+
+def test_every_label_with_a_clause_has_its_simpler_label():
+    # a group whose clause excludes nobody on the board is shown by its simpler label: that needs
+    # the clause's data (difficulty.json "named" and "simpler") for every label with a clause
+    doc = json.loads((bundled_path() / "categories.json").read_text(encoding="utf-8"))
+    _, entries = difficulty_data()
+    missing = [
+        c["id"]
+        for c in doc["categories"]
+        if len(c["where"]) > 1
+        and tuple(sorted(c["where"])) not in ONE_IDEA
+        and "simpler" not in entries.get(c["id"], {})
+    ]
+    assert missing == []
