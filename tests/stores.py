@@ -4,8 +4,10 @@ real redis-server (tests/conftest.py), so tests never see each other's records."
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from redis_server import RedisServer
 
 from flagcore.store import RedisStore, SQLiteStore, Store
@@ -23,3 +25,11 @@ def make_store(kind: str, tmp_path: Path, redis_server: RedisServer, **options: 
     if kind == "sqlite":
         return SQLiteStore(tmp_path / "games.db", **options)  # type: ignore[arg-type]
     return RedisStore(redis_server.url, prefix=f"test-{uuid.uuid4().hex}:", **options)  # type: ignore[arg-type]
+
+
+@pytest.fixture(params=KINDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path, redis_server: RedisServer) -> Iterator[Store]:
+    """Each real store in turn, fresh (a test module takes it with ``from stores import store``)."""
+    made = make_store(request.param, tmp_path, redis_server)
+    yield made
+    made.close()

@@ -4,32 +4,23 @@ redis-server: what counts (today's dailies, once), the figures, and who sees the
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
-from pathlib import Path
 
 import orjson
 import pytest
-from redis_server import RedisServer
 from starlette.testclient import TestClient
-from stores import KINDS, make_store
 from web_helpers import SECRET, answers, optimal_log
 
 from flagcore.store import Store
 from flagcore.web import create_app
 from flagcore.web.stats import counts, result_data, result_key, summary
 
+pytest_plugins = ["stores"]  # the store fixture: each real store, fresh
+
 UTC = datetime.timezone.utc
 
 
 def today() -> str:
     return datetime.datetime.now(UTC).date().isoformat()
-
-
-@pytest.fixture(params=KINDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path, redis_server: RedisServer) -> Iterator[Store]:
-    made = make_store(request.param, tmp_path, redis_server)
-    yield made
-    made.close()
 
 
 @pytest.fixture

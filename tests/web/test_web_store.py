@@ -5,27 +5,19 @@ dailies, future dailies, token spellings, secrets and rotation, hosts and exact 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from redis_server import RedisServer
 from starlette.testclient import TestClient
-from stores import KINDS, make_store
 from web_helpers import SECRET, answers, optimal_log
 
 from flagcore.store import Store
 from flagcore.web import create_app
 from flagcore.web.tokens import Signer
 
+pytest_plugins = ["stores"]  # the store fixture: each real store, fresh
+
 OTHER = "Nw5tYc8Kq2Vb7Rx4Lm9Pz3Hg6Jd1Fs0A"  # another strong secret (rotation)
-
-
-@pytest.fixture(params=KINDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path, redis_server: RedisServer) -> Iterator[Store]:
-    made = make_store(request.param, tmp_path, redis_server)
-    yield made
-    made.close()
 
 
 @pytest.fixture
