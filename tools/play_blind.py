@@ -107,20 +107,16 @@ def main(argv: list[str] | None = None) -> int:
         Path(a.state).write_text(json.dumps(state, indent=1))
         _show(board, game, a.png)
         return 0
-    if a.cmd == "show":
+    if a.cmd in ("show", "guess"):
         state = json.loads(Path(a.state).read_text())
         board, game = _replay(state)
-        if game.over:
+        if game.over:  # a finished game shows its end; a guess after it is refused
             _end(board, game)
-        else:
-            _show(board, game, a.png)
+            return 0 if a.cmd == "show" else 1
+    if a.cmd == "show":
+        _show(board, game, a.png)
         return 0
     if a.cmd == "guess":
-        state = json.loads(Path(a.state).read_text())
-        board, game = _replay(state)
-        if game.over:
-            _end(board, game)
-            return 1
         codes = [c.upper() for c in a.codes]
         try:
             out = game.guess(codes)

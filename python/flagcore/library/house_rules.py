@@ -33,7 +33,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Seven colours: red, white, blue, green, yellow, black, orange (maroon counts as red, sky blue as "
         "blue, gold as yellow; two shades of one colour are one colour). Emblems and coats of arms count "
         "where a colour fills an area you can see on a tile; tiny details, outlines and shading do not, "
-        "nor do brown, grey, silver or purple. \"Only red and white\" means those colours, each of "
+        'nor do brown, grey, silver or purple. "Only red and white" means those colours, each of '
         "them present, and no other.",
     ),
     HouseRule(
