@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -38,9 +39,24 @@ MODES = ("flags", "trivia")
 SPARSE = random_library(7, n_codes=120, per_tier=(8, 8, 10, 4), tags_per_tier=(3, 3, 4, 4), pool_range=(5, 14))
 
 
+@functools.lru_cache(maxsize=1)
+def _bundled():
+    return load_library()
+
+
+_DIFFICULTY: dict = {}  # (id of the library, category id) -> its CategoryDifficulty, read once
+
+
+def _difficulty(cat, lib):
+    key = (id(lib), cat.id)
+    if key not in _DIFFICULTY:
+        _DIFFICULTY[key] = (lib, category_difficulty(cat, lib))  # the library kept alive with its id
+    return _DIFFICULTY[key][1]
+
+
 def oracle(board, library=None):
     """The model's definition read off the Category objects, with no tables or bitsets."""
-    lib = library or load_library()
+    lib = library or _bundled()
     cats = {c.id: c for c in lib.categories(board.mode)}
     tiles = [x for g in board.groups for x in g.codes]
     on_board = {g.category_id for g in board.groups}
@@ -53,13 +69,13 @@ def oracle(board, library=None):
         if len(members) < 4:
             continue
         spread = sum(1 for g in board.groups if set(g.codes) & fit)
-        sal = category_difficulty(cat, lib).salience
+        sal = _difficulty(cat, lib).salience
         strength = sal * PHANTOM_SIZE_WEIGHT[len(members)] if spread >= 2 and len(members) < 9 else 0
         phantoms.append((cid, tuple(members), spread, strength))
     groups = []
     for g in board.groups:
         cat = cats[g.category_id]
-        d = category_difficulty(cat, lib)
+        d = _difficulty(cat, lib)
         named = (d.named or frozenset()) | cat.pool | cat.arguable
         lure = sum(1 for x in tiles if x in named and x not in g.codes)
         pulls = sum(1 for p in phantoms if p[3] >= TEMPTING and set(p[1]) & set(g.codes))
