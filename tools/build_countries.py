@@ -281,6 +281,11 @@ MORE_ARGUABLE = [
     ("CL", "coasts", "Atlantic Ocean", "its far south reaches the Atlantic around Tierra del Fuego"),
     ("SG", "coasts", "Pacific Ocean", "the Singapore Strait opens to the South China Sea"),
     ("TL", "coasts", "Pacific Ocean", "its north coast faces the Banda Sea"),
+    # the blind play-test of issue 24: facts that hold only through an exclave or a marginal sea
+    ("OM", "coasts", "Persian Gulf", "only its Musandam exclave, on the Strait of Hormuz, reaches the Gulf"),
+    ("AZ", "neighbours", "TR", "the border is the short one of its Nakhchivan exclave"),
+    ("TR", "neighbours", "AZ", "the border is the short one of Azerbaijan's Nakhchivan exclave"),
+    ("BN", "coasts", "Pacific Ocean", "its coast faces the South China Sea, a marginal sea of the Pacific"),
     *(
         (code, "coasts", "Indian Ocean", "the Red Sea and the Persian Gulf are arms of the Indian Ocean")
         for code in "ER SD SA EG JO IL IQ KW BH QA".split()
