@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from store_worker import append  # the same compare-and-set loop the second process runs
 
+pytest_plugins = ["stores"]  # the store fixture: each real store, fresh
+
 FAR = int(time.time()) + 3600
 THREADS = 8
 WORKER = Path(__file__).with_name("store_worker.py")

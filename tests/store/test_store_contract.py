@@ -15,6 +15,8 @@ from stores import make_store
 from flagcore.errors import StoreUnavailable
 from flagcore.store import GameRecord, SQLiteStore
 
+pytest_plugins = ["stores"]  # the store fixture: each real store, fresh
+
 FAR = int(time.time()) + 3600  # an expiry an hour away
 
 
