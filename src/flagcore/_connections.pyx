@@ -326,7 +326,8 @@ cdef void undo(const Tab *t, Work *w, int d, int c) noexcept nogil:
 cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
     """The spec's backtrackCategories from tier d: 1 found, 0 exhausted."""
     cdef int32_t *moves
-    cdef int n = 0, i, c, placed, facts = 0
+    cdef const int32_t *given
+    cdef int n = 0, i, c, placed, facts = 0, lo, hi
     cdef bint facts_only
     if d == TIERS:
         return 1
@@ -338,21 +339,17 @@ cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
         facts += t.fact[w.cats[i]]
     # (a caller's order, search_categories, is searched as given: the schedule plans its own days)
     facts_only = not w.legacy and w.order_off == NULL and facts + TIERS - 1 - d < t.min_facts
-    if w.order_off != NULL:
-        # the caller's order (a schedule's preference), tried as given: no shuffle, no draw
-        for i in range(w.order_off[d], w.order_off[d + 1]):
-            c = w.order_flat[i]
-            if (t.synthetic[c] and w.used_tag[t.tag_index[c]]) or (facts_only and not t.fact[c]):
-                continue
-            moves[n] = c
-            n += 1
+    if w.order_off != NULL:  # the caller's order (a schedule's preference): no shuffle, no draw
+        given, lo, hi = w.order_flat, w.order_off[d], w.order_off[d + 1]
     else:
-        for i in range(t.tier_off[d], t.tier_off[d + 1]):
-            c = t.tier_flat[i]
-            if (t.synthetic[c] and w.used_tag[t.tag_index[c]]) or (facts_only and not t.fact[c]):
-                continue
-            moves[n] = c
-            n += 1
+        given, lo, hi = t.tier_flat, t.tier_off[d], t.tier_off[d + 1]
+    for i in range(lo, hi):
+        c = given[i]
+        if (t.synthetic[c] and w.used_tag[t.tag_index[c]]) or (facts_only and not t.fact[c]):
+            continue
+        moves[n] = c
+        n += 1
+    if w.order_off == NULL:
         fc_shuffle_i32(moves, n, &w.state)
     emit(w, E_ENTER, d, -1, n, -1, -1, -1, -1)
     for i in range(n):
