@@ -40,10 +40,17 @@ TIER_NAMES = ("yellow", "green", "blue", "purple")
 # The difficulty model of a board (docs/difficulty.md): both twins read these when they prepare a
 # library's model tables, so the compiled kernel and the reference share one copy of each number.
 SALIENCE_MAX = 10  # a feature's salience at tile size: 0 (nobody sees it) .. 10 (seen at once)
-# a phantom of k members on the board pulls with salience * PHANTOM_SIZE_WEIGHT[k]: four members are a
-# ready-made wrong guess; past eight the set is too broad to read as a group at all
+# a phantom of k members on the board drawn from s of its groups pulls with
+# salience * PHANTOM_SIZE_WEIGHT[k] * PHANTOM_SPREAD_WEIGHT[s]: four members are a ready-made wrong
+# guess, and past eight the set is too broad to read as a group at all; members from exactly two
+# groups (three of one group and one more, or two and two) look like a group seen another way,
+# while a set scattered over three or four groups is rarely tried (the two blind play-tests: 19 of
+# 124 such fours of two groups fooled a player, 1 of 120 of three or four groups; docs/difficulty.md)
 PHANTOM_SIZE_WEIGHT = (0, 0, 0, 0, 4, 3, 2, 1, 1)
-TEMPTING = 24  # a phantom this strong (salience 6 with four members, 8 with five) fools a player
+PHANTOM_SPREAD_WEIGHT = (0, 0, 2, 1, 1)
+# a phantom this strong fools a player: four members from two groups with salience 5 or more, five
+# with salience 7 or more; a scattered set never (its strength stays under 40)
+TEMPTING = 40
 # a group's score: SCORE_HIDDEN per salience point under SALIENCE_MAX, SCORE_LURE per board tile
 # outside the group that carries the feature its label names (at most LURE_CAP counted), SCORE_PULL per
 # tempting phantom that holds one of its tiles (at most PULL_CAP)

@@ -7,6 +7,7 @@ from flagcore import _connections_layout as _layout
 
 cdef enum:
     MODEL_MAX_SIZE_WEIGHT = 16   # room for PHANTOM_SIZE_WEIGHT (checked when the tables are prepared)
+    MODEL_SPREAD_WEIGHTS = 5     # PHANTOM_SPREAD_WEIGHT: one per spread 0..TIERS
 
 # the model's weights, read once from flagcore._connections_layout (their one owner)
 cdef struct ModelWeights:
@@ -19,6 +20,7 @@ cdef struct ModelWeights:
     int pull_cap
     int n_size_weight
     int size_weight[MODEL_MAX_SIZE_WEIGHT]
+    int spread_weight[MODEL_SPREAD_WEIGHTS]
 
 
 cdef class ModelPrepared:
@@ -54,6 +56,12 @@ cdef class ModelPrepared:
         self.wts.n_size_weight = len(weights)
         for i, v in enumerate(weights):
             self.wts.size_weight[i] = v
+        spread = tuple(_layout.PHANTOM_SPREAD_WEIGHT)
+        if len(spread) != MODEL_SPREAD_WEIGHTS:
+            # flagcore's own constant, not user input: the C table has a fixed size
+            raise ValueError("connections model: PHANTOM_SPREAD_WEIGHT needs one weight per spread 0..4")
+        for i, v in enumerate(spread):
+            self.wts.spread_weight[i] = v
         self.wts.salience_max = _layout.SALIENCE_MAX
         self.wts.tempting = _layout.TEMPTING
         self.wts.hidden = _layout.SCORE_HIDDEN
@@ -101,7 +109,7 @@ cdef int model_kernel(const uint64_t[:, ::1] fits, const uint64_t[:, ::1] named,
                 spread += 1
         strength = 0
         if spread >= 2 and members < wts.n_size_weight:
-            strength = sal[c] * wts.size_weight[members]
+            strength = sal[c] * wts.size_weight[members] * wts.spread_weight[spread]
         prows[5 * n] = c
         prows[5 * n + 1] = members
         prows[5 * n + 2] = spread

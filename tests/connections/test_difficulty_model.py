@@ -15,6 +15,7 @@ from flagcore import connections
 from flagcore._connections_layout import (
     LURE_CAP,
     PHANTOM_SIZE_WEIGHT,
+    PHANTOM_SPREAD_WEIGHT,
     PULL_CAP,
     SALIENCE_MAX,
     SCORE_HIDDEN,
@@ -70,7 +71,11 @@ def oracle(board, library=None):
             continue
         spread = sum(1 for g in board.groups if set(g.codes) & fit)
         sal = _difficulty(cat, lib).salience
-        strength = sal * PHANTOM_SIZE_WEIGHT[len(members)] if spread >= 2 and len(members) < 9 else 0
+        strength = (
+            sal * PHANTOM_SIZE_WEIGHT[len(members)] * PHANTOM_SPREAD_WEIGHT[spread]
+            if spread >= 2 and len(members) < 9
+            else 0
+        )
         phantoms.append((cid, tuple(members), spread, strength))
     groups = []
     for g in board.groups:

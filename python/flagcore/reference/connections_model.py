@@ -8,7 +8,8 @@ Every number is a count over sets of code indices, so both twins give the same i
   phantom: ``members`` (how many tiles it holds), ``spread`` (how many of the board's groups those
   tiles come from), ``strength`` and ``mask`` (bit i set when ``group_tiles[i]`` is a member).
   A phantom whose members all sit in one group fools nobody (guessing it is guessing that group):
-  strength 0. Otherwise strength = salience * PHANTOM_SIZE_WEIGHT[members] (0 past the table).
+  strength 0. Otherwise strength = salience * PHANTOM_SIZE_WEIGHT[members] *
+  PHANTOM_SPREAD_WEIGHT[spread] (0 past the size table).
 * **groups**, per group g of category c: ``salience`` of c, ``lure`` (tiles outside g that carry
   the feature c's label names: c's named set, which holds its fit set), ``pulls`` (tempting
   phantoms, strength >= TEMPTING, holding a tile of g) and ``score`` =
@@ -29,6 +30,7 @@ from .._connections_layout import (
     ITEMS,
     LURE_CAP,
     PHANTOM_SIZE_WEIGHT,
+    PHANTOM_SPREAD_WEIGHT,
     PULL_CAP,
     SALIENCE_MAX,
     SCORE_HIDDEN,
@@ -72,10 +74,10 @@ def prepare_model(
 
 
 def phantom_strength(salience: int, members: int, spread: int) -> int:
-    """How hard a phantom pulls: 0 within one group, else salience times the size weight."""
+    """How hard a phantom pulls: 0 within one group, else salience times the size and spread weights."""
     if spread < 2 or members >= len(PHANTOM_SIZE_WEIGHT):
         return 0
-    return salience * PHANTOM_SIZE_WEIGHT[members]
+    return salience * PHANTOM_SIZE_WEIGHT[members] * PHANTOM_SPREAD_WEIGHT[spread]
 
 
 def board_model(
