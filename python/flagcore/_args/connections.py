@@ -120,8 +120,8 @@ def as_library(library: Any, library_type: type) -> Any:
 # ---------------------------------------------------------------- difficulty
 
 # difficulty -> (how many tempting phantom groups the board aims for: lo..hi, searches at most)
-# (docs/difficulty.md). "normal" asks for one, with few attempts: its cost stays near a plain search.
-DIFFICULTY_LEVELS = {"easy": (0, 0, 8), "normal": (1, 99, 2), "hard": (2, 99, 8)}
+# (docs/difficulty.md). "normal" asks for two, with few attempts: its cost stays near a plain search.
+DIFFICULTY_LEVELS = {"easy": (0, 0, 8), "normal": (2, 99, 2), "hard": (3, 99, 8)}
 MAX_TEMPTING = 8  # a number asks for exactly that many tempting phantoms, 0..MAX_TEMPTING
 DIFFICULTY_ATTEMPTS = 8
 # a board id's flags byte keeps the difficulty in bits 2..5: normal 0 (what an id before

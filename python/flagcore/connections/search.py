@@ -95,7 +95,7 @@ def generate(
       backtracks, decoy_applied, decoy, skips (by reason), tier_entries, tier_exhaustions,
       ambiguous_tiles (tiles in another group's pool), arguable_tiles (in another group's arguable set).
     difficulty: how many tempting phantom groups (red herrings, docs/difficulty.md) the board aims
-      for: "easy" none, "normal" one or more (within 2 searches), "hard" two or more, an int n exactly
+      for: "easy" none, "normal" two or more (within 2 searches), "hard" three or more, an int n exactly
       n (within 8 searches; else the board closest to it). The groups are coloured by the model's
       score on this board (yellow the easiest), and a group whose label's clause excludes no tile
       on the board shows the simpler label. None: the search alone, coloured by the categories'

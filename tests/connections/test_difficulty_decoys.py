@@ -1,0 +1,123 @@
+"""Red herrings that work on people: which phantoms the model calls tempting, and normal boards that hold them.
+
+The boards below are boards of the second blind play-test (README, "Difficulty a player feels"), as
+played: each wrong four is the guess the player made. They are the data the phantom strength was
+chosen on, so these tests keep the model saying what fooled people; they do not prove it predicts
+a new player.
+"""
+
+from __future__ import annotations
+
+import pytest
+from twin_sizes import sized
+
+from flagcore import connections
+from flagcore._connections_layout import PHANTOM_SPREAD_WEIGHT, TEMPTING
+from flagcore.connections.board import Board, Group
+from flagcore.connections.difficulty import board_difficulty
+
+MODES = ("flags", "trivia")
+
+# (seed, mode, groups as (category id, codes), the wrong four the player tried)
+PLAYED = [
+    (
+        "blind24b-t3",
+        "trivia",
+        [
+            ("tag:crescent_white", ("SG", "AZ", "LY", "UZ")),
+            ("geo:borders-br", ("SR", "PE", "VE", "UY")),
+            ("gov:not-un", ("VA", "TW", "XK", "PS")),
+            ("flag:horizontal-tricolour-arms", ("EC", "RS", "SK", "SI")),
+        ],
+        {"EC", "PE", "UY", "VE"},  # four Spanish-speaking: three of one group and one of another
+    ),
+    (
+        "blind24b-f4",
+        "flags",
+        [
+            ("tag:sun", ("RW", "TW", "KZ", "PH")),
+            ("tag:saltire", ("AU", "NZ", "FJ", "TV")),
+            ("tag:red_field", ("AL", "TR", "MV", "CH")),
+            ("tag:stars:5", ("TM", "SG", "WS", "PG")),
+        ],
+        {"MV", "SG", "TM", "TR"},  # four crescents: two and two
+    ),
+    (
+        "blind24b-t7",
+        "trivia",
+        [
+            ("name:four-letters", ("IQ", "FJ", "TG", "PE")),
+            ("gov:monarchy", ("SZ", "TO", "ES", "SA")),
+            ("tag:colours:white-blue", ("GR", "FI", "IL", "HN")),
+            ("flag:stripes-only", ("IE", "AM", "IT", "FR")),
+        ],
+        {"FR", "IE", "IT", "PE"},  # four vertical tricolours
+    ),
+    (
+        "blind24b-t1",
+        "trivia",
+        [
+            ("name:starts-i", ("IT", "IR", "IS", "IQ")),
+            ("geo:oceania", ("AU", "WS", "FJ", "TV")),
+            ("flag:two-colours", ("MA", "BD", "SO", "QA")),
+            ("flag:yellow-no-red", ("VC", "BB", "BT", "LC")),
+        ],
+        {"IQ", "MA", "QA", "SO"},  # four with Arabic official
+    ),
+]
+
+
+def played_board(seed, mode, groups):
+    tiles = tuple(code for _, codes in groups for code in codes)
+    return Board(tiles, tuple(Group(t, cid, codes, cid) for t, (cid, codes) in enumerate(groups)), seed, mode)
+
+
+@pytest.mark.parametrize(("seed", "mode", "groups", "wrong"), PLAYED, ids=[p[0] for p in PLAYED])
+def test_the_decoys_that_fooled_players_are_tempting(twin, seed, mode, groups, wrong):
+    """Each wrong four of the play-test lies inside a tempting phantom; no tempting phantom is scattered."""
+    model = board_difficulty(played_board(seed, mode, groups))
+    assert any(wrong <= set(p.codes) for p in model.tempting)
+    for p in model.phantoms:
+        assert p.tempting == (p.strength >= TEMPTING)
+        if p.spread > 2:  # members over three or four groups: no ready-made four, the players never tried one
+            assert not p.tempting
+
+
+def test_spread_weighs_the_strength():
+    """Two groups pull harder than three or four, and within one group nothing pulls."""
+    assert PHANTOM_SPREAD_WEIGHT[0] == PHANTOM_SPREAD_WEIGHT[1] == 0
+    assert PHANTOM_SPREAD_WEIGHT[2] > PHANTOM_SPREAD_WEIGHT[3] >= PHANTOM_SPREAD_WEIGHT[4] > 0
+    model = board_difficulty(played_board(*PLAYED[0][:3]))
+    for p in model.phantoms:
+        if len(p.codes) == 4 and p.spread >= 2:
+            assert p.strength == p.salience * 4 * PHANTOM_SPREAD_WEIGHT[p.spread]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_normal_holds_more_exact_decoys_than_the_search_alone(mode):
+    """Over many seeds, normal boards hold more tempting phantoms, and more exact fours among them,
+    than the search alone; easy holds fewer."""
+    n = sized(300, 60)
+
+    def counts(level):
+        models = [board_difficulty(connections.generate(s, mode, difficulty=level)) for s in range(n)]
+        tempting = sum(len(m.tempting) for m in models)
+        exact = sum(1 for m in models if any(len(p.codes) == 4 for p in m.tempting))
+        return tempting, exact
+
+    alone, normal, easy = counts(None), counts("normal"), counts("easy")
+    assert normal[0] > alone[0] > easy[0]
+    assert normal[1] > alone[1] > easy[1]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_normal_aims_for_two(mode):
+    """A normal board with fewer than two tempting phantoms is the closest of its two searches."""
+    for s in range(sized(200, 40)):
+        board = connections.generate(s, mode)
+        found = len(board_difficulty(board).tempting)
+        assert board.stats["model"]["tempting_phantoms"] == found
+        if found < 2:
+            # the search alone is attempt 0 (other colours, the same groups): never closer to two
+            first = connections.generate(s, mode, difficulty=None)
+            assert found >= len(board_difficulty(first).tempting)
