@@ -24,16 +24,17 @@ cdef struct ModelWeights:
 
 
 cdef class ModelPrepared:
-    """One (library, mode)'s model tables as bitsets: fit and named sets, saliences (read-only)."""
-    cdef readonly object fits, named, salience   # numpy arrays the memoryviews below view
+    """One (library, mode)'s model tables as bitsets: fit and named sets, saliences, lure weights (read-only)."""
+    cdef readonly object fits, named, salience, hides   # numpy arrays the memoryviews below view
     cdef readonly tuple simpler                  # per category: the label without its clause, or None
     cdef const uint64_t[:, ::1] fitv
     cdef const uint64_t[:, ::1] namedv
     cdef const int8_t[::1] salv
+    cdef const int8_t[::1] hidev
     cdef int W, n_cat
     cdef ModelWeights wts
 
-    def __init__(self, tables, salience, named_flat, named_off, simpler):
+    def __init__(self, tables, salience, named_flat, named_off, simpler, hides):
         cdef Py_ssize_t n_codes = int(tables.n_codes)
         cdef Py_ssize_t W = max(1, (n_codes + 63) // 64)
         cdef Py_ssize_t n_cat = len(tables.fit_off) - 1
@@ -42,11 +43,15 @@ cdef class ModelPrepared:
         named = _bitsets(named_flat, named_off, W) | fits
         sal = np.zeros(max(n_cat, 1), dtype=np.int8)
         sal[:n_cat] = np.asarray(salience, dtype=np.int8)
-        self.fits, self.named, self.salience = fits, named, sal
+        # 1 when the tiles that carry the named feature hide the group (its lure is scored), else 0
+        hid = np.zeros(max(n_cat, 1), dtype=np.int8)
+        hid[:n_cat] = np.asarray(hides, dtype=np.int8)
+        self.fits, self.named, self.salience, self.hides = fits, named, sal, hid
         self.simpler = tuple(simpler)
         self.fitv = fits
         self.namedv = named
         self.salv = sal
+        self.hidev = hid
         self.W = <int>W
         self.n_cat = <int>n_cat
         weights = tuple(_layout.PHANTOM_SIZE_WEIGHT)
@@ -71,14 +76,15 @@ cdef class ModelPrepared:
         self.wts.pull_cap = _layout.PULL_CAP
 
 
-def prepare_model(tables, salience, named_flat, named_off, simpler):
+def prepare_model(tables, salience, named_flat, named_off, simpler, hides):
     """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat,
-    offsets), and per category the label without its clause (None without a clause)."""
-    return ModelPrepared(tables, salience, named_flat, named_off, simpler)
+    offsets), per category the label without its clause (None without a clause), and per category
+    1 when the tiles that carry its named feature hide the group (0: a plain clause, its lure not scored)."""
+    return ModelPrepared(tables, salience, named_flat, named_off, simpler, hides)
 
 
 cdef int model_kernel(const uint64_t[:, ::1] fits, const uint64_t[:, ::1] named, const int8_t[::1] sal,
-                      const ModelWeights *wts, int W, int n_cat, const int32_t *gt, const int32_t *cats,
+                      const int8_t[::1] hides, const ModelWeights *wts, int W, int n_cat, const int32_t *gt, const int32_t *cats,
                       int32_t *grows, int32_t *prows) noexcept nogil:
     """One board: 4 group rows of 4 ints, phantom rows of 5 ints; returns the number of phantoms."""
     cdef int c, i, g, k, x, members, spread, strength, n = 0, lure, pulls, s, onb
@@ -134,7 +140,8 @@ cdef int model_kernel(const uint64_t[:, ::1] fits, const uint64_t[:, ::1] named,
         grows[4 * g] = s
         grows[4 * g + 1] = lure
         grows[4 * g + 2] = pulls
-        grows[4 * g + 3] = (wts.hidden * (wts.salience_max - s) + wts.lure * (lure if lure < wts.lure_cap else wts.lure_cap)
+        grows[4 * g + 3] = (wts.hidden * (wts.salience_max - s)
+                            + wts.lure * hides[c] * (lure if lure < wts.lure_cap else wts.lure_cap)
                             + wts.pull * (pulls if pulls < wts.pull_cap else wts.pull_cap))
     return n
 
@@ -167,7 +174,7 @@ def board_model(ModelPrepared mp not None, group_tiles, cats):
         raise MemoryError("connections model: out of memory")
     try:
         with nogil:
-            n = model_kernel(mp.fitv, mp.namedv, mp.salv, &mp.wts, mp.W, mp.n_cat, gt, cs, grows, prows)
+            n = model_kernel(mp.fitv, mp.namedv, mp.salv, mp.hidev, &mp.wts, mp.W, mp.n_cat, gt, cs, grows, prows)
         groups = [(grows[4 * i], grows[4 * i + 1], grows[4 * i + 2], grows[4 * i + 3]) for i in range(TIERS)]
         phantoms = [(prows[5 * i], prows[5 * i + 1], prows[5 * i + 2], prows[5 * i + 3], prows[5 * i + 4])
                     for i in range(n)]
@@ -248,7 +255,7 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
                 status = run_one(&prep.tab, &w, st, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
                 if status != STATUS_OK:
                     break
-                n = model_kernel(mp.fitv, mp.namedv, mp.salv, &mp.wts, mp.W, mp.n_cat, gt, cats, grows, prows)
+                n = model_kernel(mp.fitv, mp.namedv, mp.salv, mp.hidev, &mp.wts, mp.W, mp.n_cat, gt, cats, grows, prows)
                 t = tempting_count(prows, n, mp.wts.tempting)
                 miss = lo - t if t < lo else (t - hi if t > hi else 0)
                 if best_miss < 0 or miss < best_miss:

@@ -84,7 +84,8 @@ def oracle(board, library=None):
         named = (d.named or frozenset()) | cat.pool | cat.arguable
         lure = sum(1 for x in tiles if x in named and x not in g.codes)
         pulls = sum(1 for p in phantoms if p[3] >= TEMPTING and set(p[1]) & set(g.codes))
-        score = SCORE_HIDDEN * (SALIENCE_MAX - d.salience) + SCORE_LURE * min(lure, LURE_CAP)
+        hides = 0 if d.plain else 1  # a plain clause's lure is counted, not scored
+        score = SCORE_HIDDEN * (SALIENCE_MAX - d.salience) + SCORE_LURE * hides * min(lure, LURE_CAP)
         score += SCORE_PULL * min(pulls, PULL_CAP)
         groups.append((d.salience, lure, pulls, score))
     return groups, sorted(phantoms)
@@ -236,3 +237,26 @@ def test_every_label_with_a_clause_has_its_simpler_label():
         and "simpler" not in entries.get(c["id"], {})
     ]
     assert missing == []
+
+
+def test_plain_clauses_are_marked_by_their_labels():
+    """difficulty.json marks plain exactly the clauses that narrow to plain flags ("Only ...", "nothing
+    else", "Two colours ..."): their lure does not hide the group (docs/difficulty.md)."""
+    _, entries = difficulty_data()
+    labels = {c.id: c.label for mode in MODES for c in _bundled().categories(mode)}
+    for cid, entry in entries.items():
+        label = labels[cid]
+        narrows = label.startswith(("Only ", "Two colours")) or ", only " in label or "nothing else" in label
+        assert bool(entry.get("plain")) == ("named" in entry and narrows), cid
+
+
+def test_a_plain_clause_scores_no_lure(twin):
+    """The same board scores a plain group's lure only when difficulty.json does not mark it plain."""
+    for s in range(200):
+        model = board_difficulty(generate(s, "flags"))
+        for g in model.groups:
+            d = category_difficulty(next(c for c in _bundled().categories("flags") if c.id == g.category_id))
+            if d.plain and g.lure:
+                assert g.score == SCORE_HIDDEN * (SALIENCE_MAX - g.salience) + SCORE_PULL * min(g.pulls, PULL_CAP)
+                return
+    pytest.fail("no flags board of seeds 0..199 has a plain group with a lure")

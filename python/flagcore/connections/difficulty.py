@@ -38,7 +38,7 @@ from .tables import Tables, default_library, tables_for
 __all__ = ["BoardDifficulty", "GroupDifficulty", "Phantom", "board_difficulty", "category_difficulty", "coloured"]
 
 DATA_FILE = "difficulty.json"
-ENTRY_KEYS = {"salience", "named", "simpler"}
+ENTRY_KEYS = {"salience", "named", "simpler", "plain"}
 
 
 @dataclass(frozen=True)
@@ -47,13 +47,17 @@ class CategoryDifficulty:
 
     ``named`` is the set of codes that carry the feature the label names without its clauses
     ("Has orange" for "Orange but no red"); ``simpler`` labels that set. Both are None without a
-    clause. ``listed`` says whether difficulty.json lists it (else the default rule gave it).
+    clause. ``plain`` marks a clause that narrows the group to plain flags ("Only red and white",
+    "nothing else"): such flags stand out, so the tiles that carry the named feature do not hide
+    the group (its lure is counted, not scored). ``listed`` says whether difficulty.json lists it
+    (else the default rule gave it).
     """
 
     salience: int
     named: frozenset[str] | None
     simpler: str | None
     listed: bool
+    plain: bool = False
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,8 @@ def difficulty_data() -> tuple[tuple[int, ...], dict[str, dict[str, Any]]]:
             raise _fail(file, what, "named (a rule) and simpler (its label) go together")
         if "simpler" in entry and (not isinstance(entry["simpler"], str) or not entry["simpler"]):
             raise _fail(file, what, "simpler must be a non-empty label")
+        if "plain" in entry and (entry["plain"] is not True or "named" not in entry):
+            raise _fail(file, what, "plain is true or absent, and only on a category with a clause (named)")
         if "named" in entry:
             try:
                 entry["_rule"] = compile_rule(entry["named"], ATTRIBUTE_KINDS)
@@ -211,7 +217,7 @@ def category_difficulty(category: Any, library: Library | None = None) -> Catego
         rule = entry["_rule"]
         named = frozenset(code for code in lib.codes if (facts := lib.facts(code)) and rule(facts))
         simpler = entry["simpler"]
-    return CategoryDifficulty(entry["salience"], named, simpler, True)
+    return CategoryDifficulty(entry["salience"], named, simpler, True, entry.get("plain", False))
 
 
 # ---------------------------------------------------------------- model tables per library and mode
@@ -247,7 +253,9 @@ def model_tables(impl: Any, library: Library | None, mode: str) -> ModelTables:
             off = np.zeros(len(rows) + 1, dtype=np.int32)
             off[1:] = np.cumsum([len(r) for r in rows])
             flat = np.array([x for r in rows for x in r], dtype=np.int32)
-            prepared = impl.prepare_model(tables, [d.salience for d in data], flat, off, [d.simpler for d in data])
+            prepared = impl.prepare_model(
+                tables, [d.salience for d in data], flat, off, [d.simpler for d in data], [0 if d.plain else 1 for d in data]
+            )
             per_lib[key] = ModelTables(tables, data, prepared)
     return per_lib[key]  # type: ignore[no-any-return]
 

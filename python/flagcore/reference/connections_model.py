@@ -13,8 +13,9 @@ Every number is a count over sets of code indices, so both twins give the same i
 * **groups**, per group g of category c: ``salience`` of c, ``lure`` (tiles outside g that carry
   the feature c's label names: c's named set, which holds its fit set), ``pulls`` (tempting
   phantoms, strength >= TEMPTING, holding a tile of g) and ``score`` =
-  SCORE_HIDDEN * (SALIENCE_MAX - salience) + SCORE_LURE * min(lure, LURE_CAP)
-  + SCORE_PULL * min(pulls, PULL_CAP): higher is harder to see.
+  SCORE_HIDDEN * (SALIENCE_MAX - salience) + SCORE_LURE * hides * min(lure, LURE_CAP)
+  + SCORE_PULL * min(pulls, PULL_CAP): higher is harder to see. ``hides`` is c's lure weight: 1, or
+  0 for a plain clause ("Only red and white": such flags stand out, the lure does not hide them).
 
 Result (shared with the core): ``(groups, phantoms)``, groups a list of 4 tuples
 (salience, lure, pulls, score), phantoms a list of tuples (category, members, spread, strength,
@@ -47,12 +48,18 @@ PhantomRow = tuple[int, int, int, int, int]
 
 
 class ModelPrepared:
-    """One (library, mode)'s model tables as Python sets: fit and named sets, saliences."""
+    """One (library, mode)'s model tables as Python sets: fit and named sets, saliences, lure weights."""
 
-    __slots__ = ("fit_sets", "named_sets", "salience", "simpler")
+    __slots__ = ("fit_sets", "hides", "named_sets", "salience", "simpler")
 
     def __init__(
-        self, tables: Any, salience: Sequence[int], named_flat: Any, named_off: Any, simpler: Sequence[str | None]
+        self,
+        tables: Any,
+        salience: Sequence[int],
+        named_flat: Any,
+        named_off: Any,
+        simpler: Sequence[str | None],
+        hides: Sequence[int],
     ) -> None:
         foff = tables.fit_off.tolist()
         fflat = tables.fit_flat.tolist()
@@ -63,14 +70,21 @@ class ModelPrepared:
         self.named_sets = [frozenset(nflat[noff[i] : noff[i + 1]]) | f for i, f in enumerate(self.fit_sets)]
         self.salience = [int(s) for s in salience]
         self.simpler = tuple(simpler)
+        self.hides = [int(h) for h in hides]
 
 
 def prepare_model(
-    tables: Any, salience: Sequence[int], named_flat: Any, named_off: Any, simpler: Sequence[str | None]
+    tables: Any,
+    salience: Sequence[int],
+    named_flat: Any,
+    named_off: Any,
+    simpler: Sequence[str | None],
+    hides: Sequence[int],
 ) -> ModelPrepared:
     """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat,
-    offsets), and per category the label without its clause (None without a clause)."""
-    return ModelPrepared(tables, salience, named_flat, named_off, simpler)
+    offsets), per category the label without its clause (None without a clause), and per category
+    1 when the tiles that carry its named feature hide the group (0: a plain clause, its lure not scored)."""
+    return ModelPrepared(tables, salience, named_flat, named_off, simpler, hides)
 
 
 def phantom_strength(salience: int, members: int, spread: int) -> int:
@@ -108,7 +122,9 @@ def board_model(
         pulls = sum(1 for p in phantoms if p[3] >= TEMPTING and (p[4] >> (ITEMS * g)) & 0xF)
         sal = mp.salience[c]
         score = (
-            SCORE_HIDDEN * (SALIENCE_MAX - sal) + SCORE_LURE * min(lure, LURE_CAP) + SCORE_PULL * min(pulls, PULL_CAP)
+            SCORE_HIDDEN * (SALIENCE_MAX - sal)
+            + SCORE_LURE * mp.hides[c] * min(lure, LURE_CAP)
+            + SCORE_PULL * min(pulls, PULL_CAP)
         )
         groups.append((sal, lure, pulls, score))
     return groups, phantoms
