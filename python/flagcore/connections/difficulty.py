@@ -253,9 +253,9 @@ def model_tables(impl: Any, library: Library | None, mode: str) -> ModelTables:
             off = np.zeros(len(rows) + 1, dtype=np.int32)
             off[1:] = np.cumsum([len(r) for r in rows])
             flat = np.array([x for r in rows for x in r], dtype=np.int32)
-            prepared = impl.prepare_model(
-                tables, [d.salience for d in data], flat, off, [d.simpler for d in data], [0 if d.plain else 1 for d in data]
-            )
+            salience = [d.salience for d in data]
+            hides = [0 if d.plain else 1 for d in data]  # a plain clause's lure is counted, not scored
+            prepared = impl.prepare_model(tables, salience, flat, off, [d.simpler for d in data], hides)
             per_lib[key] = ModelTables(tables, data, prepared)
     return per_lib[key]  # type: ignore[no-any-return]
 
