@@ -15,7 +15,8 @@ How it plays, one guess at a time (every random choice from one flagcore.Rng per
   (visibility its salience * 10, +10 when exactly four members are left: a ready-made four).
   Each visibility gets uniform noise in [0, NOISE); it goes for the most visible set.
 * Going for a group, it picks four of the tiles left that carry the feature the group's label
-  names (its named set: the group's tiles and its lures); with no lure that is the group itself.
+  names (its named set: the group's tiles and its lures); with no lure that is the group itself,
+  and so it is for a plain clause ("Only red and white"): such flags stand out from the lures.
   Going for a phantom, four of its members left. A four it has tried before is never tried again.
 * A wrong four is a mistake; a phantom it was wrong about is not tried again (it heard "wrong").
   Four mistakes lose. The last four tiles are solved by elimination.
@@ -111,13 +112,15 @@ def play(board: Any, model: Any, named: list[frozenset[str]], rng: Rng) -> Game:
 
 
 def named_sets(board: Any, library: Any = None) -> list[frozenset[str]]:
-    """Per group: the codes that carry the feature its label names (fit set and clause-free set)."""
+    """Per group: the codes that carry the feature its label names (fit set and clause-free set; the
+    fit set alone for a plain clause, whose lures do not hide it)."""
     mt = model_tables(core.connections, library, board.mode)
     out = []
     for g in board.groups:
         c = mt.tables.index[g.category_id]
         cat = mt.tables.categories[c]
-        out.append((mt.data[c].named or frozenset()) | cat.pool | cat.arguable)
+        named = frozenset() if mt.data[c].plain else (mt.data[c].named or frozenset())
+        out.append(named | cat.pool | cat.arguable)
     return out
 
 
