@@ -64,7 +64,7 @@ from .._impl import core
 from ..errors import NoBoardError
 from ..library import Library
 from .board import Board, Group, frozen_from_fields
-from .difficulty import _code_index, category_difficulty, colour_by_model, model_tables
+from .difficulty import category_difficulty, colour_by_model, model_tables
 from .tables import default_library, tables_for
 
 ITEMS = 4
@@ -106,7 +106,7 @@ class Schedule:
     depth_orders: tuple[tuple[int, ...], ...] = ()  # depth_order, then each other tier moved first
     drafts: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first drafts by day (a cache)
     orders: dict[Any, Any] = field(default_factory=dict)  # member orders and previous fours (a cache)
-    boards: dict[int, Board] = field(default_factory=dict)  # boards by day (a cache)
+    boards: dict[int, tuple[Board, list[int], list[int]]] = field(default_factory=dict)  # _made() by day (a cache)
     coloured: dict[int, Board] = field(default_factory=dict)  # the same, coloured by the model (a cache)
     walks: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)  # small pools' subset walks
     near: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)  # distances by (tier, day)
@@ -442,14 +442,10 @@ def _previous_four(s: Schedule, c: int, u: int) -> int:
     """The four codes use u - 1 of category c read first, as a bit set (0 for the first use)."""
     if u <= 0:
         return 0
-    key = ("previous", c, u)
-    hit = s.orders.get(key)
-    if hit is None:
-        if len(s.orders) >= 65536:
-            s.orders.clear()
-        pseq, pstart = _ring(s, c, u - 1)
-        hit = s.orders[key] = sum(1 << pseq[(pstart + k) % len(pseq)] for k in range(ITEMS))
-    return hit  # type: ignore[return-value]
+    if len(s.orders) >= 65536:
+        s.orders.clear()
+    pseq, pstart = _ring(s, c, u - 1)
+    return sum(1 << pseq[(pstart + k) % len(pseq)] for k in range(ITEMS))
 
 
 def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> list[int]:
@@ -469,21 +465,20 @@ def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> lis
     if near is None:  # never placeable: cannot happen on a board; kept total for a hand-made library
         return sorted(x for x in s.certain[c] if not taken >> x & 1)[:ITEMS]
     day, u = near
-    seq, start = _ring(s, c, u)
-    p = len(seq)
+    use = s.orders.get(("use", c, u))
+    if use is None:  # use u's order and the previous use's four, read once per (category, use)
+        use = s.orders[("use", c, u)] = (tuple(member_order(s, c, u)), _previous_four(s, c, u))
+    ring, previous = use
     if day != i:  # a use off the plan reads half a window further than its nearest turn
-        start = (start + ITEMS // 2) % p
-    previous = _previous_four(s, c, u)
+        ring = ring[ITEMS // 2 :] + ring[: ITEMS // 2]
     four: list[int] = []
     # codes not in the previous use first, then the previous ones; never one another group takes
     for skip in (taken | previous, taken | ~previous):
-        for part in (range(start, p), range(start)):
-            for k in part:
-                x = seq[k]
-                if not skip >> x & 1:
-                    four.append(x)
-                    if len(four) == ITEMS:
-                        return four
+        for x in ring:
+            if not skip >> x & 1:
+                four.append(x)
+                if len(four) == ITEMS:
+                    return four
     return four
 
 
@@ -589,19 +584,25 @@ def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[in
 
 def board_of_day(s: Schedule, i: int) -> Board:
     """The scheduled Board of day i (made once, then kept: a Board is immutable)."""
-    board = s.boards.get(i)
-    if board is None:
+    return _made(s, i)[0]
+
+
+def _made(s: Schedule, i: int) -> tuple[Board, list[int], list[int]]:
+    """(day i's Board, its groups' category indices, its groups' code indices in group order), kept."""
+    made = s.boards.get(i)
+    if made is None:
         if len(s.boards) >= BOARD_CACHE:
             s.boards.clear()
-        board = s.boards[i] = _make_board(s, i)
-    return board
+        made = s.boards[i] = _make_board(s, i)
+    return made
 
 
-def _make_board(s: Schedule, i: int) -> Board:
+def _make_board(s: Schedule, i: int) -> tuple[Board, list[int], list[int]]:
     cats, planned, counters = daily_categories(s, i)
     day = _season.day_of(i).isoformat()
     groups: list[Group] = []
     tiles: list[str] = []
+    code_indices: list[int] = []
     fit_mask, table_codes = s.fit_mask, s.tables.codes
     for g, c in enumerate(cats):
         taken = 0  # the codes that fit another group of the board
@@ -609,7 +610,9 @@ def _make_board(s: Schedule, i: int) -> Board:
             if h != c:
                 taken |= fit_mask[h]
         cat = s.tables.categories[c]
-        codes = tuple([table_codes[x] for x in members(s, c, i, taken)])
+        four = members(s, c, i, taken)
+        code_indices.extend(four)
+        codes = tuple([table_codes[x] for x in four])
         # every field set here, as assembly.board does (the dataclass __init__ costs a few us a board)
         groups.append(frozen_from_fields(Group, {"tier": g, "label": cat.label, "codes": codes, "category_id": cat.id}))
         tiles.extend(codes)
@@ -627,7 +630,8 @@ def _make_board(s: Schedule, i: int) -> Board:
     }
     shuffled = core.rng.shuffle(tiles, core.rng.Rng(f"season:{s.mode}:{day}"))
     fields = {"tiles": tuple(shuffled), "groups": tuple(groups), "seed": f"season:{day}", "mode": s.mode}
-    return frozen_from_fields(Board, {**fields, "legacy": False, "stats": stats, "events": None})  # type: ignore[no-any-return]
+    board = frozen_from_fields(Board, {**fields, "legacy": False, "stats": stats, "events": None})
+    return board, cats, code_indices
 
 
 def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: Library | None = None) -> Board:
@@ -645,15 +649,9 @@ def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: L
         if len(s.coloured) >= BOARD_CACHE:
             s.coloured.clear()
         # the colours a player sees are the difficulty model's, as for generate (docs/difficulty.md)
-        board = s.coloured[i] = _coloured(s, board_of_day(s, i), library)
+        board, cats, code_indices = _made(s, i)
+        # coloured(board, library) without its checks: the schedule made the board and knows its indices
+        mt = model_tables(core.connections, library, s.mode)
+        raw = core.connections.board_model(mt.prepared, code_indices, cats)
+        board = s.coloured[i] = colour_by_model(board, mt, cats, raw)
     return board
-
-
-def _coloured(s: Schedule, board: Board, library: Library | None) -> Board:
-    """``coloured(board, library)`` for a board the schedule made: no checks, the indices known here."""
-    impl = core.connections
-    mt = model_tables(impl, library, s.mode)
-    index, known = s.tables.index, _code_index(s.tables)
-    cats = [index[g.category_id] for g in board.groups]
-    raw = impl.board_model(mt.prepared, [known[code] for g in board.groups for code in g.codes], cats)
-    return colour_by_model(board, mt, cats, raw)
