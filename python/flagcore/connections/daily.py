@@ -63,8 +63,8 @@ from .._args.season import EPOCH
 from .._impl import core
 from ..errors import NoBoardError
 from ..library import Library
-from .board import Board, Group
-from .difficulty import category_difficulty, coloured
+from .board import Board, Group, frozen_from_fields
+from .difficulty import category_difficulty, colour_by_model, model_tables
 from .tables import default_library, tables_for
 
 ITEMS = 4
@@ -105,11 +105,12 @@ class Schedule:
     depth_order: tuple[int, ...]  # the tiers in the order they are planned and searched
     depth_orders: tuple[tuple[int, ...], ...] = ()  # depth_order, then each other tier moved first
     drafts: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first drafts by day (a cache)
-    orders: dict[Any, tuple[int, ...]] = field(default_factory=dict)  # member orders (a cache)
-    boards: dict[int, Board] = field(default_factory=dict)  # boards by day (a cache)
+    orders: dict[Any, Any] = field(default_factory=dict)  # member orders and previous fours (a cache)
+    boards: dict[int, tuple[Board, list[int], list[int]]] = field(default_factory=dict)  # _made() by day (a cache)
     coloured: dict[int, Board] = field(default_factory=dict)  # the same, coloured by the model (a cache)
     walks: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)  # small pools' subset walks
     near: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)  # distances by (tier, day)
+    plans: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)  # plan() by day (a cache)
 
 
 def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
@@ -295,6 +296,31 @@ def planned_at(s: Schedule, t: int, i: int) -> int:
     return rare_member(s, t, -1 - item, i // rot.n) if item < 0 else item
 
 
+def plan(s: Schedule, i: int) -> tuple[tuple[int, int], ...]:
+    """Per tier, (the category planned for day i, its use index: the turns it had before this one)."""
+    hit = s.plans.get(i)
+    if hit is None:
+        if len(s.plans) >= 4096:
+            s.plans.clear()
+        out = []
+        for t, rot in enumerate(s.rotations):
+            k = i // rot.n
+            item = rot.at(i)
+            if item >= 0:
+                out.append((item, k))
+            else:  # a shared turn: its rare categories take it in turn, one lap each
+                share = s.shares[t][-1 - item]
+                out.append((share[k % len(share)], k // len(share)))
+        hit = s.plans[i] = tuple(out)
+    return hit
+
+
+def own_turn(s: Schedule, c: int, i: int) -> int | None:
+    """Category c's use index when day i is its own turn (it is the day's planned category), else None."""
+    planned, u = plan(s, i)[s.tier_of[c]]
+    return u if planned == c else None
+
+
 def turns(s: Schedule, c: int, i: int) -> list[tuple[int, int]]:
     """(day, use index) of category c's turns in day i's cycle and its neighbours."""
     t = s.tier_of[c]
@@ -412,6 +438,16 @@ def member_order(s: Schedule, c: int, u: int) -> list[int]:
     return list(seq[start:] + seq[:start])
 
 
+def _previous_four(s: Schedule, c: int, u: int) -> int:
+    """The four codes use u - 1 of category c read first, as a bit set (0 for the first use)."""
+    if u <= 0:
+        return 0
+    if len(s.orders) >= 65536:
+        s.orders.clear()
+    pseq, pstart = _ring(s, c, u - 1)
+    return sum(1 << pseq[(pstart + k) % len(pseq)] for k in range(ITEMS))
+
+
 def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> list[int]:
     """The four codes category c gets on day i, from its exclusive codes (see the module docstring).
 
@@ -421,29 +457,28 @@ def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> lis
         taken = exclusive
     else:
         taken = s.fit_mask[c] & ~sum(1 << x for x in s.certain[c] if x in exclusive)
-    near = min(turns(s, c, i), key=lambda du: (abs(du[0] - i), du[1]), default=None)
+    u_own = own_turn(s, c, i)  # most days: the day is c's turn (what turns() would find, cheaper)
+    if u_own is not None:
+        near: tuple[int, int] | None = (i, u_own)
+    else:
+        near = min(turns(s, c, i), key=lambda du: (abs(du[0] - i), du[1]), default=None)
     if near is None:  # never placeable: cannot happen on a board; kept total for a hand-made library
         return sorted(x for x in s.certain[c] if not taken >> x & 1)[:ITEMS]
     day, u = near
-    seq, start = _ring(s, c, u)
-    p = len(seq)
+    use = s.orders.get(("use", c, u))
+    if use is None:  # use u's order and the previous use's four, read once per (category, use)
+        use = s.orders[("use", c, u)] = (tuple(member_order(s, c, u)), _previous_four(s, c, u))
+    ring, previous = use
     if day != i:  # a use off the plan reads half a window further than its nearest turn
-        start = (start + ITEMS // 2) % p
-    previous = 0  # the previous use's four, as a bit set
-    if u > 0:
-        pseq, pstart = _ring(s, c, u - 1)
-        for k in range(ITEMS):
-            previous |= 1 << pseq[(pstart + k) % len(pseq)]
+        ring = ring[ITEMS // 2 :] + ring[: ITEMS // 2]
     four: list[int] = []
     # codes not in the previous use first, then the previous ones; never one another group takes
     for skip in (taken | previous, taken | ~previous):
-        for part in (range(start, p), range(start)):
-            for k in part:
-                x = seq[k]
-                if not skip >> x & 1:
-                    four.append(x)
-                    if len(four) == ITEMS:
-                        return four
+        for x in ring:
+            if not skip >> x & 1:
+                four.append(x)
+                if len(four) == ITEMS:
+                    return four
     return four
 
 
@@ -537,7 +572,7 @@ def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[in
     category first, so when the planned four form a board it returns them whatever the fallback
     order. One search over the planned four alone settles that before any draft is computed.
     """
-    planned = [planned_at(s, t, i) for t in range(TIERS)]
+    planned = [c for c, _ in plan(s, i)]
     status, _, counters = _planned_search(s, planned)
     if status == 0 and _enough_facts(s, planned):
         return planned, planned, counters
@@ -549,28 +584,37 @@ def daily_categories(s: Schedule, i: int) -> tuple[list[int], list[int], list[in
 
 def board_of_day(s: Schedule, i: int) -> Board:
     """The scheduled Board of day i (made once, then kept: a Board is immutable)."""
-    board = s.boards.get(i)
-    if board is None:
+    return _made(s, i)[0]
+
+
+def _made(s: Schedule, i: int) -> tuple[Board, list[int], list[int]]:
+    """(day i's Board, its groups' category indices, its groups' code indices in group order), kept."""
+    made = s.boards.get(i)
+    if made is None:
         if len(s.boards) >= BOARD_CACHE:
             s.boards.clear()
-        board = s.boards[i] = _make_board(s, i)
-    return board
+        made = s.boards[i] = _make_board(s, i)
+    return made
 
 
-def _make_board(s: Schedule, i: int) -> Board:
+def _make_board(s: Schedule, i: int) -> tuple[Board, list[int], list[int]]:
     cats, planned, counters = daily_categories(s, i)
     day = _season.day_of(i).isoformat()
     groups: list[Group] = []
     tiles: list[str] = []
+    code_indices: list[int] = []
+    fit_mask, table_codes = s.fit_mask, s.tables.codes
     for g, c in enumerate(cats):
         taken = 0  # the codes that fit another group of the board
         for h in cats:
             if h != c:
-                taken |= s.fit_mask[h]
-        four = members(s, c, i, taken)
+                taken |= fit_mask[h]
         cat = s.tables.categories[c]
-        codes = tuple(s.tables.codes[x] for x in four)
-        groups.append(Group(tier=g, label=cat.label, codes=codes, category_id=cat.id))
+        four = members(s, c, i, taken)
+        code_indices.extend(four)
+        codes = tuple([table_codes[x] for x in four])
+        # every field set here, as assembly.board does (the dataclass __init__ costs a few us a board)
+        groups.append(frozen_from_fields(Group, {"tier": g, "label": cat.label, "codes": codes, "category_id": cat.id}))
         tiles.extend(codes)
     ids = [s.tables.categories[c].id for c in planned]
     stats = {
@@ -585,15 +629,9 @@ def _make_board(s: Schedule, i: int) -> Board:
         "arguable_tiles": 0,
     }
     shuffled = core.rng.shuffle(tiles, core.rng.Rng(f"season:{s.mode}:{day}"))
-    return Board(
-        tiles=tuple(shuffled),
-        groups=(groups[0], groups[1], groups[2], groups[3]),
-        seed=f"season:{day}",
-        mode=s.mode,
-        legacy=False,
-        stats=stats,
-        events=None,
-    )
+    fields = {"tiles": tuple(shuffled), "groups": tuple(groups), "seed": f"season:{day}", "mode": s.mode}
+    board = frozen_from_fields(Board, {**fields, "legacy": False, "stats": stats, "events": None})
+    return board, cats, code_indices
 
 
 def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: Library | None = None) -> Board:
@@ -611,5 +649,9 @@ def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: L
         if len(s.coloured) >= BOARD_CACHE:
             s.coloured.clear()
         # the colours a player sees are the difficulty model's, as for generate (docs/difficulty.md)
-        board = s.coloured[i] = coloured(board_of_day(s, i), library)
+        board, cats, code_indices = _made(s, i)
+        # coloured(board, library) without its checks: the schedule made the board and knows its indices
+        mt = model_tables(core.connections, library, s.mode)
+        raw = core.connections.board_model(mt.prepared, code_indices, cats)
+        board = s.coloured[i] = colour_by_model(board, mt, cats, raw)
     return board

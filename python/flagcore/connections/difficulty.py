@@ -32,7 +32,7 @@ from ..library import Library
 from ..library.loading import bundled_path
 from ..library.rules import compile_rule
 from ..library.schema import ATTRIBUTE_KINDS
-from .board import Board, Group
+from .board import Board, Group, frozen_from_fields
 from .tables import Tables, default_library, tables_for
 
 __all__ = ["BoardDifficulty", "GroupDifficulty", "Phantom", "board_difficulty", "category_difficulty", "coloured"]
@@ -294,16 +294,25 @@ def coloured(board: Board, library: Library | None = None) -> Board:
     label, and the model's figures in ``stats["model"]`` (what generate does in the engines)."""
     # The kernel's rows read directly: the same figures as board_difficulty(board), without
     # building every phantom (a server colours each new daily; a trivia board has about 30).
-    mt, cats, _, (group_rows, phantom_rows) = _raw_model(board, library)
+    mt, cats, _, raw = _raw_model(board, library)
+    return colour_by_model(board, mt, cats, raw)
+
+
+def colour_by_model(board: Board, mt: ModelTables, cats: Sequence[int], raw: Any) -> Board:
+    """``board`` coloured by the kernel's rows ``raw`` for it (``cats``: its groups' category
+    indices): the body of :func:`coloured`, for a caller that made the board and its indices itself."""
+    group_rows, phantom_rows = raw
     scores = [row[3] for row in group_rows]
     order = sorted(range(TIERS), key=lambda i: (scores[i], board.groups[i].tier))
     labels: list[str] = []
     for i, (_, lure, _, _) in enumerate(group_rows):
         simpler = mt.data[cats[i]].simpler
         labels.append(simpler if simpler is not None and not lure else board.groups[i].label)
-    groups = tuple(
-        Group(colour, labels[i], board.groups[i].codes, board.groups[i].category_id) for colour, i in enumerate(order)
-    )
+    groups = []
+    for colour, i in enumerate(order):  # every field set, as assembly.board does (its __init__ costs a few us)
+        g = board.groups[i]
+        fields = {"tier": colour, "label": labels[i], "codes": g.codes, "category_id": g.category_id}
+        groups.append(frozen_from_fields(Group, fields))
     stats = dict(board.stats)
     stats["model"] = {
         "attempt": 0,
@@ -311,7 +320,18 @@ def coloured(board: Board, library: Library | None = None) -> Board:
         "scores": [scores[i] for i in order],
         "search_tiers": list(order),
     }
-    return Board(board.tiles, groups, board.seed, board.mode, board.legacy, stats, board.events)  # type: ignore[arg-type]
+    return frozen_from_fields(  # type: ignore[no-any-return]
+        Board,
+        {
+            "tiles": board.tiles,
+            "groups": tuple(groups),
+            "seed": board.seed,
+            "mode": board.mode,
+            "legacy": board.legacy,
+            "stats": stats,
+            "events": board.events,
+        },
+    )
 
 
 def _code_index(tables: Tables) -> dict[str, int]:
