@@ -85,7 +85,7 @@ class Phantom:
     codes: tuple[str, ...]  # its members on the board, in the board's group order
     salience: int  # of its feature, as for a group
     spread: int  # how many of the board's groups its members come from
-    strength: int  # salience x size weight; 0 when its members sit in one group
+    strength: int  # salience x size weight x spread weight; 0 when its members sit in one group
     tempting: bool  # strength >= TEMPTING: a player would fall for it
 
 
