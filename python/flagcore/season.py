@@ -60,19 +60,23 @@ def by_weekday(items: list[T], first_day: int, ease: Callable[[T], float]) -> li
     return out
 
 
-def match(items: list[T], first_day: int, fits: Callable[[T, int], bool]) -> list[T]:
+def match(items: list[T], first_day: int, fits: Callable[[T, int], int]) -> list[T]:
     """``items`` reordered so that item j goes to day first_day + j and ``fits(item, day)`` holds
-    for as many as possible (a maximum bipartite matching, Kuhn's augmenting paths). Where the
-    given order already fits, it is kept; items nothing fits take the days left over, in order.
+    for as many as possible (a maximum bipartite matching, Kuhn's augmenting paths). ``fits`` may
+    grade a fit (0 no, higher better): each item then tries the days where it fits best first.
+    Where the given order already fits best, it is kept; items nothing fits take the days left
+    over, in order.
     """
     n = len(items)
-    ok = [[fits(x, first_day + d) for d in range(n)] for x in items]
+    ok = [[int(fits(x, first_day + d)) for d in range(n)] for x in items]
+    # per item, the days it fits, best first, its own day first among equals
+    prefs = [sorted((d for d in range(n) if ok[x][d]), key=lambda d, x=x: (-ok[x][d], d != x, d)) for x in range(n)]
     day_of_item = [-1] * n
     item_of_day = [-1] * n
 
     def augment(x: int, seen: list[bool]) -> bool:
-        for d in [x, *range(n)]:  # its own day first: keep the shuffle where it fits
-            if ok[x][d] and not seen[d]:
+        for d in prefs[x]:
+            if not seen[d]:
                 seen[d] = True
                 if item_of_day[d] < 0 or augment(item_of_day[d], seen):
                     item_of_day[d] = x
@@ -103,7 +107,7 @@ class Rotation(Generic[T]):
         self,
         items: Sequence[T],
         key: str,
-        fits: Callable[[T, int], bool] | None = None,
+        fits: Callable[[T, int], int] | None = None,
         ease: Callable[[T, int], float] | None = None,
     ) -> None:
         if not items:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import datetime as dt
+import itertools
 
 import pytest
 from conftest import use_twin
@@ -12,7 +13,19 @@ from hypothesis import strategies as st
 
 from flagcore import puzzle
 from flagcore.connections import board_difficulty, daily, find_ambiguities, generate
-from flagcore.connections.daily import _search, daily_categories, first_draft, member_order, members, schedule
+from flagcore.connections.daily import (
+    WALK_MAX,
+    _search,
+    _walk,
+    _walk_members,
+    daily_categories,
+    first_draft,
+    member_order,
+    members,
+    own_turn,
+    schedule,
+    uses_in_a_year,
+)
 from flagcore.library import load_library
 from flagcore.season import EPOCH, WEEKLY_GRIDS, Rotation, block_size, by_weekday, puzzle_flags, puzzle_plan
 
@@ -171,3 +184,30 @@ def test_the_week_runs_from_easier_to_harder(mode):
         score[d.weekday()].append(sum(g.score for g in board_difficulty(daily(d, mode)).groups))
     mean = {w: sum(v) / len(v) for w, v in score.items()}
     assert (mean[5] + mean[6]) / 2 > 1.1 * (mean[0] + mean[1]) / 2, mean
+
+
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_a_displaced_small_pool_group_is_no_group_of_another_use_that_year(mode):
+    # a small pool's use whose own walk entry another group blocks takes an entry that no use within
+    # a year reads as its own; with nothing blocked it takes its own
+    sched = schedule(None, mode)
+    checked = 0
+    for c in (c for tier in sched.placeable for c in tier if 6 <= len(sched.certain[c]) <= WALK_MAX):
+        _, masks, _ = _walk(sched, c)
+        n, year = len(masks), uses_in_a_year(sched, c)
+        for u in range(5, 25):
+            as_mask = lambda four: sum(1 << x for x in four)  # noqa: E731
+            if (masks[u % n] & masks[(u - 1) % n]).bit_count() <= 2:  # the walk's step keeps at most 2
+                assert as_mask(members(sched, c, _day_of_use(sched, c, u), 0)) == masks[u % n]
+            blocked = masks[u % n] & -masks[u % n]  # one code of its own entry
+            w = masks.index(as_mask(_walk_members(sched, c, u, blocked, False)))
+            assert not masks[w] & blocked
+            far = [(u + d) % n for d in range(year + 1, n - year)]  # entries no use of u's year reads
+            if any(not masks[x] & blocked for x in far):
+                assert w in far, (sched.tables.categories[c].id, u, w)
+                checked += 1
+    assert checked > 100
+
+
+def _day_of_use(sched, c, u):
+    return next(day for day in itertools.count() if own_turn(sched, c, day) == u)

@@ -108,7 +108,8 @@ class Schedule:
     orders: dict[Any, Any] = field(default_factory=dict)  # member orders and previous fours (a cache)
     boards: dict[int, tuple[Board, list[int], list[int]]] = field(default_factory=dict)  # _made() by day (a cache)
     coloured: dict[int, Board] = field(default_factory=dict)  # the same, coloured by the model (a cache)
-    walks: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)  # small pools' subset walks
+    walks: dict[int, Any] = field(default_factory=dict)  # small pools' subset walks (_walk)
+    offsets: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)  # _offsets() by category
     near: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)  # distances by (tier, day)
     plans: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)  # plan() by day (a cache)
 
@@ -200,18 +201,27 @@ def _build(library: Library | None, mode: str) -> Schedule:
     for step, t in enumerate(sched.depth_order):
         earlier = sched.depth_order[:step]
 
-        def fits(item: int, i: int, earlier: tuple[int, ...] = earlier, t: int = t) -> bool:
+        def fits(item: int, i: int, earlier: tuple[int, ...] = earlier, t: int = t) -> int:
             c = rare_member(sched, t, -1 - item, i // rotations[t].n) if item < 0 else item
             planned = {e: planned_at(sched, e, i) for e in earlier}
             if not all(pair_fits(c, o) for o in planned.values()):
-                return False
+                return 0
             if sched.min_facts:  # the day must still be able to hold its fact groups
                 later = [d for d in range(TIERS) if d != t and d not in planned]
                 could = sum(1 for d in later if any(sched.fact[x] for x in block_at(d, i)))
                 if sched.fact[c] + sum(sched.fact[o] for o in planned.values()) + could < sched.min_facts:
-                    return False
+                    return 0
             lists = [[c] if d == t else [planned[d]] if d in planned else block_at(d, i) for d in range(TIERS)]
-            return _found(impl, prepared, lists)
+            if not _found(impl, prepared, lists):
+                return 0
+            # better still where each planned group keeps its own four (no other group takes one of
+            # them): then a group comes back only when its category's rotation of fours does
+            mine = intended(sched, c, use_at(sched, t, item, i))
+            for e, o in planned.items():
+                theirs = intended(sched, o, use_at(sched, e, rotations[e].at(i), i))
+                if mine & sched.fit_mask[o] or theirs & sched.fit_mask[c]:
+                    return 1
+            return 2
 
         rotations[t].fits = fits
     return sched
@@ -401,6 +411,18 @@ def subset_walk(p: int, key: str) -> tuple[tuple[int, ...], ...]:
     return tuple(walk)
 
 
+def _walk(s: Schedule, c: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """A small pool's (subset walk, its entries as code bit sets, the pool's codes in the order the
+    walk's indices name them), made once per category."""
+    hit = s.walks.get(c)
+    if hit is None:
+        name = s.tables.categories[c].id
+        walk = subset_walk(len(s.certain[c]), f"season|{s.mode}|{name}|walk")
+        order = tuple(core.rng.shuffle(sorted(s.certain[c]), core.rng.Rng(f"season|{s.mode}|{name}")))
+        hit = s.walks[c] = (walk, tuple(sum(1 << order[k] for k in sub) for sub in walk), order)
+    return hit
+
+
 def _ring(s: Schedule, c: int, u: int) -> tuple[tuple[int, ...], int]:
     """Category c's certain codes in the order its use u reads them, as (sequence, start): the
     order is sequence[start:] + sequence[:start] (a large pool is not copied to rotate it)."""
@@ -408,12 +430,7 @@ def _ring(s: Schedule, c: int, u: int) -> tuple[tuple[int, ...], int]:
     p = len(codes)
     name = s.tables.categories[c].id
     if p <= WALK_MAX:  # a small pool: every 4-subset once, in a walk, then again
-        key = ("walk", c)
-        hit = s.orders.get(key)
-        if hit is None:  # the walk first: another thread that finds the order finds the walk too
-            s.walks[c] = subset_walk(p, f"season|{s.mode}|{name}|walk")
-            hit = s.orders[key] = tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(f"season|{s.mode}|{name}")))
-        walk = s.walks[c]
+        walk, _, hit = _walk(s, c)
         w = u % len(walk)
         ring = s.orders.get(("ring", c, w))
         if ring is None:
@@ -438,6 +455,19 @@ def member_order(s: Schedule, c: int, u: int) -> list[int]:
     return list(seq[start:] + seq[:start])
 
 
+def use_at(s: Schedule, t: int, item: int, i: int) -> int:
+    """The use index of tier t's rotation item ``item`` on day i (its turn count before this one)."""
+    k = i // s.rotations[t].n
+    return k if item >= 0 else k // len(s.shares[t][-1 - item])
+
+
+def intended(s: Schedule, c: int, u: int) -> int:
+    """The four codes use u of category c reads first, as a bit set."""
+    seq, start = _ring(s, c, u)
+    p = len(seq)
+    return sum(1 << seq[(start + k) % p] for k in range(ITEMS))
+
+
 def _previous_four(s: Schedule, c: int, u: int) -> int:
     """The four codes use u - 1 of category c read first, as a bit set (0 for the first use)."""
     if u <= 0:
@@ -446,6 +476,56 @@ def _previous_four(s: Schedule, c: int, u: int) -> int:
         s.orders.clear()
     pseq, pstart = _ring(s, c, u - 1)
     return sum(1 << pseq[(pstart + k) % len(pseq)] for k in range(ITEMS))
+
+
+def uses_in_a_year(s: Schedule, c: int) -> int:
+    """The most turns category c has in YEAR days: one per cycle of its tier's rotation, one per lap
+    of its shared turn for a rare one (a turn moves by less than a block between cycles, hence + 1)."""
+    t = s.tier_of[c]
+    lap = next((len(share) for share in s.shares[t] if c in share), 1)
+    return -(-YEAR // (s.rotations[t].n * lap)) + 1
+
+
+def _offsets(s: Schedule, c: int, n: int) -> tuple[list[int], list[int]]:
+    """(the offsets d of the walk's entries u + d that no use within a year of u reads as its own,
+    the other offsets, the farthest uses' first) for category c, whose walk has n entries."""
+    hit = s.offsets.get(c)
+    if hit is None:
+        year = uses_in_a_year(s, c)
+        window = list(range(year + 1, n - year))
+        rest = sorted((d for d in range(1, n) if not year < d < n - year), key=lambda d: (-min(d, n - d), d))
+        hit = s.offsets[c] = (window, rest)
+    return hit
+
+
+def _walk_members(s: Schedule, c: int, u: int, taken: int, off_plan: bool) -> list[int]:
+    """A small pool's four for use u: the walk's entry u when no other group takes its codes.
+
+    Else an entry that no use within a year of u reads as its own: entries u + d with d between
+    Y and n - Y (Y: the category's uses in a year, n: the walk's length), starting at a point that
+    depends on u so that two displaced uses do not start alike; then the others, the entries of the
+    uses farthest away first. Sharing at most 2 codes with use u - 1's entry where one can.
+    A use ``off_plan`` tries entry u last (the use on its turn reads it)."""
+    walk, masks, order = _walk(s, c)
+    n = len(walk)
+    previous = masks[(u - 1) % n] if u > 0 else 0
+    own = masks[u % n]
+    if not off_plan and not own & taken and (own & previous).bit_count() <= 2:  # most uses
+        return [order[k] for k in walk[u % n]]
+    window, rest = _offsets(s, c, n)
+    if window:
+        r = u * 7 % len(window)
+        window = window[r:] + window[:r]
+    # a group of another use of the year is worse than keeping 3 of the previous four: the entries
+    # no other use of the year reads come first, each part sharing at most 2 where it can
+    for part in (window + [0], rest) if off_plan else ([0] + window, rest):
+        for strict in (True, False):
+            for d in part:
+                w = (u + d) % n
+                if masks[w] & taken or strict and (masks[w] & previous).bit_count() > 2:
+                    continue
+                return [order[k] for k in walk[w]]
+    return []  # no four codes left free: the fixed search never makes such a board
 
 
 def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> list[int]:
@@ -465,6 +545,8 @@ def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> lis
     if near is None:  # never placeable: cannot happen on a board; kept total for a hand-made library
         return sorted(x for x in s.certain[c] if not taken >> x & 1)[:ITEMS]
     day, u = near
+    if len(s.certain[c]) <= WALK_MAX:
+        return _walk_members(s, c, u, taken, day != i)
     use = s.orders.get(("use", c, u))
     if use is None:  # use u's order and the previous use's four, read once per (category, use)
         use = s.orders[("use", c, u)] = (tuple(member_order(s, c, u)), _previous_four(s, c, u))
