@@ -48,8 +48,14 @@ SALIENCE_MAX = 10  # a feature's salience at tile size: 0 (nobody sees it) .. 10
 # 124 such fours of two groups fooled a player, 1 of 120 of three or four groups; docs/difficulty.md)
 PHANTOM_SIZE_WEIGHT = (0, 0, 0, 0, 4, 3, 2, 1, 1)
 PHANTOM_SPREAD_WEIGHT = (0, 0, 2, 1, 1)
-# a phantom this strong fools a player: four members from two groups with salience 5 or more, five
-# with salience 7 or more; a scattered set never (its strength stays under 40)
+# a phantom of two groups that holds exactly three tiles of one of them is a one-away trap: its
+# four look like that group with one tile swapped, and a guess of it hears "one away" and costs
+# more guesses. It pulls with this weight instead of PHANTOM_SPREAD_WEIGHT[2] (the third blind
+# play-test: 6 of its 10 wrong fours held three tiles of one group, 4 of them such a phantom)
+PHANTOM_ONE_AWAY_WEIGHT = 3
+# a phantom this strong fools a player: four members from two groups with salience 5 or more (4 or
+# more for a one-away trap), five with salience 7 or more (5 for a one-away trap); a scattered set
+# never (its strength stays under 40)
 TEMPTING = 40
 # a group's score: SCORE_HIDDEN per salience point under SALIENCE_MAX, SCORE_LURE per board tile
 # outside the group that carries the feature its label names (at most LURE_CAP counted), SCORE_PULL per

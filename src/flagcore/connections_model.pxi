@@ -21,6 +21,7 @@ cdef struct ModelWeights:
     int n_size_weight
     int size_weight[MODEL_MAX_SIZE_WEIGHT]
     int spread_weight[MODEL_SPREAD_WEIGHTS]
+    int one_away_weight
 
 
 cdef class ModelPrepared:
@@ -67,6 +68,7 @@ cdef class ModelPrepared:
             raise ValueError("connections model: PHANTOM_SPREAD_WEIGHT needs one weight per spread 0..4")
         for i, v in enumerate(spread):
             self.wts.spread_weight[i] = v
+        self.wts.one_away_weight = _layout.PHANTOM_ONE_AWAY_WEIGHT
         self.wts.salience_max = _layout.SALIENCE_MAX
         self.wts.tempting = _layout.TEMPTING
         self.wts.hidden = _layout.SCORE_HIDDEN
@@ -87,7 +89,7 @@ cdef int model_kernel(const uint64_t[:, ::1] fits, const uint64_t[:, ::1] named,
                       const int8_t[::1] hides, const ModelWeights *wts, int W, int n_cat, const int32_t *gt, const int32_t *cats,
                       int32_t *grows, int32_t *prows) noexcept nogil:
     """One board: 4 group rows of 4 ints, phantom rows of 5 ints; returns the number of phantoms."""
-    cdef int c, i, g, k, x, members, spread, strength, n = 0, lure, pulls, s, onb
+    cdef int c, i, g, k, x, members, spread, three, shape, strength, n = 0, lure, pulls, s
     cdef int mask
     cdef uint64_t board[64]
     cdef uint64_t others[64]
@@ -110,12 +112,18 @@ cdef int model_kernel(const uint64_t[:, ::1] fits, const uint64_t[:, ::1] named,
             if (fits[c, x >> 6] >> (x & 63)) & 1:
                 mask |= 1 << i
         spread = 0
+        three = 0  # a group holds exactly three of its members
         for g in range(TIERS):
-            if (mask >> (ITEMS * g)) & 0xF:
+            k = fc_popcount64(<uint64_t>((mask >> (ITEMS * g)) & 0xF))
+            if k:
                 spread += 1
+            if k == 3:
+                three = 1
         strength = 0
         if spread >= 2 and members < wts.n_size_weight:
-            strength = sal[c] * wts.size_weight[members] * wts.spread_weight[spread]
+            # a one-away trap (two groups, three of one) pulls harder than other sets of two groups
+            shape = wts.one_away_weight if spread == 2 and three else wts.spread_weight[spread]
+            strength = sal[c] * wts.size_weight[members] * shape
         prows[5 * n] = c
         prows[5 * n + 1] = members
         prows[5 * n + 2] = spread

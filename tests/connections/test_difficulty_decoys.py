@@ -1,7 +1,7 @@
 """Red herrings that work on people: which phantoms the model calls tempting, and normal boards that hold them.
 
-The boards below are boards of the second blind play-test (README, "Difficulty a player feels"), as
-played: each wrong four is the guess the player made. They are the data the phantom strength was
+The boards below are boards of the second and third blind play-tests (README, "Difficulty a player
+feels"), as played: each wrong four is the guess the player made. They are the data the phantom strength was
 chosen on, so these tests keep the model saying what fooled people; they do not prove it predicts
 a new player.
 """
@@ -12,7 +12,7 @@ import pytest
 from twin_sizes import sized
 
 from flagcore import connections
-from flagcore._connections_layout import PHANTOM_SPREAD_WEIGHT, TEMPTING
+from flagcore._connections_layout import PHANTOM_ONE_AWAY_WEIGHT, PHANTOM_SPREAD_WEIGHT, TEMPTING
 from flagcore.connections.board import Board, Group
 from flagcore.connections.difficulty import board_difficulty
 
@@ -64,6 +64,28 @@ PLAYED = [
         ],
         {"IQ", "MA", "QA", "SO"},  # four with Arabic official
     ),
+    (
+        "blind24c-t3",
+        "trivia",
+        [
+            ("flag:crescent-and-star", ("TR", "AZ", "UZ", "LY")),
+            ("name:ends-ia", ("EE", "RO", "BG", "SY")),
+            ("geo:borders-cn", ("KZ", "LA", "NP", "TJ")),
+            ("flag:green-no-red-no-yellow", ("CI", "SL", "LS", "CY")),
+        ],
+        {"CI", "LS", "LY", "SL"},  # four African: three of one group and one more ("one away")
+    ),
+    (
+        "blind24c-t3",
+        "trivia",
+        [
+            ("flag:crescent-and-star", ("TR", "AZ", "UZ", "LY")),
+            ("name:ends-ia", ("EE", "RO", "BG", "SY")),
+            ("geo:borders-cn", ("KZ", "LA", "NP", "TJ")),
+            ("flag:green-no-red-no-yellow", ("CI", "SL", "LS", "CY")),
+        ],
+        {"BG", "CY", "EE", "RO"},  # four EU members: three of one group and one more ("one away")
+    ),
 ]
 
 
@@ -83,14 +105,33 @@ def test_the_decoys_that_fooled_players_are_tempting(twin, seed, mode, groups, w
             assert not p.tempting
 
 
-def test_spread_weighs_the_strength():
-    """Two groups pull harder than three or four, and within one group nothing pulls."""
+def one_away(board, phantom):
+    """True when ``phantom``'s members come from two groups of ``board``, three from one of them."""
+    per_group = [len(set(phantom.codes) & set(g.codes)) for g in board.groups]
+    return sum(1 for n in per_group if n) == 2 and 3 in per_group
+
+
+@pytest.mark.parametrize("played", PLAYED, ids=[p[0] for p in PLAYED])
+def test_spread_weighs_the_strength(twin, played):
+    """A one-away trap pulls hardest, then two groups, then three or four; within one group nothing pulls."""
     assert PHANTOM_SPREAD_WEIGHT[0] == PHANTOM_SPREAD_WEIGHT[1] == 0
-    assert PHANTOM_SPREAD_WEIGHT[2] > PHANTOM_SPREAD_WEIGHT[3] >= PHANTOM_SPREAD_WEIGHT[4] > 0
-    model = board_difficulty(played_board(*PLAYED[0][:3]))
+    assert PHANTOM_ONE_AWAY_WEIGHT > PHANTOM_SPREAD_WEIGHT[2] > PHANTOM_SPREAD_WEIGHT[3] >= PHANTOM_SPREAD_WEIGHT[4] > 0
+    board = played_board(*played[:3])
+    model = board_difficulty(board)
     for p in model.phantoms:
         if len(p.codes) == 4 and p.spread >= 2:
-            assert p.strength == p.salience * 4 * PHANTOM_SPREAD_WEIGHT[p.spread]
+            weight = PHANTOM_ONE_AWAY_WEIGHT if one_away(board, p) else PHANTOM_SPREAD_WEIGHT[p.spread]
+            assert p.strength == p.salience * 4 * weight
+
+
+def test_the_one_away_traps_of_the_third_play_test_weigh_as_such(twin):
+    """Both one-away fours the third player tried on blind24c-t3 lie in a phantom weighed as a one-away trap."""
+    board = played_board(*PLAYED[4][:3])
+    model = board_difficulty(board)
+    for wrong in (PLAYED[4][3], PLAYED[5][3]):
+        (trap,) = [p for p in model.tempting if set(p.codes) == wrong]
+        assert one_away(board, trap)
+        assert trap.strength == trap.salience * 4 * PHANTOM_ONE_AWAY_WEIGHT
 
 
 @pytest.mark.parametrize("mode", MODES)

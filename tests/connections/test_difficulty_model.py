@@ -14,6 +14,7 @@ from flagcore import _connections as compiled
 from flagcore import connections
 from flagcore._connections_layout import (
     LURE_CAP,
+    PHANTOM_ONE_AWAY_WEIGHT,
     PHANTOM_SIZE_WEIGHT,
     PHANTOM_SPREAD_WEIGHT,
     PULL_CAP,
@@ -69,13 +70,11 @@ def oracle(board, library=None):
         members = [x for x in tiles if x in fit]
         if len(members) < 4:
             continue
-        spread = sum(1 for g in board.groups if set(g.codes) & fit)
+        per_group = [len(set(g.codes) & fit) for g in board.groups]
+        spread = sum(1 for n in per_group if n)
         sal = _difficulty(cat, lib).salience
-        strength = (
-            sal * PHANTOM_SIZE_WEIGHT[len(members)] * PHANTOM_SPREAD_WEIGHT[spread]
-            if spread >= 2 and len(members) < 9
-            else 0
-        )
+        weight = PHANTOM_ONE_AWAY_WEIGHT if spread == 2 and 3 in per_group else PHANTOM_SPREAD_WEIGHT[spread]
+        strength = sal * PHANTOM_SIZE_WEIGHT[len(members)] * weight if spread >= 2 and len(members) < 9 else 0
         phantoms.append((cid, tuple(members), spread, strength))
     groups = []
     for g in board.groups:

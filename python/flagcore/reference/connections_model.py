@@ -9,7 +9,8 @@ Every number is a count over sets of code indices, so both twins give the same i
   tiles come from), ``strength`` and ``mask`` (bit i set when ``group_tiles[i]`` is a member).
   A phantom whose members all sit in one group fools nobody (guessing it is guessing that group):
   strength 0. Otherwise strength = salience * PHANTOM_SIZE_WEIGHT[members] *
-  PHANTOM_SPREAD_WEIGHT[spread] (0 past the size table).
+  PHANTOM_SPREAD_WEIGHT[spread] (0 past the size table), with PHANTOM_ONE_AWAY_WEIGHT in place of
+  the spread weight for a one-away trap: members from two groups, exactly three from one of them.
 * **groups**, per group g of category c: ``salience`` of c, ``lure`` (tiles outside g that carry
   the feature c's label names: c's named set, which holds its fit set), ``pulls`` (tempting
   phantoms, strength >= TEMPTING, holding a tile of g) and ``score`` =
@@ -30,6 +31,7 @@ from typing import Any
 from .._connections_layout import (
     ITEMS,
     LURE_CAP,
+    PHANTOM_ONE_AWAY_WEIGHT,
     PHANTOM_SIZE_WEIGHT,
     PHANTOM_SPREAD_WEIGHT,
     PULL_CAP,
@@ -87,11 +89,13 @@ def prepare_model(
     return ModelPrepared(tables, salience, named_flat, named_off, simpler, hides)
 
 
-def phantom_strength(salience: int, members: int, spread: int) -> int:
-    """How hard a phantom pulls: 0 within one group, else salience times the size and spread weights."""
+def phantom_strength(salience: int, members: int, spread: int, one_away: bool) -> int:
+    """How hard a phantom pulls: 0 within one group, else salience times the size and spread weights
+    (``one_away``: two groups, three tiles of one of them, weighed PHANTOM_ONE_AWAY_WEIGHT)."""
     if spread < 2 or members >= len(PHANTOM_SIZE_WEIGHT):
         return 0
-    return salience * PHANTOM_SIZE_WEIGHT[members] * PHANTOM_SPREAD_WEIGHT[spread]
+    shape = PHANTOM_ONE_AWAY_WEIGHT if one_away else PHANTOM_SPREAD_WEIGHT[spread]
+    return salience * PHANTOM_SIZE_WEIGHT[members] * shape
 
 
 def board_model(
@@ -111,8 +115,10 @@ def board_model(
         members = mask.bit_count()
         if members < ITEMS:
             continue
-        spread = sum(1 for g in range(TIERS) if (mask >> (ITEMS * g)) & 0xF)
-        phantoms.append((c, members, spread, phantom_strength(mp.salience[c], members, spread), mask))
+        per_group = [((mask >> (ITEMS * g)) & 0xF).bit_count() for g in range(TIERS)]
+        spread = sum(1 for n in per_group if n)
+        one_away = spread == 2 and 3 in per_group
+        phantoms.append((c, members, spread, phantom_strength(mp.salience[c], members, spread, one_away), mask))
     groups: list[GroupRow] = []
     for g in range(TIERS):
         c = cats[g]
