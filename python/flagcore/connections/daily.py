@@ -285,12 +285,16 @@ def _look_pairs(
     """Where boards must hold fact groups (trivia), the tier's look categories (about the flag, not
     the country) in pairs that share a turn: each comes back half as often, so the days' plans hold
     about twice as many facts as looks and the matching can give every day its fact groups (with
-    each category once per cycle the average day would hold fewer than two)."""
+    each category once per cycle the average day would hold fewer than two). An odd one out joins
+    the last pair (a look alone would come back twice as often as the others)."""
     if not min_facts:
         return ()
     looks = [c for c in placeable if not facts[c] and len(certain[c]) >= RARE_BELOW]
     looks = core.rng.shuffle(looks, core.rng.Rng(f"season|{mode}|{t}|looks"))
-    return tuple(tuple(looks[j : j + 2]) for j in range(0, len(looks) - 1, 2))
+    pairs = [looks[j : j + 2] for j in range(0, len(looks) - 1, 2)]
+    if len(looks) % 2 and pairs:
+        pairs[-1].append(looks[-1])
+    return tuple(tuple(p) for p in pairs)
 
 
 def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
