@@ -19,7 +19,9 @@ the mode and the library alone; nothing before it is replayed.
    far as a matching allows, each day's planned categories form a board (the fixed search finds
    one with them and a category of each tier still to plan from that tier's block): conflicting
    categories (one that crowds another's flags out) are kept apart, inside their blocks, so the
-   gap bound stands.
+   gap bound stands. Among those days, a category first tries the ones where no other planned
+   group's fit set takes any of the four flags its use deals (step 4): then every group of the
+   day gets its own four, and a group comes back only when its category's rotation of fours does.
 3. **Search.** The fixed search (``_connections.search_categories`` and its twin: the same pruning,
    so zero rule ambiguity and the arguable memberships respected) over the day's preferred order:
    per tier the planned category, then categories owed a turn (their turn in the last LOOKBACK
@@ -36,7 +38,8 @@ the mode and the library alone; nothing before it is replayed.
    group needs no history: it is the walk's (or order's) entry u - 1, a function of u, and its
    codes go last. The group is the first four codes in that order that fit no other group on the
    board (the fixed search's exclusive codes), so a return keeps at most 2 of the previous four
-   unless one of the boards took codes out.
+   unless one of the boards took codes out. A small pool whose entry u another group takes reads
+   an entry that no use within a year of u reads as its own (``_walk_members``).
 5. **Tiles** are shuffled by the Rng of ``season:MODE:YYYY-MM-DD``; no decoy.
 
 Everything random is the twins' mulberry32 and every step is a function of (date, mode,
