@@ -25,8 +25,9 @@ the mode and the library alone; nothing before it is replayed.
 3. **Search.** The fixed search (``_connections.search_categories`` and its twin: the same pruning,
    so zero rule ambiguity and the arguable memberships respected) over the day's preferred order:
    per tier the planned category, then categories owed a turn (their turn in the last LOOKBACK
-   days went to another one), then the rest farthest from a turn of their own first, those the
-   last LOOKBACK days took off the plan after them, the never placeable last. Every candidate is
+   days went to another one), then the rest farthest from a turn of their own first (the small
+   pools after the others: off its shared turn a small pool repeats a group), those the last
+   LOOKBACK days took off the plan after them, the never placeable last. Every candidate is
    listed, so the search is complete: when the planned four cannot form a board it falls back to
    others, never fails where ``generate`` would not. Off the plan, the search runs once with each
    tier kept longest and the board whose off-plan category is farthest from its own turns wins.
@@ -383,8 +384,9 @@ def preferred_order(
 
     The planned category first; then the others: those ``owed`` a turn (their last turn went to
     another category) and far from their next one, then the rest, farthest from a turn of their
-    own first, those in ``recent`` (what the days before took off the plan) after them; the never
-    placeable last.
+    own first, the small pools (fewer than RARE_BELOW certain codes: a use off their shared turn
+    repeats a group) after them, those in ``recent`` (what the days before took off the plan) after
+    all of these; the never placeable last.
     """
     orders, planned = [], []
     for t in range(TIERS):
@@ -392,9 +394,9 @@ def preferred_order(
         near = distances(s, t, i)
         half = s.rotations[t].n // 2
 
-        def key(c: int) -> tuple[bool, bool, int]:
+        def key(c: int) -> tuple[bool, bool, bool, int]:
             d = near.get(c, FAR)
-            return not (c in owed and d >= half), c in recent, -d
+            return not (c in owed and d >= half), c in recent, len(s.certain[c]) < RARE_BELOW, -d
 
         rest = sorted((c for c in s.placeable[t] if c != first), key=key)
         orders.append([first, *rest, *s.never[t]])
