@@ -19,12 +19,15 @@ the mode and the library alone; nothing before it is replayed.
    far as a matching allows, each day's planned categories form a board (the fixed search finds
    one with them and a category of each tier still to plan from that tier's block): conflicting
    categories (one that crowds another's flags out) are kept apart, inside their blocks, so the
-   gap bound stands.
+   gap bound stands. Among those days, a category first tries the ones where no other planned
+   group's fit set takes any of the four flags its use deals (step 4): then every group of the
+   day gets its own four, and a group comes back only when its category's rotation of fours does.
 3. **Search.** The fixed search (``_connections.search_categories`` and its twin: the same pruning,
    so zero rule ambiguity and the arguable memberships respected) over the day's preferred order:
    per tier the planned category, then categories owed a turn (their turn in the last LOOKBACK
-   days went to another one), then the rest farthest from a turn of their own first, those the
-   last LOOKBACK days took off the plan after them, the never placeable last. Every candidate is
+   days went to another one), then the rest farthest from a turn of their own first (the small
+   pools after the others: off its shared turn a small pool repeats a group), those the last
+   LOOKBACK days took off the plan after them, the never placeable last. Every candidate is
    listed, so the search is complete: when the planned four cannot form a board it falls back to
    others, never fails where ``generate`` would not. Off the plan, the search runs once with each
    tier kept longest and the board whose off-plan category is farthest from its own turns wins.
@@ -36,7 +39,8 @@ the mode and the library alone; nothing before it is replayed.
    group needs no history: it is the walk's (or order's) entry u - 1, a function of u, and its
    codes go last. The group is the first four codes in that order that fit no other group on the
    board (the fixed search's exclusive codes), so a return keeps at most 2 of the previous four
-   unless one of the boards took codes out.
+   unless one of the boards took codes out. A small pool whose entry u another group takes reads
+   an entry that no use within a year of u reads as its own (``_walk_members``).
 5. **Tiles** are shuffled by the Rng of ``season:MODE:YYYY-MM-DD``; no decoy.
 
 Everything random is the twins' mulberry32 and every step is a function of (date, mode,
@@ -380,8 +384,9 @@ def preferred_order(
 
     The planned category first; then the others: those ``owed`` a turn (their last turn went to
     another category) and far from their next one, then the rest, farthest from a turn of their
-    own first, those in ``recent`` (what the days before took off the plan) after them; the never
-    placeable last.
+    own first, the small pools (fewer than RARE_BELOW certain codes: a use off their shared turn
+    repeats a group) after them, those in ``recent`` (what the days before took off the plan) after
+    all of these; the never placeable last.
     """
     orders, planned = [], []
     for t in range(TIERS):
@@ -389,9 +394,9 @@ def preferred_order(
         near = distances(s, t, i)
         half = s.rotations[t].n // 2
 
-        def key(c: int) -> tuple[bool, bool, int]:
+        def key(c: int) -> tuple[bool, bool, bool, int]:
             d = near.get(c, FAR)
-            return not (c in owed and d >= half), c in recent, -d
+            return not (c in owed and d >= half), c in recent, len(s.certain[c]) < RARE_BELOW, -d
 
         rest = sorted((c for c in s.placeable[t] if c != first), key=key)
         orders.append([first, *rest, *s.never[t]])
