@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from PIL import Image
 
 from flagcore.cli import main
-from flagcore.connections import daily, generate
+from flagcore.connections import board_difficulty, daily, generate
 from flagcore.library import load_library
 
 
@@ -33,6 +33,10 @@ def test_json_report_counts_what_it_says(capsys, tmp_path):
         assert sum(t["used"] for t in f["tiers"]) == len(set().union(*ids))
         assert f["boards_rule_ambiguous"] == 0
     assert report["scheduled"]["repeat_within_1"] == 0
+    # per weekday, the groups' mean score (what the weekly rhythm arranges) beside the board score
+    mondays = [daily(d, "trivia") for d in days if d.weekday() == 0]
+    groups = [sum(g.score for g in board_difficulty(b).groups) / 4 for b in mondays]
+    assert report["weekdays"]["scheduled"]["Mon"]["groups"] == round(sum(groups) / len(groups), 1)
     assert report["puzzle"]["distinct_flags"] == 40 and sum(report["puzzle"]["grids"].values()) == 40
     with Image.open(png) as img:
         assert img.format == "PNG" and img.width >= 40 and img.height > 100

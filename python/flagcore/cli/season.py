@@ -259,22 +259,29 @@ WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
 def weekday_difficulty(start: _dt.date, scheduled: list[Any], plain: list[Any]) -> dict[str, Any]:
-    """Per weekday, the difficulty model's mean board score and tempting phantoms (docs/difficulty.md),
-    for the scheduled dailies and the plain daily: seeds."""
+    """Per weekday, the difficulty model's mean board score, mean group score (the groups alone: what
+    the schedule's weekly rhythm arranges) and tempting phantoms (docs/difficulty.md), for the
+    scheduled dailies and the plain daily: seeds."""
     from ..connections import board_difficulty
 
     out: dict[str, Any] = {}
     for name, boards in (("scheduled", scheduled), ("plain", plain)):
-        sums = [[0, 0, 0] for _ in WEEKDAYS]  # boards, score, tempting phantoms
+        sums = [[0, 0, 0, 0] for _ in WEEKDAYS]  # boards, score, group score, tempting phantoms
         for j, board in enumerate(boards):
             model = board_difficulty(board)
             row = sums[(start.weekday() + j) % 7]
             row[0] += 1
             row[1] += model.score
-            row[2] += len(model.tempting)
+            row[2] += sum(g.score for g in model.groups) / len(model.groups)
+            row[3] += len(model.tempting)
         out[name] = {
-            WEEKDAYS[w]: {"boards": n, "score": round(sc / n, 1), "tempting": round(tp / n, 2)}
-            for w, (n, sc, tp) in enumerate(sums)
+            WEEKDAYS[w]: {
+                "boards": n,
+                "score": round(sc / n, 1),
+                "groups": round(gs / n, 1),
+                "tempting": round(tp / n, 2),
+            }
+            for w, (n, sc, gs, tp) in enumerate(sums)
             if n
         }
     return out
@@ -313,10 +320,13 @@ def format_report(report: dict[str, Any]) -> str:
         purple = f["tiers"][3]
         lines.append(f"most used purple ({name}): {purple['most_used'][0]!r} on {purple['most_used'][1]} days")
     lines.append("")
-    lines.append("difficulty model per weekday (mean board score / tempting phantoms; docs/difficulty.md):")
+    lines.append(
+        "difficulty model per weekday (mean board score / mean group score / tempting phantoms; docs/difficulty.md):"
+    )
     for name, key in (("scheduled", "scheduled"), ("daily: seeds", "plain")):
         week = report["weekdays"][key]
-        lines.append(f"  {name:<12} " + "  ".join(f"{d} {v['score']:g}/{v['tempting']:g}" for d, v in week.items()))
+        cells = (f"{d} {v['score']:g}/{v['groups']:g}/{v['tempting']:g}" for d, v in week.items())
+        lines.append(f"  {name:<12} " + "  ".join(cells))
     return "\n".join(lines)
 
 
