@@ -259,3 +259,34 @@ def test_a_plain_clause_scores_no_lure(twin):
                 assert g.score == SCORE_HIDDEN * (SALIENCE_MAX - g.salience) + SCORE_PULL * min(g.pulls, PULL_CAP)
                 return
     pytest.fail("no flags board of seeds 0..199 has a plain group with a lure")
+
+
+def test_a_named_set_holds_the_arguable_readings():
+    # Malaysia's fourteen-pointed star arguably reads as a sun: on a board with Malaysia outside the
+    # group, "A sun and no stripes" keeps its clause (plain "Has a sun with rays" would fit it too)
+    lib = load_library()
+    sun = next(c for c in lib.categories("flags") if c.id == "flag:sun-no-stripes")
+    named = category_difficulty(sun, lib).named
+    assert "MY" in named and "sun" not in lib.facts("MY")["features"]
+    assert any("sun" in r["features"] for r in lib.readings("MY"))
+
+
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_a_simpler_label_fits_no_other_tile_under_any_reading(mode):
+    # a group shown by its simpler label: no tile of the board outside it carries what that label
+    # names, under the main reading or an arguable one
+    lib = load_library()
+    cats = {c.id: c for c in lib.categories(mode)}
+    _, entries = difficulty_data()
+    shown = 0
+    for seed in range(1500):
+        board = generate(seed, mode)
+        for g in board.groups:
+            d = category_difficulty(cats[g.category_id], lib)
+            if d.simpler is not None and g.label == d.simpler:
+                shown += 1
+                others = set(board.tiles) - set(g.codes)
+                for code in others:
+                    readings = [lib.facts(code), *lib.readings(code)]
+                    assert not any(entries[g.category_id]["_rule"](f) for f in readings), (seed, g.label, code)
+    assert shown > 50

@@ -204,8 +204,9 @@ def category_difficulty(category: Any, library: Library | None = None) -> Catego
     """The model's data for one Category of ``library`` (None: the bundled one).
 
     A category difficulty.json does not list gets the default: salience ``default_salience[tier]``
-    and no clause. A clause's named set is read from the library's country facts (a library built
-    in memory has none: its named set is then empty, and the group's fit set stands in).
+    and no clause. A clause's named set is read from the library's country facts, under every
+    reading the data allows (a library built in memory has none: its named set is then empty, and
+    the group's fit set stands in).
     """
     default, entries = difficulty_data()
     entry = entries.get(category.id)
@@ -215,7 +216,11 @@ def category_difficulty(category: Any, library: Library | None = None) -> Catego
     if "_rule" in entry:
         lib = library if library is not None else default_library()
         rule = entry["_rule"]
-        named = frozenset(code for code in lib.codes if (facts := lib.facts(code)) and rule(facts))
+        # the feature named under any reading: a tile that arguably carries it makes the clause bite
+        # (shown plainly, "Has a sun with rays" would fit a striped flag whose star reads as a sun)
+        named = frozenset(
+            code for code in lib.codes if any(rule(f) for f in (lib.facts(code), *lib.readings(code)) if f)
+        )
         simpler = entry["simpler"]
     return CategoryDifficulty(entry["salience"], named, simpler, True, entry.get("plain", False))
 

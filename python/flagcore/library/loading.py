@@ -405,6 +405,7 @@ def load_library(path: str | Path | None = None) -> Library:
     names = {code: c["name"] for code, c in countries.items()}
     source = str(path) if path is not None else str(bundled_path())
     try:
-        return Library(names, tags, cats, source=source, facts=facts)
+        alternatives = {code: [f for f, _ in alts] for code, alts in readings.items()}
+        return Library(names, tags, cats, source=source, facts=facts, readings=alternatives)
     except LibraryError as exc:
         raise LibraryError(f"{kfile}: {exc}") from None

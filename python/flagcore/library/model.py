@@ -64,11 +64,14 @@ class Library:
         *,
         source: str = "<memory>",
         facts: Mapping[str, Mapping[str, Any]] | None = None,
+        readings: Mapping[str, Iterable[Mapping[str, Any]]] | None = None,
     ) -> None:
         self.source = source
         self._names = dict(names)
         # Every attribute a rule can test, per code (country facts and flag facts together).
         self._facts = {code: dict(facts.get(code, {})) for code in self._names} if facts else {}
+        # The same under each alternative reading the data allows (its "arguable" values).
+        self._readings = {code: [dict(r) for r in readings.get(code, ())] for code in self._names} if readings else {}
         self.codes: list[str] = sorted(self._names)
         self._tags = {code: frozenset(tags.get(code, ())) for code in self.codes}
         self._categories = list(categories)
@@ -115,6 +118,10 @@ class Library:
     def facts(self, code: str) -> dict[str, Any]:
         """The attributes of ``code`` that category rules test (empty for a Library built in memory)."""
         return dict(self._facts.get(as_code(code, self._names), {}))
+
+    def readings(self, code: str) -> list[dict[str, Any]]:
+        """``facts(code)`` under each alternative reading of its arguable values (empty without any)."""
+        return [dict(r) for r in self._readings.get(as_code(code, self._names), ())]
 
     def categories(self, mode: str) -> list[Category]:
         """The candidate categories of ``mode`` ("flags" or "trivia"), library and synthetic, in a fixed order."""
