@@ -69,8 +69,12 @@ def match(items: list[T], first_day: int, fits: Callable[[T, int], int]) -> list
     """
     n = len(items)
     ok = [[int(fits(x, first_day + d)) for d in range(n)] for x in items]
-    # per item, the days it fits, best first, its own day first among equals
-    prefs = [sorted((d for d in range(n) if ok[x][d]), key=lambda d, x=x: (-ok[x][d], d != x, d)) for x in range(n)]
+
+    def days_best_first(x: int) -> list[int]:
+        """The days item x fits, best first, its own day first among equals."""
+        return sorted((d for d in range(n) if ok[x][d]), key=lambda d: (-ok[x][d], d != x, d))
+
+    prefs = [days_best_first(x) for x in range(n)]
     day_of_item = [-1] * n
     item_of_day = [-1] * n
 

@@ -266,7 +266,7 @@ def weekday_difficulty(start: _dt.date, scheduled: list[Any], plain: list[Any]) 
 
     out: dict[str, Any] = {}
     for name, boards in (("scheduled", scheduled), ("plain", plain)):
-        sums = [[0, 0, 0, 0] for _ in WEEKDAYS]  # boards, score, group score, tempting phantoms
+        sums: list[list[float]] = [[0, 0, 0, 0] for _ in WEEKDAYS]  # boards, score, group score, tempting phantoms
         for j, board in enumerate(boards):
             model = board_difficulty(board)
             row = sums[(start.weekday() + j) % 7]
