@@ -10,6 +10,7 @@ when the game ends. Each guess is recorded with its verdict and the time, so the
     python tools/play_blind.py show STATE [--png FILE]
     python tools/play_blind.py guess STATE CODE CODE CODE CODE
     python tools/play_blind.py tally STATE [STATE ...]      # wins, mistakes, solve order by colour
+    python tools/play_blind.py review STATE [STATE ...]     # after the games: what each wrong four was
 
 ``--png`` draws the remaining tiles (no groups outlined) at the picture's tile size.
 """
@@ -79,6 +80,57 @@ def _end(board: Board, game: ConnectionsGame) -> None:
         print(f"  {TIER_NAMES[g.tier]}: {g.label}: {', '.join(g.codes)}")
 
 
+def _shape(four: Any, group_of: dict[str, int]) -> str:
+    """How a set of tiles spreads over the board's groups, largest part first ("3+1")."""
+    parts = sorted((sum(1 for c in four if group_of[c] == g) for g in range(4)), reverse=True)
+    return "+".join(str(p) for p in parts if p)
+
+
+def _review(paths: list[str]) -> int:
+    """For the lead, after the games (it reveals the groups): each wrong four, its shape over the
+    board's groups and the phantoms (docs/difficulty.md) that hold it; per board, the model's figures
+    and whether the tiles split into four fours a second way (benchmarks/second_splits.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from second_splits import second_splits  # noqa: PLC0415 (a benchmark module, not the package)
+
+    from flagcore.connections import board_difficulty  # noqa: PLC0415
+
+    wrong_fours = in_exact = in_tempting = 0
+    for path in paths:
+        state = json.loads(Path(path).read_text())
+        board, game = _replay(state)
+        if not game.over:
+            print(f"{path}: not finished", file=sys.stderr)
+            continue
+        model = board_difficulty(board)
+        group_of = {c: g.tier for g in board.groups for c in g.codes}
+        off_only, mixed = second_splits(board)
+        exact = sum(1 for p in model.phantoms if len(p.codes) == 4 and p.spread >= 2)
+        print(
+            f"{path}: {'won' if game.won else 'lost'}, {game.mistakes} mistakes; tempting phantoms "
+            f"{len(model.tempting)}, exact fours over 2+ groups {exact}, second split "
+            f"{'off-board only' if off_only else ('with real groups' if mixed else 'none')}"
+        )
+        for g in state["guesses"]:
+            if g["result"] == "correct":
+                continue
+            four = set(g["codes"])
+            holders = [p for p in model.phantoms if four <= set(p.codes)]
+            wrong_fours += 1
+            in_exact += any(len(p.codes) == 4 for p in holders)
+            in_tempting += any(p.tempting for p in holders)
+            held = "; ".join(
+                f"{p.label} ({len(p.codes)} on board, strength {p.strength}{', tempting' if p.tempting else ''})"
+                for p in sorted(holders, key=lambda p: len(p.codes))[:3]
+            )
+            print(f"  {g['result']}: {' '.join(g['codes'])} ({_shape(four, group_of)}): {held or 'no category'}")
+    print(
+        f"{wrong_fours} wrong fours: {in_exact} exactly a phantom of four tiles, "
+        f"{in_tempting} inside a tempting phantom"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -97,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     guess.add_argument("codes", nargs=4)
     tally = sub.add_parser("tally")
     tally.add_argument("states", nargs="+")
+    review = sub.add_parser("review")
+    review.add_argument("states", nargs="+")
     a = ap.parse_args(argv)
 
     if a.cmd == "new":
@@ -132,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             _show(board, game, None)
         return 0
+    if a.cmd == "review":
+        return _review(a.states)
     # tally
     played = wins = mistakes = 0
     order_rows = []
