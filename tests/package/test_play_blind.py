@@ -32,3 +32,8 @@ def test_a_blind_game_hides_the_groups_until_earned(tmp_path):
     tally = _run("tally", state)
     assert "1 games: 1 won (100%), 1 mistakes" in tally.stdout
     assert "solved purple > yellow > green > blue" in tally.stdout
+    review = _run("review", state)
+    assert review.returncode == 0, review.stderr
+    assert f"one_away: {' '.join(wrong)} (3+1)" in review.stdout  # three of one group and one of another
+    assert review.stdout.rstrip().endswith(" inside a tempting phantom")
+    assert "1 wrong fours: " in review.stdout
