@@ -339,6 +339,14 @@ MORE_ARGUABLE = [
     ("SZ", "trivia", "capital named after a person", "Mbabane, the seat of government, is named after a chief"),
     ("GB", "history", "won the FIFA World Cup by 2022", "England won in 1966"),
     ("LR", "currencies", "United States dollar", "the US dollar is legal tender beside the Liberian dollar"),
+    # the sixth blind play-test: a currency that circulates without being legal tender, and the
+    # Baltic, an arm of the Atlantic to some players (as the Red Sea and the Gulf are of the Indian Ocean)
+    ("BS", "currencies", "United States dollar", "accepted at par, but only the Bahamian dollar is legal tender"),
+    ("PS", "currencies", "Egyptian pound", "once used in Gaza; the shekel and the Jordanian dinar circulate today"),
+    *(
+        (code, "coasts", "Atlantic Ocean", "the Baltic Sea is an arm of the Atlantic to some players")
+        for code in "EE LV LT PL FI RU".split()
+    ),
 ]
 for _code, _attr, _value, _reason in MORE_ARGUABLE:
     ARGUABLE.setdefault(_code, {}).setdefault(_attr, {})[_value] = _reason

@@ -38,11 +38,11 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "Stripes",
-        "Stripes are the bands of the field. A thin band between wider ones (under a twelfth of the flag's "
-        "height) is an edging line, not a stripe; one between a twelfth and a sixth reads either way and never "
-        "decides a group. A field of many equal stripes counts them all. Stripes "
-        "beside a band or triangle at the hoist count as horizontal stripes; a field split down its length is "
-        "vertical stripes.",
+        "Stripes are the horizontal or vertical bands of the field (a diagonal band is not a stripe). A thin "
+        "band between wider ones (under a twelfth of the flag's height) is an edging line, not a stripe; one "
+        "between a twelfth and a sixth reads either way and never decides a group. A field of many equal "
+        "stripes counts them all. Stripes beside a band or triangle at the hoist count as horizontal stripes;"
+        " a field split down its length is vertical stripes.",
     ),
     HouseRule(
         "Stars",
