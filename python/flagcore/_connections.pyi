@@ -66,5 +66,6 @@ def search_board_model(
     lo: int,
     hi: int,
     attempts: int,
+    pair_cap: int,
     trace: bool,
 ) -> Any: ...

@@ -64,6 +64,9 @@ SCORE_HIDDEN, SCORE_LURE, LURE_CAP, SCORE_PULL, PULL_CAP = 10, 10, 4, 5, 6
 # a steered search's attempt k > 0 starts from draw k of mulberry32(state ^ ATTEMPT_SALT)
 # (the compiled value: connections_model.pxi; the board parity tests compare the two)
 ATTEMPT_SALT = 0x5BD1E995
+# the range miss of an attempt kept without its model (its hidden pair missed the cap): worse than
+# any real miss (the compiled value: connections_model.pxi)
+MISS_UNKNOWN = 1 << 20
 
 # Every value above as the compiled module reports its own (flagcore._connections.LAYOUT).
 LAYOUT = {

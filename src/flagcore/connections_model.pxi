@@ -195,6 +195,7 @@ def board_model(ModelPrepared mp not None, group_tiles, cats):
 
 cdef enum:
     ATTEMPT_SALT = 0x5bd1e995    # attempt k > 0 searches from draw k of mulberry32(state ^ ATTEMPT_SALT)
+    MISS_UNKNOWN = 1 << 20       # the range miss of an attempt kept without its model: worse than any real one
 
 
 cdef inline int tempting_count(const int32_t *prows, int n, int tempting) noexcept nogil:
@@ -203,6 +204,19 @@ cdef inline int tempting_count(const int32_t *prows, int n, int tempting) noexce
         if prows[5 * i + 3] >= tempting:
             t += 1
     return t
+
+
+cdef inline int pair_salience(const int8_t[::1] sal, const int32_t *cats) noexcept nogil:
+    """The saliences of the board's two least visible groups, summed (its hidden pair)."""
+    cdef int g, s, a = 127, b = 127
+    for g in range(TIERS):
+        s = sal[cats[g]]
+        if s < a:
+            b = a
+            a = s
+        elif s < b:
+            b = s
+    return a + b
 
 
 cdef void colour_order(const int32_t *grows, int32_t *order) noexcept nogil:
@@ -220,14 +234,17 @@ cdef void colour_order(const int32_t *grows, int32_t *order) noexcept nogil:
 
 
 def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32_t state, seed, bint decoy,
-                       int lo, int hi, int attempts, bint trace):
+                       int lo, int hi, int attempts, int pair_cap, bint trace):
     """The fixed search steered by the model (twin: reference.connections_model.search_board_model).
 
     Attempt 0 searches from ``state``, attempt k > 0 from draw k of mulberry32(state ^ ATTEMPT_SALT),
-    until a board has between ``lo`` and ``hi`` tempting phantoms (at most ``attempts``); else the
-    first board closest to the range. Its groups are coloured by their model score (yellow the
-    easiest; the search's tier breaks ties) and a group whose clause excludes no tile of the board
-    shows its simpler label. A failed search raises NoBoardError.
+    until a board's two least visible groups have saliences summing to ``pair_cap`` or less (its
+    hidden pair) and it has between ``lo`` and ``hi`` tempting phantoms (at most ``attempts``); else
+    the first board closest: the smallest excess of the pair over the cap, then the smallest miss
+    of the range. An attempt whose pair misses the cap while attempts remain is not modelled (the
+    model is the costly part): its miss of the range counts as the worst. Its groups are coloured
+    by their model score (yellow the easiest; the search's tier breaks ties) and a group whose
+    clause excludes no tile of the board shows its simpler label. A failed search raises NoBoardError.
     """
     cdef Work w
     cdef int32_t cats[4]
@@ -246,6 +263,8 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
     cdef int32_t rank[4]
     cdef int8_t amb, arg, bamb = 0, barg = 0
     cdef int status = STATUS_NO_BOARD, rc, k, n, t, miss, best_miss = -1, best_k = 0, best_n = 0, g, r
+    cdef int pair, pm, best_pm = -1, best_pair = 0
+    cdef bint modelled, best_modelled = False
     cdef uint32_t salt = state ^ ATTEMPT_SALT, st, best_state = state
     cdef Py_ssize_t i
     cdef tuple codes = prep.codes
@@ -263,10 +282,23 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
                 status = run_one(&prep.tab, &w, st, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
                 if status != STATUS_OK:
                     break
-                n = model_kernel(mp.fitv, mp.namedv, mp.salv, mp.hidev, &mp.wts, mp.W, mp.n_cat, gt, cats, grows, prows)
-                t = tempting_count(prows, n, mp.wts.tempting)
-                miss = lo - t if t < lo else (t - hi if t > hi else 0)
-                if best_miss < 0 or miss < best_miss:
+                pair = pair_salience(mp.salv, cats)
+                pm = pair - pair_cap if pair > pair_cap else 0
+                if best_pm >= 0 and pm > best_pm:
+                    continue  # a more visible pair is never kept
+                modelled = pm == 0 or k == attempts - 1
+                if modelled:
+                    n = model_kernel(mp.fitv, mp.namedv, mp.salv, mp.hidev, &mp.wts, mp.W, mp.n_cat, gt, cats,
+                                     grows, prows)
+                    t = tempting_count(prows, n, mp.wts.tempting)
+                    miss = lo - t if t < lo else (t - hi if t > hi else 0)
+                else:
+                    t = 0
+                    miss = MISS_UNKNOWN
+                if best_pm < 0 or pm < best_pm or miss < best_miss:
+                    best_pm = pm
+                    best_pair = pair
+                    best_modelled = modelled
                     best_miss = miss
                     best_k = k
                     best_n = t
@@ -279,10 +311,14 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
                     memcpy(bgrows, grows, sizeof(grows))
                     bamb = amb
                     barg = arg
-                if miss == 0:
+                if pm == 0 and miss == 0:
                     break
-            if best_miss >= 0:
+            if best_pm >= 0:
                 status = STATUS_OK
+                if not best_modelled:  # kept without its model: the chosen board needs it for its colours
+                    n = model_kernel(mp.fitv, mp.namedv, mp.salv, mp.hidev, &mp.wts, mp.W, mp.n_cat, bgt, bcats,
+                                     bgrows, prows)
+                    best_n = tempting_count(prows, n, mp.wts.tempting)
     free(prows)
     try:
         if rc != 0:
@@ -330,7 +366,7 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
                                  bcounters[C_EXHAUSTED + 3]],
             "ambiguous_tiles": bamb,
             "arguable_tiles": barg,
-            "model": {"attempt": best_k, "tempting_phantoms": best_n, "scores": scores,
+            "model": {"attempt": best_k, "tempting_phantoms": best_n, "hidden_pair": best_pair, "scores": scores,
                       "search_tiers": [order[0], order[1], order[2], order[3]]},
         }
         return _new_board(prep.board_type,

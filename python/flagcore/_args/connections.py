@@ -121,7 +121,10 @@ def as_library(library: Any, library_type: type) -> Any:
 
 # difficulty -> (how many tempting phantom groups the board aims for: lo..hi, searches at most)
 # (docs/difficulty.md). "normal" asks for two, with few attempts: its cost stays near a plain search.
-DIFFICULTY_LEVELS = {"easy": (0, 0, 8), "normal": (2, 99, 2), "hard": (3, 99, 8)}
+# (tempting phantoms lo, hi, searches at most, the hidden pair's cap): the two least visible
+# groups' saliences summed at most the cap (NO_PAIR_CAP: any pair); docs/difficulty.md
+NO_PAIR_CAP = 99
+DIFFICULTY_LEVELS = {"easy": (0, 0, 8, NO_PAIR_CAP), "normal": (2, 99, 2, 6), "hard": (3, 99, 8, 5)}
 MAX_TEMPTING = 8  # a number asks for exactly that many tempting phantoms, 0..MAX_TEMPTING
 DIFFICULTY_ATTEMPTS = 8
 # a board id's flags byte keeps the difficulty in bits 2..5: normal 0 (what an id before
@@ -154,11 +157,11 @@ def as_difficulty(value: Any, name: str = "difficulty") -> Any:
     return int(value)
 
 
-def difficulty_target(difficulty: Any) -> tuple[int, int, int]:
-    """(lo, hi, attempts) of a checked difficulty other than None."""
+def difficulty_target(difficulty: Any) -> tuple[int, int, int, int]:
+    """(lo, hi, attempts, pair_cap) of a checked difficulty other than None."""
     if isinstance(difficulty, str):
         return DIFFICULTY_LEVELS[difficulty]
-    return difficulty, difficulty, DIFFICULTY_ATTEMPTS
+    return difficulty, difficulty, DIFFICULTY_ATTEMPTS, NO_PAIR_CAP
 
 
 def difficulty_code(difficulty: Any) -> int:

@@ -62,9 +62,9 @@ def generate_with(
     _, prepared = tables_for(impl, library, mode)
     if legacy or difficulty is None:
         return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
-    lo, hi, attempts = difficulty_target(difficulty)
+    lo, hi, attempts, pair_cap = difficulty_target(difficulty)
     mt = model_tables(impl, library, mode)
-    board = impl.search_board_model(prepared, mt.prepared, state, board_seed, decoy, lo, hi, attempts, trace)
+    board = impl.search_board_model(prepared, mt.prepared, state, board_seed, decoy, lo, hi, attempts, pair_cap, trace)
     board.stats["model"]["difficulty"] = difficulty
     return board  # type: ignore[no-any-return]
 

@@ -91,6 +91,7 @@ from .._connections_layout import (
     EVENT_KINDS,
     EVENT_WIDTH,
     ITEMS,
+    MISS_UNKNOWN,
     R_CROWDS_PLACED,
     R_TAG_ON_BOARD,
     R_TOO_FEW_AVAILABLE,
@@ -397,35 +398,66 @@ def search_many(
         arguable[i] = arg
 
 
+def pair_salience(mp: ModelPrepared, cats: Any) -> int:
+    """The saliences of the board's two least visible groups, summed (its hidden pair)."""
+    a, b = sorted(int(mp.salience[c]) for c in cats)[:2]
+    return a + b
+
+
 def search_board_model(
-    prep: Any, mp: ModelPrepared, state: int, seed: int | str, decoy: bool, lo: int, hi: int, attempts: int, trace: bool
+    prep: Any,
+    mp: ModelPrepared,
+    state: int,
+    seed: int | str,
+    decoy: bool,
+    lo: int,
+    hi: int,
+    attempts: int,
+    pair_cap: int,
+    trace: bool,
 ) -> Any:
     """The fixed search steered by the model: the Board (twin of the core's search_board_model).
 
     Attempt 0 searches from ``state``, attempt k > 0 from draw k of mulberry32(state ^ ATTEMPT_SALT),
-    until a board has between ``lo`` and ``hi`` tempting phantoms (at most ``attempts``); else the
-    first board closest to the range. Its groups are coloured by their model score (yellow the
-    easiest; the search's tier breaks ties) and a group whose clause excludes no tile of the board
-    shows its simpler label. A failed search raises NoBoardError (from the kit's assembler).
+    until a board's two least visible groups have saliences summing to ``pair_cap`` or less (its
+    hidden pair) and it has between ``lo`` and ``hi`` tempting phantoms (at most ``attempts``); else
+    the first board closest: the smallest excess of the pair over the cap, then the smallest miss
+    of the range. An attempt whose pair misses the cap while attempts remain is not modelled (the
+    model is the costly part): its miss of the range counts as the worst. Its groups are coloured
+    by their model score (yellow the easiest; the search's tier breaks ties) and a group whose
+    clause excludes no tile of the board shows its simpler label. A failed search raises
+    NoBoardError (from the kit's assembler).
     """
     salt = Rng((state ^ ATTEMPT_SALT) & 0xFFFFFFFF)
-    best: tuple[int, int, int, int, Any, Any] | None = None
+    # (pair excess, range miss, attempt, tempting, pair, state, raw, groups: None until modelled)
+    best: tuple[int, int, int, int, int, int, Any, Any] | None = None
     raw: Any = None
-    for k in range(max(1, attempts)):
+    attempts = max(1, attempts)
+    for k in range(attempts):
         st = state if k == 0 else salt.next_uint32()
         raw = search_one(prep, st, False, decoy, False)
         if raw[0] != 0:
             break
-        groups, phantoms = board_model(mp, raw[2], raw[1])
-        t = sum(1 for p in phantoms if p[3] >= TEMPTING)
-        miss = lo - t if t < lo else (t - hi if t > hi else 0)
-        if best is None or miss < best[0]:
-            best = (miss, k, t, st, raw, groups)
-        if miss == 0:
+        pair = pair_salience(mp, raw[1])
+        pm = max(0, pair - pair_cap)
+        if best is not None and pm > best[0]:
+            continue  # a more visible pair is never kept
+        groups: Any = None
+        t, miss = 0, MISS_UNKNOWN
+        if pm == 0 or k == attempts - 1:
+            groups, phantoms = board_model(mp, raw[2], raw[1])
+            t = sum(1 for p in phantoms if p[3] >= TEMPTING)
+            miss = lo - t if t < lo else (t - hi if t > hi else 0)
+        if best is None or pm < best[0] or miss < best[1]:
+            best = (pm, miss, k, t, pair, st, raw, groups)
+        if pm == 0 and miss == 0:
             break
     if best is None:
         return prep.kit.assemble(prep.tables, seed, False, raw)  # raises the NoBoardError
-    _, k, t, st, raw, groups = best
+    _, _, k, t, pair, st, raw, groups = best
+    if groups is None:  # kept without its model: the chosen board needs it for its colours
+        groups, phantoms = board_model(mp, raw[2], raw[1])
+        t = sum(1 for p in phantoms if p[3] >= TEMPTING)
     if trace:
         raw = search_one(prep, st, False, decoy, True)  # the chosen attempt once more, traced
     status, cats, gt, tiles, dec, counters, amb, arg, events = raw
@@ -447,6 +479,7 @@ def search_board_model(
     board.stats["model"] = {
         "attempt": k,
         "tempting_phantoms": t,
+        "hidden_pair": pair,
         "scores": [groups[g][3] for g in order],
         "search_tiers": list(order),
     }
