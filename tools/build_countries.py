@@ -347,6 +347,11 @@ MORE_ARGUABLE = [
         (code, "coasts", "Atlantic Ocean", "the Baltic Sea is an arm of the Atlantic to some players")
         for code in "EE LV LT PL FI RU".split()
     ),
+    # the eighth: the Mediterranean (and the Black Sea beyond it) opens to the Atlantic at Gibraltar
+    *(
+        (code, "coasts", "Atlantic Ocean", "the Mediterranean opens to the Atlantic: to some players a part of it")
+        for code in "AL BA BG CY DZ EG GE GR HR IL IT LB LY MC ME MT PS RO SI SY TN TR UA".split()
+    ),
 ]
 for _code, _attr, _value, _reason in MORE_ARGUABLE:
     ARGUABLE.setdefault(_code, {}).setdefault(_attr, {})[_value] = _reason

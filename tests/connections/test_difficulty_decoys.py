@@ -142,10 +142,10 @@ def test_the_one_away_traps_of_the_third_play_test_weigh_as_such(twin):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_normal_holds_more_exact_decoys_than_the_search_alone(mode):
-    """Over many seeds, normal boards hold more tempting phantoms than the search alone, and boards
-    with an exact four among them at least as often (normal puts its hidden pair first, and 94% of
-    trivia boards of the search alone already hold one); easy holds fewer."""
+def test_the_difficulties_order_the_red_herrings(mode):
+    """Over many seeds, hard boards hold more tempting phantoms than the search alone, and more
+    boards with an exact four among them; easy holds fewer. Normal puts its hidden pair first and
+    keeps about as many as the search alone (its second aim, within two searches)."""
     n = sized(300, 60)
 
     def counts(level):
@@ -154,9 +154,10 @@ def test_normal_holds_more_exact_decoys_than_the_search_alone(mode):
         exact = sum(1 for m in models if any(len(p.codes) == 4 for p in m.tempting))
         return tempting, exact
 
-    alone, normal, easy = counts(None), counts("normal"), counts("easy")
-    assert normal[0] > alone[0] > easy[0]
-    assert normal[1] >= alone[1] > easy[1]
+    alone, normal, hard, easy = counts(None), counts("normal"), counts("hard"), counts("easy")
+    assert hard[0] > alone[0] > easy[0]
+    assert hard[1] > alone[1] > easy[1] or hard[1] == alone[1] == n  # trivia: nearly every board holds one
+    assert normal[0] >= 0.9 * alone[0] and normal[1] >= 0.9 * alone[1]
 
 
 def hidden_pair(board: Board) -> int:

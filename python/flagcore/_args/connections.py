@@ -119,12 +119,11 @@ def as_library(library: Any, library_type: type) -> Any:
 
 # ---------------------------------------------------------------- difficulty
 
-# difficulty -> (how many tempting phantom groups the board aims for: lo..hi, searches at most)
-# (docs/difficulty.md). "normal" asks for two, with few attempts: its cost stays near a plain search.
-# (tempting phantoms lo, hi, searches at most, the hidden pair's cap): the two least visible
-# groups' saliences summed at most the cap (NO_PAIR_CAP: any pair); docs/difficulty.md
+# difficulty -> (tempting phantoms lo, hi, searches at most, the hidden pair's cap: the two least
+# visible groups' saliences summed at most the cap, NO_PAIR_CAP any pair); docs/difficulty.md.
+# "normal" makes two searches at most: its cost stays near a plain search.
 NO_PAIR_CAP = 99
-DIFFICULTY_LEVELS = {"easy": (0, 0, 8, NO_PAIR_CAP), "normal": (2, 99, 2, 6), "hard": (3, 99, 8, 5)}
+DIFFICULTY_LEVELS = {"easy": (0, 0, 8, NO_PAIR_CAP), "normal": (2, 99, 2, 6), "hard": (3, 99, 32, 5)}
 MAX_TEMPTING = 8  # a number asks for exactly that many tempting phantoms, 0..MAX_TEMPTING
 DIFFICULTY_ATTEMPTS = 8
 # a board id's flags byte keeps the difficulty in bits 2..5: normal 0 (what an id before

@@ -65,8 +65,8 @@ def register(groups: dict[str, Any]) -> None:
         "--difficulty",
         metavar="LEVEL",
         default=None,
-        help="easy, normal (default), hard, or a number 0..8 of tempting red-herring sets the board aims for "
-        "(a board id holds its own)",
+        help="easy, normal (default: two hard-to-see groups and two red herrings), hard (harder to see, three red "
+        "herrings), or a number 0..8 of tempting red-herring sets the board aims for (a board id holds its own)",
     )
     p.add_argument("--trace", action="store_true", help="print the search's events")
     p.add_argument(

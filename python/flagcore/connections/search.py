@@ -94,13 +94,15 @@ def generate(
       place, undo, backtrack, draw, decoy). ``board.stats`` is always filled: moves_tried,
       backtracks, decoy_applied, decoy, skips (by reason), tier_entries, tier_exhaustions,
       ambiguous_tiles (tiles in another group's pool), arguable_tiles (in another group's arguable set).
-    difficulty: how many tempting phantom groups (red herrings, docs/difficulty.md) the board aims
-      for: "easy" none, "normal" two or more (within 2 searches), "hard" three or more, an int n exactly
-      n (within 8 searches; else the board closest to it). The groups are coloured by the model's
-      score on this board (yellow the easiest), and a group whose label's clause excludes no tile
-      on the board shows the simpler label. None: the search alone, coloured by the categories'
-      tiers (what boards were before the model). legacy=True ignores it. ``board.stats["model"]``
-      holds the attempt used, the tempting phantoms, the scores and the difficulty.
+    difficulty: what the board aims for (docs/difficulty.md): first a hidden pair, its two least
+      visible groups with saliences summing to at most 6 ("normal") or 5 ("hard"), then a number of
+      tempting phantom groups (red herrings): "easy" none, "normal" two or more (within 2
+      searches), "hard" three or more (within 32), an int n exactly n (within 8, any pair); else
+      the board closest to that. The groups are coloured by the model's score on this board
+      (yellow the easiest), and a group whose label's clause excludes no tile on the board shows
+      the simpler label. None: the search alone, coloured by the categories' tiers (what boards
+      were before the model). legacy=True ignores it. ``board.stats["model"]`` holds the attempt
+      used, the hidden pair, the tempting phantoms, the scores and the difficulty.
     Every board is a board of the fixed search: zero rule and arguable ambiguity at every difficulty.
     Raises NoBoardError when no board is found (fixed: none exists for this library and mode),
     TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
