@@ -65,7 +65,7 @@ def test_solve_a_puzzle_by_clicks_and_see_the_verified_result(page, server) -> N
 def test_step_the_simulator_through_seed_12(page, server) -> None:  # type: ignore[no-untyped-def]
     from flagcore.connections import generate
 
-    board = generate(12, "flags", trace=True)
+    board = generate(12, "flags", trace=True, difficulty=None)  # the simulator's default: the search alone
     assert board.events
     page.goto(f"{server.url}/simulator")
     page.wait_for_function("sim.steps.length > 0")
