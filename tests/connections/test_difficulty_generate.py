@@ -49,6 +49,32 @@ def test_twins_agree_random(seed, mode, difficulty, decoy, trace):
     same(generate_with(compiled, seed, mode, **kw), generate_with(ref, seed, mode, **kw))
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    state=st.integers(0, 2**32 - 1),
+    mode=st.sampled_from(MODES),
+    lo=st.integers(0, 8),
+    span=st.integers(0, 99),
+    attempts=st.integers(0, 12),
+    pair_cap=st.integers(0, 21),
+)
+def test_the_steered_kernel_agrees_on_any_target(state, mode, lo, span, attempts, pair_cap):
+    """search_board_model itself, on both twins, for targets no difficulty names: any tempting range,
+    number of searches and hidden-pair cap (0: no pair meets it; 21: every pair does)."""
+    from flagcore.connections.difficulty import model_tables
+    from flagcore.connections.tables import tables_for
+
+    boards = []
+    for impl in (compiled, ref):
+        prepared = tables_for(impl, None, mode)[1]
+        mt = model_tables(impl, None, mode)
+        boards.append(
+            impl.search_board_model(prepared, mt.prepared, state, state, True, lo, lo + span, attempts, pair_cap, False)
+        )
+    same(*boards)
+    assert boards[0].stats["model"]["attempt"] < max(1, attempts)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_trace_does_not_change_the_board(mode):
     for seed in range(50):
