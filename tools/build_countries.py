@@ -337,6 +337,7 @@ MORE_ARGUABLE = [
     ("BS", "trivia", "capital named after a person", "Nassau honours William III of Orange-Nassau"),
     ("ZM", "trivia", "capital named after a person", "Lusaka is named after the headman Lusaaka"),
     ("SZ", "trivia", "capital named after a person", "Mbabane, the seat of government, is named after a chief"),
+    ("ZW", "trivia", "capital named after a person", "Harare takes its name from the chief Neharawa"),
     ("GB", "history", "won the FIFA World Cup by 2022", "England won in 1966"),
     ("LR", "currencies", "United States dollar", "the US dollar is legal tender beside the Liberian dollar"),
     # the sixth blind play-test: a currency that circulates without being legal tender, and the
