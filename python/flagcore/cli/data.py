@@ -1,5 +1,6 @@
 """``flagcore data check``: validate the bundled flag library (or a user's library file).
-``flagcore data sheet``: draw contact sheets of every category for a person to review."""
+``flagcore data sheet``: draw contact sheets of every category for a person to review.
+``flagcore data families``: every category by family (its template), with its label identity."""
 
 from __future__ import annotations
 
@@ -57,6 +58,22 @@ def register(groups: dict[str, Any]) -> None:
     s.add_argument("--tile-width", type=int, default=96, help="flag width in pixels (default 96)")
     s.add_argument("--columns", type=int, default=12, help="flags per row (default 12)")
     s.set_defaults(func=run_sheet)
+    f = groups["data"].add_parser(
+        "families",
+        help="every category by family (its template) with its label identity",
+        description="List the categories of each mode by family (the template a schedule rests between "
+        "days: vertical stripes, official language, ...), each with its tier, id, label and, where other "
+        "categories can show the same words, the label identity they share.",
+    )
+    f.add_argument(
+        "--library",
+        metavar="PATH",
+        default=None,
+        help="a library directory or JSON file (default: the bundled flags/ data)",
+    )
+    f.add_argument("--mode", choices=("flags", "trivia", "both"), default="both", help="default: both")
+    f.add_argument("--json", action="store_true", help="one JSON object: mode -> family -> categories")
+    f.set_defaults(func=run_families)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -102,4 +119,36 @@ def run_sheet(args: argparse.Namespace) -> int:
         )
     for path in paths:
         print(path)
+    return 0
+
+
+def run_families(args: argparse.Namespace) -> int:
+    import json
+
+    from ..library import MODES, load_library
+
+    library = load_library(args.library)
+    modes = MODES if args.mode == "both" else (args.mode,)
+    doc = {
+        mode: {
+            family: [
+                {"id": c.id, "label": c.label, "tier": c.tier, "identity": c.identity, "labels": list(c.labels)}
+                for c in cats
+            ]
+            for family, cats in library.families(mode).items()
+        }
+        for mode in modes
+    }
+    if args.json:
+        print(json.dumps(doc, indent=1, ensure_ascii=False))
+        return 0
+    for mode, families in doc.items():
+        total = sum(len(v) for v in families.values())
+        print(f"{mode}: {total} categories in {len(families)} families")
+        for family, cats in families.items():
+            print(f"  {family} ({len(cats)})")
+            shared = {c["identity"] for c in cats if sum(d["identity"] == c["identity"] for d in cats) > 1}
+            for c in cats:
+                same = f"  [identity: {c['identity']}]" if c["identity"] in shared else ""
+                print(f"    {c['tier']} {c['id']:<34} {c['label']}{same}")
     return 0

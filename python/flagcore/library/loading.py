@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from .schema import (
     FILES,
     FLAG_KEYS,
     MAX_READINGS,
+    SHOWN_FILE,
     SYNTHETIC_KEYS,
     TOP_KEYS,
     derive,
@@ -223,6 +225,43 @@ def _label(file: Path, what: str, value: Any) -> str:
     return value
 
 
+def _family(file: Path, what: str, value: Any) -> str:
+    """A family name: lower-case words joined by hyphens ("vertical-stripes"); absent: ""."""
+    if value is None:
+        return ""
+    if (
+        not isinstance(value, str)
+        or not value
+        or not all(part and part.isascii() and part.isalnum() and part.islower() for part in value.split("-"))
+    ):
+        raise fail(file, what, f"family must be lower-case words joined by hyphens, got {value!r}")
+    return value
+
+
+def shown_labels() -> dict[str, tuple[str, ...]]:
+    """The simpler label each category id shows when its clause is idle (flags/difficulty.json's
+    "simpler"; the difficulty model reads the same file for every library, so does this)."""
+    file = bundled_path() / SHOWN_FILE
+    entries = _read_shown(file)
+    out: dict[str, tuple[str, ...]] = {}
+    for cid, entry in entries.items():
+        simpler = entry.get("simpler") if isinstance(entry, dict) else None
+        if isinstance(simpler, str) and simpler.strip():
+            out[cid] = (simpler,)
+    return out
+
+
+def _read_shown(file: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise LibraryError(f"{file}: cannot read: {exc}") from None
+    entries = doc.get("categories") if isinstance(doc, dict) else None
+    if not isinstance(entries, dict):
+        raise LibraryError(f"{file}: categories must be an object keyed by category id")
+    return entries
+
+
 def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]], readings: Readings) -> list[Category]:
     if not isinstance(rows, list):
         raise fail(file, "categories", "must be a list")
@@ -244,6 +283,7 @@ def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]], r
         label = _label(file, what, row.get("label"))
         tier = _tier(file, what, row.get("tier"))
         modes = _modes(file, what, row.get("modes"))
+        family = _family(file, what, row.get("family"))
         if ("where" in row) == ("codes" in row):
             raise fail(file, what, "needs exactly one of 'where' (a rule) or 'codes' (a hand list)")
         if "where" in row:
@@ -283,6 +323,7 @@ def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]], r
                 arguable,
                 frozenset(doubtful),
                 doubtful,
+                family,
             )
         )
     return out
@@ -311,6 +352,7 @@ def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]], readin
         label = _label(file, what, row.get("label"))
         tier = _tier(file, what, row.get("tier"))
         modes = _modes(file, what, row.get("modes"))
+        family = _family(file, what, row.get("family"))
         pool = frozenset(code for code, t in tags.items() if tag in t)
         if len(pool) < 4:
             raise fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
@@ -329,6 +371,7 @@ def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]], readin
                 arguable,
                 frozenset(doubtful),
                 doubtful,
+                family,
             )
         )
     return out
@@ -390,6 +433,8 @@ def load_library(path: str | Path | None = None) -> Library:
     kfile, krows = parts["categories"]
     sfile, srows = parts.get("synthetic", (kfile, []))
     cats = _categories(kfile, krows, facts, readings) + _synthetic(sfile, srows, tags, readings)
+    shown = shown_labels()
+    cats = [replace(c, shown=shown[c.id]) if c.id in shown else c for c in cats]
     labels: dict[tuple[str, str], str] = {}
     for cat in cats:
         where = sfile if cat.kind == "synthetic" else kfile

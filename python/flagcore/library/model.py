@@ -4,14 +4,14 @@ categories), the contract between the data (flags/) and the engines."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._args.connections import MODES, as_code, as_mode
 from .._connections_layout import TIER_NAMES as TIERS
 from ..errors import LibraryError
 
-__all__ = ["KINDS", "MODES", "TIERS", "Category", "Library"]
+__all__ = ["KINDS", "MODES", "TIERS", "Category", "Library", "identities", "label_key"]
 
 KINDS = ("library", "synthetic")
 
@@ -41,11 +41,68 @@ class Category:
     arguable_reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     doubtful: frozenset[str] = frozenset()
     doubtful_reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    # Its template ("vertical-stripes", "official-language", ...): what a schedule rests between
+    # days. Empty in a Category built by hand: the Library gives it a family of its own (its id).
+    family: str = ""
+    # Every label a group of it can show: its own, and the simpler label an idle clause shows
+    # (flags/difficulty.json). Empty: the label alone.
+    shown: tuple[str, ...] = ()
+    # The label identity, filled in by the Library: categories that can show the same words share
+    # one (see Library), so a schedule that rotates by it never shows a player the same label twice.
+    identity: str = ""
 
     @property
     def certain(self) -> frozenset[str]:
         """The pool codes that fit the label under every reading: where a group's tiles come from."""
         return self.pool - self.doubtful if self.doubtful else self.pool
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Every label a group of it can show, its own first (``shown`` plus ``label``)."""
+        return tuple(dict.fromkeys((self.label, *self.shown)))
+
+
+def label_key(label: str) -> str:
+    """The words a player reads: the label without case or surrounding spaces."""
+    return " ".join(label.split()).lower()
+
+
+def identities(categories: Iterable[Category]) -> dict[str, str]:
+    """Each category's label identity, by id: categories that can show the same words (a label or
+    an idle clause's simpler label) are one identity, transitively (one union of labels).
+
+    An identity is named by the words most of its categories can show (ties: the first category's
+    first label in the given order), so "three vertical stripes" names the five categories that
+    show those words when their clauses are idle.
+    """
+    cats = list(categories)
+    parent = list(range(len(cats)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first: dict[str, int] = {}
+    for i, cat in enumerate(cats):
+        for label in cat.labels:
+            j = first.setdefault(label_key(label), i)
+            parent[root(i)] = root(j)
+    members: dict[int, list[int]] = {}
+    for i in range(len(cats)):
+        members.setdefault(root(i), []).append(i)
+    out: dict[str, str] = {}
+    for group in members.values():
+        counts: dict[str, int] = {}
+        for i in group:
+            for label in cats[i].labels:
+                key = label_key(label)
+                counts[key] = counts.get(key, 0) + 1
+        name = max(counts, key=lambda k: counts[k])  # dicts keep order: the first of the most shown
+        for i in group:
+            out[cats[i].id] = name
+    return out
 
 
 class Library:
@@ -76,6 +133,9 @@ class Library:
         self._tags = {code: frozenset(tags.get(code, ())) for code in self.codes}
         self._categories = list(categories)
         self._check()
+        # every category with its family (its own id when none is given) and its label identity
+        named = identities(self._categories)
+        self._categories = [replace(c, family=c.family or c.id, identity=named[c.id]) for c in self._categories]
 
     def _check(self) -> None:
         seen: set[str] = set()
@@ -106,6 +166,10 @@ class Library:
                 raise LibraryError(f"{where}: pool has {len(cat.pool)} codes, needs at least 4")
             if not cat.modes or not cat.modes <= set(MODES):
                 raise LibraryError(f"{where}: modes must be a non-empty subset of {MODES}")
+            if not isinstance(cat.family, str):
+                raise LibraryError(f"{where}: family must be a string, not {type(cat.family).__name__}")
+            if not isinstance(cat.shown, tuple) or not all(isinstance(x, str) and x.strip() for x in cat.shown):
+                raise LibraryError(f"{where}: shown must be a tuple of non-empty labels")
 
     def name(self, code: str) -> str:
         """The country's short English name ("Türkiye"); ValueError for a code not in the library."""
@@ -122,6 +186,13 @@ class Library:
     def readings(self, code: str) -> list[dict[str, Any]]:
         """``facts(code)`` under each alternative reading of its arguable values (empty without any)."""
         return [dict(r) for r in self._readings.get(as_code(code, self._names), ())]
+
+    def families(self, mode: str) -> dict[str, list[Category]]:
+        """The categories of ``mode`` by family, families in order of their first category."""
+        out: dict[str, list[Category]] = {}
+        for cat in self.categories(mode):
+            out.setdefault(cat.family, []).append(cat)
+        return out
 
     def categories(self, mode: str) -> list[Category]:
         """The candidate categories of ``mode`` ("flags" or "trivia"), library and synthetic, in a fixed order."""

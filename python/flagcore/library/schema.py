@@ -53,8 +53,10 @@ DERIVED_FIELDS: dict[str, str] = {
     "tags": "set",
 }
 ATTRIBUTE_KINDS: dict[str, str] = {**COUNTRY_FIELDS, **DERIVED_FIELDS}
-CATEGORY_KEYS = {"id", "label", "tier", "modes", "where", "codes", "note", "arguable"}
-SYNTHETIC_KEYS = {"tag", "label", "tier", "modes", "note", "arguable"}
+CATEGORY_KEYS = {"id", "label", "tier", "modes", "where", "codes", "note", "arguable", "family"}
+SYNTHETIC_KEYS = {"tag", "label", "tier", "modes", "note", "arguable", "family"}
+# the simpler labels an idle clause shows are the difficulty model's data (its "simpler" per category id)
+SHOWN_FILE = "difficulty.json"
 FLAG_KEYS = {"colours", "stripes", "stars", "features"}
 # What an alternative reading ("arguable") may change: a flag's own fields (its tags, colour_count
 # and the rest are derived from them) and any country field but the code.
