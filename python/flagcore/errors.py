@@ -1,9 +1,12 @@
 """Every exception flagcore defines, under one base: ``except flagcore.errors.FlagcoreError``.
 
 Each one also subclasses the builtin a caller would naturally catch (ValueError for bad data,
-RuntimeError for a search that found nothing), so ``except ValueError`` keeps working. Wrong
-argument types and values raise plain TypeError/ValueError naming the argument; these classes
-are for the failures that carry more meaning than "bad argument".
+RuntimeError for a search that found nothing), so ``except ValueError`` keeps working. A wrong
+argument value raises ``ArgumentError`` (a ValueError) and a wrong argument type
+``ArgumentTypeError`` (a TypeError), each with one message naming the argument, the same in both
+twins (flagcore._args states every rule); ``except (ArgumentError, ArgumentTypeError)`` catches
+every bad argument and nothing else. The other classes are for the failures that carry more
+meaning than "bad argument".
 
 The modules that raise them re-export them under their old names (``flagcore.puzzle.ParSearchLimit``,
 ``flagcore.connections.NoBoardError``, ``flagcore.library.LibraryError``,
@@ -16,6 +19,8 @@ from typing import Any
 
 __all__ = [
     "FlagcoreError",
+    "ArgumentError",
+    "ArgumentTypeError",
     "LibraryError",
     "NoBoardError",
     "ParSearchLimit",
@@ -29,11 +34,21 @@ __all__ = [
     "ForgedTokenError",
     "ExpiredTokenError",
     "UnknownKeyError",
+    "RuleError",
+    "SearchLimit",
 ]
 
 
 class FlagcoreError(Exception):
     """Base of every exception flagcore defines."""
+
+
+class ArgumentError(FlagcoreError, ValueError):
+    """An argument has the right type but a value the function does not accept; the message names it."""
+
+
+class ArgumentTypeError(FlagcoreError, TypeError):
+    """An argument has a type the function does not accept; the message names it and the types it takes."""
 
 
 class ImplError(FlagcoreError, ImportError):

@@ -44,7 +44,7 @@ from ._args.signatures import (
 )
 from ._impl import core
 from ._svg_render import SvgRenderError, render_svg
-from .errors import CairoMissingError
+from .errors import ArgumentError, CairoMissingError
 
 __all__ = [
     "hash_pixel_data",
@@ -103,7 +103,7 @@ def flag_svg(code: str) -> bytes:
     entry = _flags_dir() / "svg" / f"{as_flag_code(code, 'code')}.svg"
     if not entry.is_file():
         # Stays here: whether artwork exists depends on the files shipped, not on the code's form.
-        raise ValueError(f"no bundled flag artwork for code {code!r}")
+        raise ArgumentError(f"no bundled flag artwork for code {code!r}")
     return bytes(entry.read_bytes())
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NoReturn
 
+from ..errors import ArgumentError
+
 MAKE_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
 
 
 def check_daily_not_difficulty(daily: object, difficulty: object) -> None:
     """``connections --daily`` is a board of the schedule: the season picks its groups, not a difficulty."""
     if daily is not None and difficulty is not None:
-        raise ValueError(
+        raise ArgumentError(
             "--difficulty does not apply to --daily (the schedule picks the day's groups); "
             "for a day's plain seed at a difficulty use --seed daily:YYYY-MM-DD --difficulty LEVEL"
         )
@@ -20,7 +22,7 @@ def check_daily_not_difficulty(daily: object, difficulty: object) -> None:
 def check_daily_not_legacy(daily: object, legacy: bool) -> None:
     """``connections --daily`` is a board of the schedule, which uses the fixed search only."""
     if daily is not None and legacy:
-        raise ValueError(
+        raise ArgumentError(
             "--legacy does not apply to --daily (the schedule uses the fixed search); "
             "for the legacy board of a day's plain seed use --seed daily:YYYY-MM-DD --legacy"
         )
@@ -29,18 +31,18 @@ def check_daily_not_legacy(daily: object, legacy: bool) -> None:
 def check_daily_alone(given: Sequence[str]) -> None:
     """``puzzle --daily`` deals the day's flag, grid and seed: none of them may be given beside it."""
     if given:
-        raise ValueError(f"--daily deals the day's flag, grid and seed: drop {', '.join(given)}")
+        raise ArgumentError(f"--daily deals the day's flag, grid and seed: drop {', '.join(given)}")
 
 
 def check_png_has_flag(flag: object, daily: object) -> None:
     """``puzzle --png`` cuts the picture from a flag's artwork: it needs one."""
     if not flag and daily is None:
-        raise ValueError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
+        raise ArgumentError("--png needs --flag CODE (the picture is cut from the flag's artwork)")
 
 
-def max_nodes_option_error(n: int, k: int, max_nodes: int) -> ValueError:
+def max_nodes_option_error(n: int, k: int, max_nodes: int) -> ArgumentError:
     """ParSearchLimit's advice in the command's words (its option, not the library's keyword)."""
-    return ValueError(
+    return ArgumentError(
         f"the exact par of this board ({n} tiles, {k} tile classes) needs "
         f"more than {max_nodes} search nodes; pass a larger --max-nodes, or "
         "--max-nodes none for no limit (hard boards can take minutes)"
@@ -49,7 +51,7 @@ def max_nodes_option_error(n: int, k: int, max_nodes: int) -> ValueError:
 
 def refuse_shared_store_without_secret(kind: str, secret_env: str) -> NoReturn:
     """A store shared by several servers needs the secret they share, given, not made by one of them."""
-    raise ValueError(
+    raise ArgumentError(
         f"--store {kind}: set {secret_env} (the same on every server sharing the store); make one with {MAKE_SECRET}"
     )
 
@@ -59,5 +61,5 @@ def as_bundled_codes(wanted: Iterable[str], bundled: Iterable[str]) -> list[str]
     wanted = list(wanted)
     unknown = sorted(set(wanted) - set(bundled))
     if unknown:
-        raise ValueError(f"unknown flag code(s): {', '.join(unknown)}")
+        raise ArgumentError(f"unknown flag code(s): {', '.join(unknown)}")
     return wanted

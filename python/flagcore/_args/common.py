@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
+
 MAX_SEED_CHARS = 64  # a typed seed (CLI, URL); longer text is a paste error, not a wish
 # A flag code: ISO 3166-1 alpha-2 ("FR") or a regional flag ("GB-ENG"). Matched before upper-casing,
 # so no other letter folds into an ASCII one ("ß".upper() is "SS").
@@ -33,29 +35,29 @@ def as_seed(seed: Any) -> int | str:
         if hasattr(seed, "__index__") and not isinstance(seed, bool):
             seed = int(seed.__index__())
         else:
-            raise TypeError(f"seed must be an int in [0, 2**32) or a str, not {type(seed).__name__}")
+            raise ArgumentTypeError(f"seed must be an int in [0, 2**32) or a str, not {type(seed).__name__}")
     if not 0 <= seed < 2**32:
-        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
+        raise ArgumentError(f"seed must be in [0, 2**32), got {seed}")
     return int(seed)
 
 
 def as_bound(bound: Any) -> int:
     """``bound`` for Rng.below: an int (or numpy integer, never a bool) in [1, 2**32)."""
     if isinstance(bound, bool):
-        raise TypeError("bound must be an int in [1, 2**32), not bool")
+        raise ArgumentTypeError("bound must be an int in [1, 2**32), not bool")
     try:
         value = operator.index(bound)
     except TypeError:
-        raise TypeError(f"bound must be an int in [1, 2**32), not {type(bound).__name__}") from None
+        raise ArgumentTypeError(f"bound must be an int in [1, 2**32), not {type(bound).__name__}") from None
     if not 1 <= value < 2**32:
-        raise ValueError(f"bound must be in [1, 2**32), got {value}")
+        raise ArgumentError(f"bound must be in [1, 2**32), got {value}")
     return value
 
 
 def check_rng(rng: Any, rng_type: type) -> None:
     """``rng`` for shuffle: an Rng of the twin in use (its state is what shuffle draws from)."""
     if not isinstance(rng, rng_type):
-        raise TypeError(f"rng must be a flagcore.Rng, not {type(rng).__name__}")
+        raise ArgumentTypeError(f"rng must be a flagcore.Rng, not {type(rng).__name__}")
 
 
 def parse_seed_text(text: str, name: str = "seed") -> int | str:
@@ -66,19 +68,19 @@ def parse_seed_text(text: str, name: str = "seed") -> int | str:
     a misunderstanding than a wish for the str seed of that text.
     """
     if not isinstance(text, str):
-        raise TypeError(f"{name} must be a str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"{name} must be a str, not {type(text).__name__}")
     if not text.strip():
-        raise ValueError(f"{name} is empty: give an int in [0, 2^32) or a word")
+        raise ArgumentError(f"{name} is empty: give an int in [0, 2^32) or a word")
     if len(text) > MAX_SEED_CHARS:
-        raise ValueError(f"{name} must be at most {MAX_SEED_CHARS} characters, got {len(text)}")
+        raise ArgumentError(f"{name} must be at most {MAX_SEED_CHARS} characters, got {len(text)}")
     if _SIGNED.fullmatch(text.strip()):
-        raise ValueError(
+        raise ArgumentError(
             f"{name} {text}: int seeds are in [0, 2^32) and unsigned; for a str seed use a word (e.g. daily:2026-11-29)"
         )
     if _DIGITS.fullmatch(text):
         value = int(text)
         if value >= 1 << 32:
-            raise ValueError(f"{name} {text}: int seeds are in [0, 2^32)")
+            raise ArgumentError(f"{name} {text}: int seeds are in [0, 2^32)")
         return value
     return text
 
@@ -93,10 +95,10 @@ def as_flag_code(value: Any, name: str) -> str:
     two or three more. Whether artwork exists for it is the caller's question.
     """
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be a str, not {type(value).__name__}")
     code = value.strip()
     if not _FLAG_CODE.fullmatch(code):
-        raise ValueError(f"{name} must be a flag code like 'FR' or 'GB-ENG', got {value!r}")
+        raise ArgumentError(f"{name} must be a flag code like 'FR' or 'GB-ENG', got {value!r}")
     return code.upper()
 
 
@@ -106,16 +108,16 @@ def as_flag_code(value: Any, name: str) -> str:
 def as_at_least(value: Any, name: str, low: int) -> int:
     """An int (never a bool) >= low: a count such as --seeds, --threads or --workers."""
     if not is_int(value):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be an int, not {type(value).__name__}")
     if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
+        raise ArgumentError(f"{name} must be >= {low}, got {value}")
     return int(value)
 
 
 def as_in_range(value: Any, name: str, low: int, high: int) -> int:
     """An int (never a bool) in low..high, both included: a port number, for instance."""
     if not is_int(value):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be an int, not {type(value).__name__}")
     if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+        raise ArgumentError(f"{name} must be in {low}..{high}, got {value}")
     return int(value)

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError, ArgumentTypeError
+
 MODES = ("flags", "trivia")
 ITEMS_PER_CATEGORY = 4  # tiles per group
 
@@ -37,16 +39,16 @@ ITEMS_PER_CATEGORY = 4  # tiles per group
 def as_mode(mode: Any, name: str = "mode") -> str:
     """``mode``: "flags" or "trivia"; TypeError for a non-str, ValueError for another str."""
     if not isinstance(mode, str):
-        raise TypeError(f"{name} must be a str, one of {MODES}, not {type(mode).__name__}")
+        raise ArgumentTypeError(f"{name} must be a str, one of {MODES}, not {type(mode).__name__}")
     if mode not in MODES:
-        raise ValueError(f"{name} must be one of {MODES}, got {mode!r}")
+        raise ArgumentError(f"{name} must be one of {MODES}, got {mode!r}")
     return mode
 
 
 def as_flag(value: Any, name: str) -> bool:
     """An on/off option: a bool (numpy's too)."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be a bool, not {type(value).__name__}")
     return bool(value)
 
 
@@ -55,9 +57,9 @@ def as_threads(threads: Any) -> int | None:
     if threads is None:
         return None
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an int >= 1 or None, not {type(threads).__name__}")
+        raise ArgumentTypeError(f"threads must be an int >= 1 or None, not {type(threads).__name__}")
     if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
+        raise ArgumentError(f"threads must be >= 1, got {threads}")
     return int(threads)
 
 
@@ -78,18 +80,18 @@ def as_date(value: Any, name: str = "date") -> _dt.date:
     if isinstance(value, str):
         # the pattern first: fromisoformat also reads other ISO forms ("20260101", week dates)
         if not _DATE_RE.fullmatch(value):
-            raise ValueError(f"{name} must be YYYY-MM-DD, got {value!r}")
+            raise ArgumentError(f"{name} must be YYYY-MM-DD, got {value!r}")
         try:
             return _dt.date.fromisoformat(value)
         except ValueError:
-            raise ValueError(f"{name} {value!r} is not a calendar date") from None
-    raise TypeError(f"{name} must be a datetime.date, a 'YYYY-MM-DD' str or None, not {type(value).__name__}")
+            raise ArgumentError(f"{name} {value!r} is not a calendar date") from None
+    raise ArgumentTypeError(f"{name} must be a datetime.date, a 'YYYY-MM-DD' str or None, not {type(value).__name__}")
 
 
 def as_path(path: Any) -> Any:
     """A library file or directory: a str, a Path or None (the bundled library)."""
     if path is not None and not isinstance(path, (str, Path)):
-        raise TypeError(f"path must be a str, a Path or None, got {type(path).__name__}")
+        raise ArgumentTypeError(f"path must be a str, a Path or None, got {type(path).__name__}")
     return path
 
 
@@ -97,23 +99,23 @@ def as_code(code: Any, known: Mapping[str, Any] | Iterable[str]) -> str:
     """A country code of the library (``known`` holds them)."""
     # str first: an unhashable argument (a list) would otherwise raise an unnamed TypeError
     if not isinstance(code, str):
-        raise TypeError(f"code must be a str country code, not {type(code).__name__}")
+        raise ArgumentTypeError(f"code must be a str country code, not {type(code).__name__}")
     if code not in known:
-        raise ValueError(f"code: unknown country code {code!r}")
+        raise ArgumentError(f"code: unknown country code {code!r}")
     return code
 
 
 def as_instance(value: Any, cls: type, name: str, what: str) -> Any:
     """``value`` when it is a ``cls`` (``what`` names the class for the message)."""
     if not isinstance(value, cls):
-        raise TypeError(f"{name} must be {what}, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be {what}, not {type(value).__name__}")
     return value
 
 
 def as_library(library: Any, library_type: type) -> Any:
     """A Library or None (the bundled one)."""
     if library is not None and not isinstance(library, library_type):
-        raise TypeError(f"library must be a flagcore.library.Library or None, not {type(library).__name__}")
+        raise ArgumentTypeError(f"library must be a flagcore.library.Library or None, not {type(library).__name__}")
     return library
 
 
@@ -143,16 +145,16 @@ def as_difficulty(value: Any, name: str = "difficulty") -> Any:
         if value.strip().isdigit():  # the CLI and the server pass a number as text
             value = int(value.strip())
         else:
-            raise ValueError(
+            raise ArgumentError(
                 f"{name} must be one of {tuple(DIFFICULTY_LEVELS)} or an int 0..{MAX_TEMPTING}, got {value!r}"
             )
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"{name} must be one of {tuple(DIFFICULTY_LEVELS)}, an int 0..{MAX_TEMPTING} or None, "
             f"not {type(value).__name__}"
         )
     if not 0 <= value <= MAX_TEMPTING:
-        raise ValueError(f"{name} must be an int 0..{MAX_TEMPTING} (tempting phantom groups), got {value}")
+        raise ArgumentError(f"{name} must be an int 0..{MAX_TEMPTING} (tempting phantom groups), got {value}")
     return int(value)
 
 
@@ -175,7 +177,7 @@ def difficulty_of_code(code: int, board_id: str) -> Any:
             return value
     if 4 <= code <= 4 + MAX_TEMPTING:
         return code - 4
-    raise ValueError(f"board id {board_id!r}: unknown difficulty {code}")
+    raise ArgumentError(f"board id {board_id!r}: unknown difficulty {code}")
 
 
 # ---------------------------------------------------------------- seeds of a batch
@@ -187,22 +189,22 @@ def as_seed_sequence(seeds: Any) -> Any:
     Returns a uint32 array for an integer array, else a list (its seeds checked one by one later).
     """
     if isinstance(seeds, (str, bytes)):
-        raise TypeError("seeds must be a sequence of seeds (int or str), not a single str or bytes")
+        raise ArgumentTypeError("seeds must be a sequence of seeds (int or str), not a single str or bytes")
     if isinstance(seeds, (set, frozenset, dict)) or hasattr(seeds, "keys"):
         # batch[i] must be the board of seeds[i]: an unordered collection has no i.
-        raise TypeError(f"seeds must be an ordered sequence, not {type(seeds).__name__}")
+        raise ArgumentTypeError(f"seeds must be an ordered sequence, not {type(seeds).__name__}")
     if isinstance(seeds, np.ndarray) and seeds.dtype.kind in "iu":
         if seeds.ndim != 1:
-            raise ValueError(f"seeds must be one-dimensional, got shape {seeds.shape}")
+            raise ArgumentError(f"seeds must be one-dimensional, got shape {seeds.shape}")
         wide = seeds if seeds.dtype == np.uint64 else seeds.astype(np.int64)
         bad = wide[(wide < 0) | (wide >= 2**32)]
         if bad.size:
-            raise ValueError(f"seeds: every seed must be in [0, 2**32), got {int(bad[0])}")
+            raise ArgumentError(f"seeds: every seed must be in [0, 2**32), got {int(bad[0])}")
         return seeds.astype(np.uint32)
     try:
         return list(seeds)
     except TypeError:
-        raise TypeError(f"seeds must be a sequence of seeds (int or str), not {type(seeds).__name__}") from None
+        raise ArgumentTypeError(f"seeds must be a sequence of seeds (int or str), not {type(seeds).__name__}") from None
 
 
 def in_item(exc: Exception, i: int) -> Exception:
@@ -213,7 +215,7 @@ def in_item(exc: Exception, i: int) -> Exception:
 def as_index(i: Any, n: int, what: str) -> int:
     """An index into ``n`` items (negative from the end)."""
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
-        raise TypeError(f"{what} indices must be int or slice, not {type(i).__name__}")
+        raise ArgumentTypeError(f"{what} indices must be int or slice, not {type(i).__name__}")
     j = int(i) + n if i < 0 else int(i)
     if not 0 <= j < n:
         raise IndexError(f"{what} index {i} out of range for {n} boards")
@@ -248,27 +250,27 @@ def base32_encode(value: int, length: int) -> str:
 def as_board_id(board_id: Any) -> tuple[int, int]:
     """(seed state, flags byte) of a board id; ValueError names what is wrong with it."""
     if not isinstance(board_id, str):
-        raise TypeError(f"board id must be a str, not {type(board_id).__name__}")
+        raise ArgumentTypeError(f"board id must be a str, not {type(board_id).__name__}")
     text = board_id.strip().lower()
     if len(text) != ID_LENGTH:
-        raise ValueError(f"board id {board_id!r}: must be {ID_LENGTH} characters, got {len(text)}")
+        raise ArgumentError(f"board id {board_id!r}: must be {ID_LENGTH} characters, got {len(text)}")
     value = 0
     for ch in text:
         digit = BASE32_DECODE.get(ch)
         if digit is None:
-            raise ValueError(f"board id {board_id!r}: invalid character {ch!r}")
+            raise ArgumentError(f"board id {board_id!r}: invalid character {ch!r}")
         value = value * 32 + digit
     if value >> 64:  # 13 characters hold 65 bits; an id uses 64, so the first is at most 'f'
-        raise ValueError(f"board id {board_id!r}: not a board id (first character out of range)")
+        raise ArgumentError(f"board id {board_id!r}: not a board id (first character out of range)")
     raw = value.to_bytes(8, "big")
     body, crc = raw[:6], int.from_bytes(raw[6:], "big")
     if id_checksum(body) != crc:
-        raise ValueError(f"board id {board_id!r}: checksum mismatch (mistyped?)")
+        raise ArgumentError(f"board id {board_id!r}: checksum mismatch (mistyped?)")
     version, flags = body[4], body[5]
     if version != ID_VERSION:
-        raise ValueError(f"board id {board_id!r}: unsupported version {version} (this flagcore reads {ID_VERSION})")
+        raise ArgumentError(f"board id {board_id!r}: unsupported version {version} (this flagcore reads {ID_VERSION})")
     if flags & ~(ID_FLAG_TRIVIA | ID_FLAG_LEGACY | (0xF << ID_DIFFICULTY_SHIFT)):
-        raise ValueError(f"board id {board_id!r}: unknown flag bits {flags:#04x}")
+        raise ArgumentError(f"board id {board_id!r}: unknown flag bits {flags:#04x}")
     return int.from_bytes(body[:4], "big"), flags
 
 
@@ -284,33 +286,33 @@ def as_selection(selected: Any, name: str = "selected") -> tuple[str, ...]:
         codes = tuple(selected)
     else:
         if selected is None or isinstance(selected, (str, bytes, bytearray)) or not isinstance(selected, Iterable):
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not {type(selected).__name__}"
             )
         if isinstance(selected, dict):
-            raise TypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not dict")
+            raise ArgumentTypeError(f"{name} must be a list of {ITEMS_PER_CATEGORY} country codes, not dict")
         codes = tuple(selected)
     for code in codes:
         if not isinstance(code, str):
-            raise TypeError(f"{name} must hold country codes (str), found {type(code).__name__} {code!r}")
+            raise ArgumentTypeError(f"{name} must hold country codes (str), found {type(code).__name__} {code!r}")
     if len(codes) != ITEMS_PER_CATEGORY:
-        raise ValueError(f"{name} must hold exactly {ITEMS_PER_CATEGORY} codes, got {len(codes)}")
+        raise ArgumentError(f"{name} must hold exactly {ITEMS_PER_CATEGORY} codes, got {len(codes)}")
     if len(set(codes)) != len(codes):
         dupes = sorted({c for c in codes if codes.count(c) > 1})
-        raise ValueError(f"{name} must hold {ITEMS_PER_CATEGORY} distinct codes, repeated: {dupes}")
+        raise ArgumentError(f"{name} must hold {ITEMS_PER_CATEGORY} distinct codes, repeated: {dupes}")
     return codes
 
 
 def as_groups(groups: Any, group_type: Any) -> tuple[Any, ...]:
     """``groups`` of check_guess: Group objects (``group_type``) of four codes each."""
     if isinstance(groups, (str, bytes)) or not isinstance(groups, Iterable):
-        raise TypeError(f"groups must be a sequence of Group, not {type(groups).__name__}")
+        raise ArgumentTypeError(f"groups must be a sequence of Group, not {type(groups).__name__}")
     out: tuple[Any, ...] = tuple(groups)
     for g in out:
         if not isinstance(g, group_type):
-            raise TypeError(f"groups must hold Group objects, found {type(g).__name__}")
+            raise ArgumentTypeError(f"groups must hold Group objects, found {type(g).__name__}")
         if len(g.codes) != ITEMS_PER_CATEGORY:
-            raise ValueError(f"groups: group {g.label!r} has {len(g.codes)} codes, needs {ITEMS_PER_CATEGORY}")
+            raise ArgumentError(f"groups: group {g.label!r} has {len(g.codes)} codes, needs {ITEMS_PER_CATEGORY}")
     return out
 
 
@@ -318,59 +320,59 @@ def check_board_shape(board: Any, group_type: Any) -> None:
     """A board a game can be played on: 16 distinct tiles in 4 groups of four codes."""
     tiles = board.tiles
     if len(tiles) != 4 * ITEMS_PER_CATEGORY or len(set(tiles)) != len(tiles):
-        raise ValueError(f"board: needs {4 * ITEMS_PER_CATEGORY} distinct tiles, got {list(tiles)}")
+        raise ArgumentError(f"board: needs {4 * ITEMS_PER_CATEGORY} distinct tiles, got {list(tiles)}")
     if len(board.groups) != 4:
-        raise ValueError(f"board: needs 4 groups, got {len(board.groups)}")
+        raise ArgumentError(f"board: needs 4 groups, got {len(board.groups)}")
     group: Any
     for group in board.groups:
         if not isinstance(group, group_type) or len(group.codes) != ITEMS_PER_CATEGORY:
-            raise ValueError(f"board: every group needs {ITEMS_PER_CATEGORY} codes")
+            raise ArgumentError(f"board: every group needs {ITEMS_PER_CATEGORY} codes")
 
 
 def check_groups_cover(disjoint_and_covering: bool) -> None:
     """Disjoint groups covering the tiles are what makes grading order-independent."""
     if not disjoint_and_covering:
-        raise ValueError("board: the groups must be disjoint and cover exactly the 16 tiles")
+        raise ArgumentError("board: the groups must be disjoint and cover exactly the 16 tiles")
 
 
 def check_game_open(over: bool, won: bool) -> None:
     """A guess needs a game that has not ended."""
     if over:
-        raise ValueError(f"guess: the game is over ({'won' if won else 'lost'}), no more guesses")
+        raise ArgumentError(f"guess: the game is over ({'won' if won else 'lost'}), no more guesses")
 
 
 def check_playable(unknown: list[str], solved: list[str]) -> None:
     """The four codes of a guess are on the board (``unknown`` are not) and unsolved (``solved`` are)."""
     if unknown:
-        raise ValueError(f"codes: not on this board: {unknown}")
+        raise ArgumentError(f"codes: not on this board: {unknown}")
     if solved:
-        raise ValueError(f"codes: already in a solved group: {solved}")
+        raise ArgumentError(f"codes: already in a solved group: {solved}")
 
 
-def rng_error(rng: Any) -> TypeError:
+def rng_error(rng: Any) -> ArgumentTypeError:
     """What shuffle_remaining raises for an ``rng`` that is neither a flagcore.Rng nor a seed."""
-    return TypeError(f"rng must be a flagcore.Rng or a seed (int or str), not {type(rng).__name__}")
+    return ArgumentTypeError(f"rng must be a flagcore.Rng or a seed (int or str), not {type(rng).__name__}")
 
 
 def check_category_known(category_id: str, index: Mapping[str, int], mode: str) -> int:
     """The index of a board's category in the library's tables for ``mode``."""
     if category_id not in index:
-        raise ValueError(f"board: category {category_id!r} is not in the library's {mode!r} categories")
+        raise ArgumentError(f"board: category {category_id!r} is not in the library's {mode!r} categories")
     return index[category_id]
 
 
 def check_board_id_options(board_id: str, mode: str, legacy: bool, asked_mode: str | None, asked_legacy: bool) -> None:
     """``--mode`` and ``--legacy`` beside ``--id``: they may repeat what the id holds, never contradict it."""
     if asked_mode is not None and asked_mode != mode:
-        raise ValueError(f"--mode {asked_mode} contradicts board id {board_id!r} ({mode} mode)")
+        raise ArgumentError(f"--mode {asked_mode} contradicts board id {board_id!r} ({mode} mode)")
     if asked_legacy and not legacy:
-        raise ValueError(f"--legacy contradicts board id {board_id!r} (not a legacy board)")
+        raise ArgumentError(f"--legacy contradicts board id {board_id!r} (not a legacy board)")
 
 
 def check_board_id_difficulty(board_id: str, difficulty: Any, asked: Any) -> None:
     """``--difficulty`` beside ``--id``: it may repeat the id's difficulty, never contradict it."""
     if asked != difficulty:
-        raise ValueError(f"--difficulty {asked} contradicts board id {board_id!r} (difficulty {difficulty})")
+        raise ArgumentError(f"--difficulty {asked} contradicts board id {board_id!r} (difficulty {difficulty})")
 
 
 # search_categories' order (both twins check it in their own loop and raise these, written once)
@@ -379,12 +381,12 @@ ORDER_TIER_LENGTH = 2  # detail: (tier, count)
 ORDER_INDEX = 3  # detail: the category index
 
 
-def category_order_error(code: int, detail: Any = None) -> ValueError:
+def category_order_error(code: int, detail: Any = None) -> ArgumentError:
     """What search_categories raises for an order it cannot search."""
     if code == ORDER_OFFSETS:
-        return ValueError("search_categories: order_off must be 5 offsets from 0 to len(order_flat)")
+        return ArgumentError("search_categories: order_off must be 5 offsets from 0 to len(order_flat)")
     if code == ORDER_TIER_LENGTH:
-        return ValueError(f"search_categories: tier {detail[0]} lists {detail[1]} candidates")
+        return ArgumentError(f"search_categories: tier {detail[0]} lists {detail[1]} candidates")
     if code == ORDER_INDEX:
-        return ValueError(f"search_categories: category index {detail} out of range")
+        return ArgumentError(f"search_categories: category index {detail} out of range")
     raise AssertionError(f"unknown order status {code}")  # a twin reported a code this table lacks

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .common import is_int
 
 I32 = npt.NDArray[np.int32]
@@ -22,22 +23,22 @@ _GRID_TEXT = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
 def as_int_vector(value: Any, name: str, *, allow_none: bool = False) -> list[int | None]:
     """A 1-D sequence of ints (list, tuple, range or numpy integer array) as a list."""
     if value is None:
-        raise TypeError(f"{name} must be a sequence of ints, not None")
+        raise ArgumentTypeError(f"{name} must be a sequence of ints, not None")
     if isinstance(value, (str, bytes, bytearray, dict, set, frozenset)):
-        raise TypeError(f"{name} must be a sequence of ints, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be a sequence of ints, not {type(value).__name__}")
     if isinstance(value, np.ndarray):
         if value.ndim != 1:
-            raise ValueError(f"{name} must be 1-dimensional, got an array with {value.ndim} dimensions")
+            raise ArgumentError(f"{name} must be 1-dimensional, got an array with {value.ndim} dimensions")
         if value.dtype.kind in "iu":
             return [int(x) for x in value.tolist()]
         if value.dtype.kind != "O":
-            raise TypeError(f"{name} must hold integers, got an array of dtype {value.dtype}")
+            raise ArgumentTypeError(f"{name} must hold integers, got an array of dtype {value.dtype}")
     try:
         items = list(value)
     except TypeError:
-        raise TypeError(f"{name} must be a sequence of ints, not {type(value).__name__}") from None
+        raise ArgumentTypeError(f"{name} must be a sequence of ints, not {type(value).__name__}") from None
     if len(items) > MAX_TILES:
-        raise ValueError(f"{name} has {len(items)} entries, more than the {MAX_TILES} supported")
+        raise ArgumentError(f"{name} has {len(items)} entries, more than the {MAX_TILES} supported")
     out: list[int | None] = []
     for i, x in enumerate(items):
         if x is None and allow_none:
@@ -45,7 +46,7 @@ def as_int_vector(value: Any, name: str, *, allow_none: bool = False) -> list[in
         elif is_int(x):
             out.append(int(x))
         else:
-            raise TypeError(f"{name}[{i}] must be an int, not {type(x).__name__}")
+            raise ArgumentTypeError(f"{name}[{i}] must be an int, not {type(x).__name__}")
     return out
 
 
@@ -66,9 +67,9 @@ def as_permutation(value: Any, name: str = "tiles_by_slot") -> I32:
     for i, x in enumerate(items):
         assert x is not None
         if not 0 <= x < n:
-            raise ValueError(f"{name}[{i}] = {x} is out of range: a board of {n} tiles holds 0..{n - 1}")
+            raise ArgumentError(f"{name}[{i}] = {x} is out of range: a board of {n} tiles holds 0..{n - 1}")
         if seen_list[x]:
-            raise ValueError(f"{name} is not a permutation: tile {x} appears twice")
+            raise ArgumentError(f"{name} is not a permutation: tile {x} appears twice")
         seen_list[x] = 1
     return np.array(items, dtype=np.int32)
 
@@ -80,7 +81,7 @@ def as_classes(value: Any, n: int, name: str = "signatures") -> tuple[I32, int]:
     """
     items = as_int_vector(value, name, allow_none=True)
     if len(items) != n:
-        raise ValueError(f"{name} has {len(items)} entries but the board has {n} tiles")
+        raise ArgumentError(f"{name} has {len(items)} entries but the board has {n} tiles")
     ids: dict[int, int] = {}
     out = np.empty(n, dtype=np.int32)
     k = 0
@@ -100,25 +101,25 @@ def as_classes(value: Any, n: int, name: str = "signatures") -> tuple[I32, int]:
 def as_board_matrix(value: Any, name: str = "boards") -> I32:
     """A 2-D integer array, one permutation per row, as C-contiguous int32."""
     if value is None or isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be a 2-D array of ints, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be a 2-D array of ints, not {type(value).__name__}")
     try:
         arr = np.asarray(value)
     except ValueError:  # ragged rows: numpy's message would not name the argument
-        raise ValueError(f"{name} must be 2-dimensional with rows of equal length") from None
+        raise ArgumentError(f"{name} must be 2-dimensional with rows of equal length") from None
     if arr.ndim != 2:
-        raise ValueError(f"{name} must be 2-dimensional (one board per row), got {arr.ndim} dimensions")
+        raise ArgumentError(f"{name} must be 2-dimensional (one board per row), got {arr.ndim} dimensions")
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
+        raise ArgumentTypeError(f"{name} must hold integers, got dtype {arr.dtype}")
     rows, n = arr.shape
     if n > MAX_TILES:
-        raise ValueError(f"{name} rows have {n} entries, more than the {MAX_TILES} supported")
+        raise ArgumentError(f"{name} rows have {n} entries, more than the {MAX_TILES} supported")
     if arr.size:
         if arr.min() < 0 or arr.max() >= n:
             bad = np.argwhere((arr < 0) | (arr >= n))[0]
-            raise ValueError(f"{name}[{bad[0]}, {bad[1]}] = {arr[bad[0], bad[1]]} is out of range 0..{n - 1}")
+            raise ArgumentError(f"{name}[{bad[0]}, {bad[1]}] = {arr[bad[0], bad[1]]} is out of range 0..{n - 1}")
         ok = (np.sort(arr, axis=1) == np.arange(n)).all(axis=1)
         if not ok.all():
-            raise ValueError(f"{name}[{int(np.argmin(ok))}] is not a permutation (a tile appears twice)")
+            raise ArgumentError(f"{name}[{int(np.argmin(ok))}] is not a permutation (a tile appears twice)")
     return np.ascontiguousarray(arr, dtype=np.int32)
 
 
@@ -130,11 +131,11 @@ def as_class_rows(signatures: Any, rows: int, n: int) -> tuple[I32, I32]:
     """
     if isinstance(signatures, np.ndarray) and signatures.ndim == 2:
         if signatures.shape[0] != rows:
-            raise ValueError(f"signatures has {signatures.shape[0]} rows but boards has {rows}")
+            raise ArgumentError(f"signatures has {signatures.shape[0]} rows but boards has {rows}")
         pairs = [as_classes(signatures[r], n, f"signatures[{r}]") for r in range(rows)]
     else:
         if isinstance(signatures, np.ndarray) and signatures.ndim != 1:
-            raise ValueError(f"signatures must be 1- or 2-dimensional, got {signatures.ndim} dimensions")
+            raise ArgumentError(f"signatures must be 1- or 2-dimensional, got {signatures.ndim} dimensions")
         pairs = [as_classes(signatures, n)] * rows
     classes = np.ascontiguousarray(np.array([c for c, _ in pairs], dtype=np.int32).reshape(rows, n))
     ks = np.array([k for _, k in pairs], dtype=np.int32)
@@ -150,19 +151,19 @@ def as_grid(grid: Any) -> tuple[int, int]:
             return GRIDS[key]
         match = _GRID_TEXT.fullmatch(key)
         if not match:
-            raise ValueError(f"grid must be easy, medium, hard (or regular, pro, elite) or CxR, got {grid!r}")
+            raise ArgumentError(f"grid must be easy, medium, hard (or regular, pro, elite) or CxR, got {grid!r}")
         columns, rows = int(match.group(1)), int(match.group(2))
     elif isinstance(grid, (tuple, list)) and len(grid) == 2:
         columns, rows = grid
         if not (is_int(columns) and is_int(rows)):
-            raise TypeError(f"grid must be (columns, rows) as two ints, got {grid!r}")
+            raise ArgumentTypeError(f"grid must be (columns, rows) as two ints, got {grid!r}")
         columns, rows = int(columns), int(rows)
     else:
-        raise TypeError(f"grid must be a name, 'CxR' or (columns, rows), not {type(grid).__name__}")
+        raise ArgumentTypeError(f"grid must be a name, 'CxR' or (columns, rows), not {type(grid).__name__}")
     if not (1 <= columns <= MAX_GRID_SIDE and 1 <= rows <= MAX_GRID_SIDE):
-        raise ValueError(f"grid {columns}x{rows} is out of range: each side must be 1..{MAX_GRID_SIDE}")
+        raise ArgumentError(f"grid {columns}x{rows} is out of range: each side must be 1..{MAX_GRID_SIDE}")
     if columns * rows < 2:
-        raise ValueError(f"grid {columns}x{rows} has a single tile: nothing to scramble")
+        raise ArgumentError(f"grid {columns}x{rows} has a single tile: nothing to scramble")
     return columns, rows
 
 
@@ -170,22 +171,22 @@ def as_grid_signatures(value: Any, columns: int, rows: int, name: str = "flag_or
     """new_game's signature list: one int (or None) per tile of a columns x rows grid."""
     items = as_int_vector(value, name, allow_none=True)
     if len(items) != columns * rows:
-        raise ValueError(f"{name} has {len(items)} entries but a {columns}x{rows} grid has {columns * rows} tiles")
+        raise ArgumentError(f"{name} has {len(items)} entries but a {columns}x{rows} grid has {columns * rows} tiles")
     return items
 
 
 def as_tile_index(index: Any, total: Any) -> tuple[int, int]:
     """background_percent's tile ``index`` of ``total`` tiles: ints with 0 <= index < max(total, 1)."""
     if not (is_int(index) and is_int(total)):
-        raise TypeError("index and total must be ints")
+        raise ArgumentTypeError("index and total must be ints")
     if total < 0 or not 0 <= index < max(total, 1):
-        raise ValueError(f"index must be in 0..total-1, got index={index}, total={total}")
+        raise ArgumentError(f"index must be in 0..total-1, got index={index}, total={total}")
     return int(index), int(total)
 
 
 def as_method(method: Any) -> str:
     if method not in ("exact", "enumerate"):
-        raise ValueError(f"method must be 'exact' or 'enumerate', got {method!r}")
+        raise ArgumentError(f"method must be 'exact' or 'enumerate', got {method!r}")
     return str(method)
 
 
@@ -194,9 +195,9 @@ def as_max_nodes(max_nodes: Any) -> int:
     if max_nodes is None:
         return -1
     if not is_int(max_nodes):
-        raise TypeError(f"max_nodes must be an int or None, not {type(max_nodes).__name__}")
+        raise ArgumentTypeError(f"max_nodes must be an int or None, not {type(max_nodes).__name__}")
     if max_nodes < 1:
-        raise ValueError(f"max_nodes must be >= 1 (or None for no limit), got {max_nodes}")
+        raise ArgumentError(f"max_nodes must be >= 1 (or None for no limit), got {max_nodes}")
     if max_nodes >= 1 << 62:
         return -1  # beyond any int64 count: the same as no limit
     return int(max_nodes)
@@ -205,9 +206,9 @@ def as_max_nodes(max_nodes: Any) -> int:
 def as_slot(slot: Any, which: str, n: int) -> int:
     """One slot of a PuzzleGame.swap: an int in 0..n-1 (``which`` is "a" or "b")."""
     if not is_int(slot):
-        raise TypeError(f"slot {which} must be an int, not {type(slot).__name__}")
+        raise ArgumentTypeError(f"slot {which} must be an int, not {type(slot).__name__}")
     if not 0 <= slot < n:
-        raise ValueError(f"slot {which} = {slot} is outside the board (0..{n - 1})")
+        raise ArgumentError(f"slot {which} = {slot} is outside the board (0..{n - 1})")
     return int(slot)
 
 
@@ -216,9 +217,9 @@ def as_swap(a: Any, b: Any, n: int, solved: bool) -> tuple[int, int]:
     a = as_slot(a, "a", n)
     b = as_slot(b, "b", n)
     if a == b:
-        raise ValueError(f"cannot swap slot {a} with itself")
+        raise ArgumentError(f"cannot swap slot {a} with itself")
     if solved:
-        raise ValueError("the board is already solved")
+        raise ArgumentError("the board is already solved")
     return a, b
 
 
@@ -228,32 +229,32 @@ def as_max_nodes_text(text: str, name: str = "--max-nodes") -> int | None:
     if stripped.lower() == "none":
         return None
     if not (stripped.isascii() and stripped.isdigit()):  # isdigit alone passes "²", which int() refuses
-        raise ValueError(f"{name} must be a positive int or 'none', got {text!r}")
+        raise ArgumentError(f"{name} must be a positive int or 'none', got {text!r}")
     return int(text)
 
 
 def as_swap_log(swaps: Any, n: int) -> list[tuple[int, int]]:
     """A client's swap log: a sequence of (slot, slot) pairs of distinct slots in 0..n-1."""
     if swaps is None or isinstance(swaps, (str, bytes)):
-        raise TypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}")
+        raise ArgumentTypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}")
     try:
         log = list(swaps)
     except TypeError:
-        raise TypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}") from None
+        raise ArgumentTypeError(f"swaps must be a sequence of (slot, slot) pairs, not {type(swaps).__name__}") from None
     pairs: list[tuple[int, int]] = []
     for i, move in enumerate(log):
         if isinstance(move, (str, bytes)):
-            raise TypeError(f"swaps[{i}] must be a pair of ints, not {type(move).__name__}")
+            raise ArgumentTypeError(f"swaps[{i}] must be a pair of ints, not {type(move).__name__}")
         try:
             a, b = move
         except (TypeError, ValueError):
-            raise ValueError(f"swaps[{i}] must be a pair of slots, got {move!r}") from None
+            raise ArgumentError(f"swaps[{i}] must be a pair of slots, got {move!r}") from None
         if not (is_int(a) and is_int(b)):
-            raise TypeError(f"swaps[{i}] must be a pair of ints, got {move!r}")
+            raise ArgumentTypeError(f"swaps[{i}] must be a pair of ints, got {move!r}")
         if not (0 <= a < n and 0 <= b < n):
-            raise ValueError(f"swaps[{i}] = {move!r} touches a slot outside the board (0..{n - 1})")
+            raise ArgumentError(f"swaps[{i}] = {move!r} touches a slot outside the board (0..{n - 1})")
         if a == b:
-            raise ValueError(f"swaps[{i}] swaps slot {a} with itself")
+            raise ArgumentError(f"swaps[{i}] swaps slot {a} with itself")
         pairs.append((int(a), int(b)))
     return pairs
 
@@ -268,22 +269,22 @@ VERIFY_NOT_SOLVED = 4
 VERIFY_BELOW_PAR = 5  # detail: (moves, par)
 
 
-def verify_error(code: int, detail: Any = None) -> ValueError:
+def verify_error(code: int, detail: Any = None) -> ArgumentError:
     """The error verify raises for a replay that ended with status ``code``."""
     if code == VERIFY_TOO_FEW_TILES:
-        return ValueError("start_tiles_by_slot must have at least 2 tiles")
+        return ArgumentError("start_tiles_by_slot must have at least 2 tiles")
     if code == VERIFY_START_SOLVED:
-        return ValueError("start_tiles_by_slot is already solved: no game starts from it")
+        return ArgumentError("start_tiles_by_slot is already solved: no game starts from it")
     if code == VERIFY_MOVES_AFTER_SOLVED:
-        return ValueError(f"swaps[{detail}:] come after the board was already solved")
+        return ArgumentError(f"swaps[{detail}:] come after the board was already solved")
     if code == VERIFY_NOT_SOLVED:
-        return ValueError("swaps do not solve the board")
+        return ArgumentError("swaps do not solve the board")
     if code == VERIFY_BELOW_PAR:
         moves, par = detail
-        return ValueError(f"swaps has {moves} moves, fewer than par {par}: the log is impossible")
+        return ArgumentError(f"swaps has {moves} moves, fewer than par {par}: the log is impossible")
     raise AssertionError(f"unknown verify status {code}")  # a twin reported a code this table lacks
 
 
-def too_many_classes_error(max_dense: int) -> ValueError:
+def too_many_classes_error(max_dense: int) -> ArgumentError:
     """The exact par's limit on interleaved tile classes (a board far outside any flag's grid)."""
-    return ValueError(f"the exact par handles at most {max_dense} interleaved tile classes")
+    return ArgumentError(f"the exact par handles at most {max_dense} interleaved tile classes")

@@ -7,13 +7,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import ArgumentError, ArgumentTypeError
 from .connections import MODES
 
 
 def as_int_in(value: Any, name: str, low: int, high: int) -> int:
     """An int (never a bool) in low..high."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be an int in {low}..{high}, got {value!r}")
+        raise ArgumentError(f"{name} must be an int in {low}..{high}, got {value!r}")
     return value
 
 
@@ -21,7 +22,7 @@ def as_modes(modes: Iterable[str]) -> list[str]:
     """A non-empty list of Connections modes."""
     modes = list(modes)
     if not modes or any(m not in MODES for m in modes):
-        raise ValueError(f"modes must be drawn from {MODES}, got {modes!r}")
+        raise ArgumentError(f"modes must be drawn from {MODES}, got {modes!r}")
     return modes
 
 
@@ -30,7 +31,7 @@ def as_names(wanted: Iterable[str], known: Sequence[str], what: str) -> list[str
     wanted = list(wanted)
     unknown = [g for g in wanted if g not in known]
     if unknown:
-        raise ValueError(f"unknown {what} {unknown} (known: {', '.join(known)})")
+        raise ArgumentError(f"unknown {what} {unknown} (known: {', '.join(known)})")
     return wanted
 
 
@@ -38,13 +39,13 @@ def as_picture_path(path: Any, formats: Mapping[str, str]) -> str:
     """The Pillow format for ``path`` from its extension (``formats``); ValueError for a name no
     picture can have (empty, no known extension), FileNotFoundError naming a missing folder."""
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or a path, not {type(path).__name__}")
+        raise ArgumentTypeError(f"path must be a str or a path, not {type(path).__name__}")
     name = os.fspath(path)
     if not name.strip():
-        raise ValueError("picture file name is empty")
+        raise ArgumentError("picture file name is empty")
     fmt = formats.get(Path(name).suffix.lower())
     if fmt is None:
-        raise ValueError(
+        raise ArgumentError(
             f"cannot tell the picture format of {name!r}: end the name in one of " + ", ".join(sorted(formats))
         )
     folder = Path(name).parent
@@ -56,7 +57,7 @@ def as_picture_path(path: Any, formats: Mapping[str, str]) -> str:
 def as_tile_count(tiles: Sequence[int], columns: int, rows: int) -> Sequence[int]:
     """A board to draw: one tile per cell of the columns x rows grid."""
     if len(tiles) != columns * rows:
-        raise ValueError("tiles_by_slot: length must be columns * rows")
+        raise ArgumentError("tiles_by_slot: length must be columns * rows")
     return tiles
 
 
@@ -64,6 +65,6 @@ def as_tier_minimums(text: str) -> tuple[int, int, int, int]:
     """ "Y,G,B,P" (``--min-per-tier``) -> four ints >= 0, the minimum candidate count per tier."""
     parts = [t.strip() for t in text.split(",")]
     if len(parts) != 4 or not all(t.isdigit() for t in parts):
-        raise ValueError(f"--min-per-tier takes four counts >= 0 as Y,G,B,P (e.g. 2,2,2,1), got {text!r}")
+        raise ArgumentError(f"--min-per-tier takes four counts >= 0 as Y,G,B,P (e.g. 2,2,2,1), got {text!r}")
     y, g, b, p = (int(t) for t in parts)
     return y, g, b, p

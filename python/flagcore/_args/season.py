@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+from ..errors import ArgumentError
 from .common import as_in_range
 from .connections import as_date
 
@@ -23,7 +24,7 @@ def as_day(value: Any, name: str = "date") -> _dt.date:
     in UTC); TypeError/ValueError naming ``name`` for anything else."""
     day = as_date(value, name)
     if day < EPOCH:
-        raise ValueError(f"{name} {day.isoformat()} is before the schedule's epoch {EPOCH.isoformat()}")
+        raise ArgumentError(f"{name} {day.isoformat()} is before the schedule's epoch {EPOCH.isoformat()}")
     return day
 
 
@@ -35,5 +36,5 @@ def as_days(value: Any, name: str = "days") -> int:
 def as_days_text(text: str, name: str = "--days") -> int:
     """A span of days as typed on the command line: ASCII digits, then as_days."""
     if not (text.strip().isascii() and text.strip().isdigit()):
-        raise ValueError(f"{name} must be a positive int, got {text!r}")
+        raise ArgumentError(f"{name} must be a positive int, got {text!r}")
     return as_days(int(text), name)

@@ -16,6 +16,8 @@ import re
 from collections import Counter
 from typing import Any
 
+from ..errors import ArgumentError, ArgumentTypeError
+
 MIN_SECRET_BITS = 128
 MAKE_ONE = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
 _HEX = re.compile(r"[0-9a-fA-F]+")
@@ -60,13 +62,13 @@ def as_secret(value: Any, name: str) -> bytes:
         try:
             value = value.decode("utf-8")
         except UnicodeDecodeError:
-            raise ValueError(f"{name} must be text (UTF-8): make one with {MAKE_ONE}") from None
+            raise ArgumentError(f"{name} must be text (UTF-8): make one with {MAKE_ONE}") from None
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be a str, not {type(value).__name__}")
     bits = secret_bits(value.strip())
     if value != value.strip() or bits < MIN_SECRET_BITS:
         why = "it looks made by hand (spaces, repeats or runs)" if bits == 0 else f"this one has about {bits:.0f}"
-        raise ValueError(
+        raise ArgumentError(
             f"{name} is too weak: a secret needs at least {MIN_SECRET_BITS} bits of entropy and {why}; "
             f"make one with {MAKE_ONE}"
         )
@@ -76,7 +78,7 @@ def as_secret(value: Any, name: str) -> bytes:
 def as_key_bytes(secret: Any) -> bytes:
     """A Signer's key: bytes, at least 16 of them."""
     if not isinstance(secret, bytes) or len(secret) < 16:
-        raise ValueError("secret must be at least 16 bytes")
+        raise ArgumentError("secret must be at least 16 bytes")
     return secret
 
 
@@ -84,5 +86,5 @@ def as_old_secrets(text: str, name: str) -> tuple[bytes, ...]:
     """The old secrets of a rotation (whitespace-separated), each at least 16 characters."""
     old = tuple(s.encode("utf-8") for s in text.split())
     if any(len(s) < 16 for s in old):
-        raise ValueError(f"{name}: each old secret must be at least 16 characters")
+        raise ArgumentError(f"{name}: each old secret must be at least 16 characters")
     return old

@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ArgumentError, ArgumentTypeError
+
 U8Array = npt.NDArray[np.uint8]
 
 FNV_OFFSET = 2166136261
@@ -46,18 +48,18 @@ QUANTIZE = bytes(min(255, ((c + COLOR_QUANTUM // 2) // COLOR_QUANTUM) * COLOR_QU
 def _whole(value: Any, name: str) -> int:
     """An int (or numpy integer), never a bool or a float."""
     if isinstance(value, bool) or isinstance(value, (float, np.floating)):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be an int, not {type(value).__name__}")
     try:
         return int(operator.index(value))
     except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+        raise ArgumentTypeError(f"{name} must be an int, not {type(value).__name__}") from None
 
 
 def check_stride(stride: Any) -> int:
     step = _whole(stride, "stride")
     if step < 1:
         # The JavaScript loop never ends for stride <= 0.
-        raise ValueError(f"stride must be >= 1, got {step}")
+        raise ArgumentError(f"stride must be >= 1, got {step}")
     # Any stride at least the buffer's length samples byte 0 only, so capping changes no result;
     # it keeps the compiled loop's Py_ssize_t offset arithmetic (off + stride) from overflowing.
     return min(step, STRIDE_CAP)
@@ -66,11 +68,11 @@ def check_stride(stride: Any) -> int:
 def check_grid(columns: Any, rows: Any, inset: Any) -> tuple[int, int, int]:
     c, r, i = _whole(columns, "columns"), _whole(rows, "rows"), _whole(inset, "inset")
     if c < 1:
-        raise ValueError(f"columns must be >= 1, got {c}")
+        raise ArgumentError(f"columns must be >= 1, got {c}")
     if r < 1:
-        raise ValueError(f"rows must be >= 1, got {r}")
+        raise ArgumentError(f"rows must be >= 1, got {r}")
     if i < 0:
-        raise ValueError(f"inset must be >= 0, got {i}")
+        raise ArgumentError(f"inset must be >= 0, got {i}")
     return c, r, i
 
 
@@ -78,7 +80,7 @@ def as_columns(columns: Any) -> int:
     """A rendered flag's columns: an int in 1..MAX_COLUMNS."""
     checked = check_grid(columns, 1, 0)[0]
     if checked > MAX_COLUMNS:
-        raise ValueError(f"columns must be <= {MAX_COLUMNS}, got {checked}")
+        raise ArgumentError(f"columns must be <= {MAX_COLUMNS}, got {checked}")
     return checked
 
 
@@ -86,16 +88,16 @@ def as_rows(rows: Any) -> int:
     """A rendered flag's rows: an int in 1..MAX_ROWS."""
     checked = check_grid(1, rows, 0)[1]
     if checked > MAX_ROWS:
-        raise ValueError(f"rows must be <= {MAX_ROWS}, got {checked}")
+        raise ArgumentError(f"rows must be <= {MAX_ROWS}, got {checked}")
     return checked
 
 
 def as_signature_method(method: Any) -> str:
     """piece_signatures' method: one of METHODS."""
     if not isinstance(method, str):
-        raise TypeError(f"method must be a str, not {type(method).__name__}")
+        raise ArgumentTypeError(f"method must be a str, not {type(method).__name__}")
     if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+        raise ArgumentError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     return method
 
 
@@ -105,7 +107,9 @@ def as_svg_or_code(value: Any) -> str | bytes:
         return value
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
-    raise TypeError(f"svg_or_code must be a flag code (str), SVG text (str) or SVG bytes, not {type(value).__name__}")
+    raise ArgumentTypeError(
+        f"svg_or_code must be a flag code (str), SVG text (str) or SVG bytes, not {type(value).__name__}"
+    )
 
 
 def as_pixel_bytes(rgba: Any) -> bytes | bytearray | U8Array:
@@ -120,19 +124,21 @@ def as_pixel_bytes(rgba: Any) -> bytes | bytearray | U8Array:
     if isinstance(rgba, (memoryview, np.ndarray)):
         arr = np.asarray(rgba)
         if arr.dtype != np.uint8:
-            raise TypeError(f"rgba must hold unsigned bytes (uint8), not {arr.dtype}")
+            raise ArgumentTypeError(f"rgba must hold unsigned bytes (uint8), not {arr.dtype}")
         return np.ascontiguousarray(arr).reshape(-1)
-    raise TypeError(f"rgba must be bytes, bytearray, memoryview or a numpy uint8 array, not {type(rgba).__name__}")
+    raise ArgumentTypeError(
+        f"rgba must be bytes, bytearray, memoryview or a numpy uint8 array, not {type(rgba).__name__}"
+    )
 
 
 def as_image(image: Any) -> U8Array:
     """A C-contiguous (H, W, 4) uint8 RGBA array (copied only when not contiguous)."""
     if not isinstance(image, np.ndarray):
-        raise TypeError(f"image must be a numpy uint8 array of shape (H, W, 4), not {type(image).__name__}")
+        raise ArgumentTypeError(f"image must be a numpy uint8 array of shape (H, W, 4), not {type(image).__name__}")
     if image.dtype != np.uint8:
-        raise TypeError(f"image must hold uint8 RGBA, not {image.dtype}")
+        raise ArgumentTypeError(f"image must hold uint8 RGBA, not {image.dtype}")
     if image.ndim != 3 or image.shape[2] != 4:
-        raise ValueError(f"image must have shape (H, W, 4), got {image.shape}")
+        raise ArgumentError(f"image must have shape (H, W, 4), got {image.shape}")
     return np.ascontiguousarray(image)
 
 
@@ -147,7 +153,7 @@ def tile_rects(height: int, width: int, columns: int, rows: int, inset: int) -> 
     inner_w = math.trunc(tw - 2 * inset)
     inner_h = math.trunc(th - 2 * inset)
     if inner_w < 1 or inner_h < 1:
-        raise ValueError(
+        raise ArgumentError(
             f"a {width}x{height} image cut into {columns}x{rows} tiles with inset {inset} leaves "
             f"an empty tile interior ({inner_w}x{inner_h} px)"
         )
@@ -177,10 +183,10 @@ SEAM_BAND = 1  # px along each edge of a tile
 def check_tile_grid(height: int, width: int, columns: int, rows: int) -> tuple[int, int]:
     """(tile width, tile height) of an image cut into whole-pixel tiles, else ValueError."""
     if width % columns or height % rows:
-        raise ValueError(
+        raise ArgumentError(
             f"a {width}x{height} image does not cut into {columns}x{rows} whole-pixel tiles "
             f"(render it with flagcore.signatures.render_flag(..., rows={rows}))"
         )
     if width == 0 or height == 0:
-        raise ValueError(f"a {width}x{height} image has no pixels to cut into tiles")
+        raise ArgumentError(f"a {width}x{height} image has no pixels to cut into tiles")
     return width // columns, height // rows

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import ArgumentError, ArgumentTypeError
+
 MAX_KEY_CHARS = 512  # keys are built by the server (player id, board id, token id): far below this
 MAX_VALUE_BYTES = 1 << 20  # a finished game is under 1 kB
 STORE_FORMS = "none, sqlite:///path/to/file.db (or a plain path) or redis://host:port/db"
@@ -16,25 +18,25 @@ def parse_store_url(url: Any) -> tuple[str, str]:
     name a SQLite file; ``redis://`` and ``rediss://`` (TLS) URLs name a Redis database.
     """
     if not isinstance(url, str):
-        raise TypeError(f"store must be a str ({STORE_FORMS}), not {type(url).__name__}")
+        raise ArgumentTypeError(f"store must be a str ({STORE_FORMS}), not {type(url).__name__}")
     text = url.strip()
     if not text:
-        raise ValueError(f"store is empty: give {STORE_FORMS}")
+        raise ArgumentError(f"store is empty: give {STORE_FORMS}")
     if text.lower() == "none":
         return "none", ""
     scheme, sep, rest = text.partition(":")
     scheme = scheme.lower()
     if sep and scheme in ("redis", "rediss"):
         if not rest.startswith("//") or len(rest) <= 2:
-            raise ValueError(f"store {_shown(text)}: a Redis URL is redis://host:port/db")
+            raise ArgumentError(f"store {_shown(text)}: a Redis URL is redis://host:port/db")
         return "redis", text
     if sep and scheme == "sqlite":
         path = rest[2:] if rest.startswith("//") else rest  # sqlite:///abs/path keeps its leading slash
         if not path:
-            raise ValueError(f"store {text!r}: name the SQLite file, e.g. sqlite:///var/lib/flagcore/games.db")
+            raise ArgumentError(f"store {text!r}: name the SQLite file, e.g. sqlite:///var/lib/flagcore/games.db")
         return "sqlite", path
     if sep and "://" in text:
-        raise ValueError(f"store {_shown(text)}: unknown kind {scheme!r}; give {STORE_FORMS}")
+        raise ArgumentError(f"store {_shown(text)}: unknown kind {scheme!r}; give {STORE_FORMS}")
     return "sqlite", text
 
 
@@ -49,25 +51,25 @@ def _shown(url: str) -> str:
 def as_key(value: Any, name: str) -> str:
     """A store key part: a non-empty str of at most MAX_KEY_CHARS characters."""
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be a str, not {type(value).__name__}")
     if not 0 < len(value) <= MAX_KEY_CHARS:
-        raise ValueError(f"{name} must be 1..{MAX_KEY_CHARS} characters, got {len(value)}")
+        raise ArgumentError(f"{name} must be 1..{MAX_KEY_CHARS} characters, got {len(value)}")
     return value
 
 
 def as_value(value: Any, name: str = "data") -> bytes:
     """A stored value: bytes of at most MAX_VALUE_BYTES."""
     if not isinstance(value, bytes):
-        raise TypeError(f"{name} must be bytes, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be bytes, not {type(value).__name__}")
     if len(value) > MAX_VALUE_BYTES:
-        raise ValueError(f"{name} must be at most {MAX_VALUE_BYTES} bytes, got {len(value)}")
+        raise ArgumentError(f"{name} must be at most {MAX_VALUE_BYTES} bytes, got {len(value)}")
     return value
 
 
 def as_count(value: Any, name: str, minimum: int) -> int:
     """A plain int (never a bool) of at least ``minimum``: a version, a lifetime, a UNIX time."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be an int, not {type(value).__name__}")
     if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+        raise ArgumentError(f"{name} must be at least {minimum}, got {value}")
     return value

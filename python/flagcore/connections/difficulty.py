@@ -27,7 +27,7 @@ import numpy as np
 from .._args.connections import as_instance, as_mode, check_board_shape, check_category_known
 from .._connections_layout import SALIENCE_MAX, TEMPTING, TIER_NAMES, TIERS
 from .._impl import core
-from ..errors import LibraryError, RuleError
+from ..errors import ArgumentError, LibraryError, RuleError
 from ..library import Library
 from ..library.loading import bundled_path
 from ..library.rules import compile_rule
@@ -278,7 +278,7 @@ def _raw_model(board: Board, library: Library | None) -> tuple[ModelTables, list
     group_codes = [code for g in board.groups for code in g.codes]
     for code in group_codes:
         if code not in known:
-            raise ValueError(f"board: tile {code!r} is not a country of the library")
+            raise ArgumentError(f"board: tile {code!r} is not a country of the library")
     raw = impl.board_model(mt.prepared, [known[c] for c in group_codes], cats)
     return mt, cats, group_codes, raw
 
