@@ -36,6 +36,7 @@ __all__ = [
     "UnknownKeyError",
     "RuleError",
     "SearchLimit",
+    "RatingsError",
 ]
 
 
@@ -153,3 +154,8 @@ class RuleError(FlagcoreError, ValueError):
 
 class SearchLimit(FlagcoreError, RuntimeError):
     """The reference twin's exact par search ran out of nodes; the twin raises ParSearchLimit instead."""
+
+
+class RatingsError(FlagcoreError, ValueError):
+    """A ratings file that cannot be used: not JSON, too large, a field wrong, an unknown category
+    (flagcore.ratings.load_ratings; the CLI exits 2 and the server refuses to start)."""
