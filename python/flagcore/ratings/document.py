@@ -46,6 +46,8 @@ TOP_KEYS = {"format", "prior_sd", "categories", "model", "colours", "boards", "r
 
 @dataclass(frozen=True)
 class CategoryRating:
+    """One category's learned difficulty (higher is harder), its sd and how many plays it had."""
+
     difficulty: float  # higher is harder
     sd: float
     plays: int
@@ -53,6 +55,8 @@ class CategoryRating:
 
 @dataclass(frozen=True)
 class BoardRating:
+    """One board's plays, mean mistakes (its difficulty) with that mean's sd, and share won."""
+
     difficulty: float  # mean mistakes
     sd: float
     plays: int
@@ -81,6 +85,8 @@ class Ratings:
     skipped: int = 0  # records the fit left out (not kept in the file)
 
     def to_dict(self) -> dict[str, Any]:
+        """The file's document (see the module docstring), numbers rounded to 6 places."""
+
         def num(x: float) -> float:
             return round(float(x), 6)
 
@@ -110,9 +116,11 @@ class Ratings:
         }
 
     def dumps(self) -> str:
+        """The file's text: the document as indented JSON."""
         return json.dumps(self.to_dict(), indent=1, sort_keys=False) + "\n"
 
     def save(self, path: str | Path) -> None:
+        """Write the file's text to ``path``."""
         Path(path).write_text(self.dumps(), encoding="utf-8")
 
     @property

@@ -41,6 +41,7 @@ class PlayRecord:
     wrong: tuple[tuple[str, ...], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as the JSON lines schema writes it (plain JSON types)."""
         return {
             "board": self.board,
             "mode": self.mode,
@@ -64,6 +65,7 @@ class PuzzleRecord:
     day: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as the JSON lines schema writes it (plain JSON types)."""
         return {
             "game": "puzzle",
             "flag": self.flag,
@@ -105,6 +107,7 @@ class RecordsRead:
     reasons: list[str] = field(default_factory=list)  # the first few, "line N: why"
 
     def skip(self, where: str, why: str) -> None:
+        """Count one bad record (and keep its reason while there are few)."""
         self.skipped += 1
         if len(self.reasons) < 5:
             self.reasons.append(f"{where}: {why}")
