@@ -117,8 +117,8 @@ def run_loop(coroutine):
 def test_saves_of_one_event_loop_turn_are_written_together_each_its_own_compare_and_set(store, monkeypatch):
     assert store.save_game("ann", "B1", 0, b"one", 60)
     calls = []
-    real = store._save_games_now
-    monkeypatch.setattr(store, "_save_games_now", lambda saves: calls.append(len(saves)) or real(saves))
+    real = store._execute
+    monkeypatch.setattr(store, "_execute", lambda ops: calls.append(len(ops)) or real(ops))
 
     async def turn():  # one turn: five saves asked for together, two of them losing their compare-and-set
         return await asyncio.gather(
@@ -139,10 +139,10 @@ def test_saves_of_one_event_loop_turn_are_written_together_each_its_own_compare_
 
 
 def test_a_batch_the_store_refuses_fails_every_save_in_it(store, monkeypatch):
-    def down(saves):
+    async def down(ops):
         raise StoreUnavailable("the store is down")
 
-    monkeypatch.setattr(store, "_save_games_now", down)
+    monkeypatch.setattr(store, "_execute", down)
 
     async def turn():
         return await asyncio.gather(

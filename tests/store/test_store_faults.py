@@ -6,10 +6,14 @@ the timeout raises StoreUnavailable too."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
+import shutil
 import signal
 import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
@@ -105,3 +109,124 @@ def test_a_sqlite_file_locked_past_the_timeout_is_unavailable(tmp_path):
         blocker.execute("ROLLBACK")
         blocker.close()
     assert store.save_game("ann", "B1", 1, b"two", 60)  # works again once the lock is gone
+
+
+def run_loop(coroutine):
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+async def timed(call):
+    """(seconds the awaitable took, its result or exception)."""
+    start = time.monotonic()
+    try:
+        outcome = await call
+    except Exception as exc:
+        outcome = exc
+    return time.monotonic() - start, outcome
+
+
+async def loop_lag(until: asyncio.Future, tick: float = 0.005) -> float:
+    """The longest the event loop went without running a ready callback, until ``until`` is done."""
+    worst = 0.0
+    while not until.done():
+        start = time.monotonic()
+        await asyncio.sleep(tick)
+        worst = max(worst, time.monotonic() - start - tick)
+    return worst
+
+
+@pytest.mark.parametrize("fault", ["SIGSTOP", "SIGKILL"])
+def test_awaitable_calls_of_a_hung_or_dead_redis_fail_within_the_timeout_and_never_block_the_loop(own_redis, fault):
+    store = RedisStore(own_redis.url, timeout=TIMEOUT)
+    assert store.save_game("ann", "B1", 0, b"one", 60)
+
+    async def scenario():
+        await store.aping()  # the loop's connection is open before the fault
+        if fault == "SIGSTOP":
+            os.kill(own_redis.process.pid, signal.SIGSTOP)
+        else:
+            own_redis.kill()
+        calls = asyncio.gather(
+            *(timed(store.aload_game("ann", "B1")) for _ in range(8)),
+            timed(store.asave_game("ann", "B1", 1, b"two", 60, b"one", ("k", b"won"))),
+            # a second turn's calls, asked for while the first turn's wait
+            timed(asyncio.sleep(TIMEOUT / 5, None)),
+        )
+        later = asyncio.gather(*(timed(store.aload_game("bob", "B1")) for _ in range(8)))
+        lag = await loop_lag(asyncio.gather(calls, later))
+        return await calls, await later, lag
+
+    try:
+        first, later, lag = run_loop(scenario())
+    finally:
+        if own_redis.process is not None:
+            os.kill(own_redis.process.pid, signal.SIGCONT)
+    for took, outcome in first[:-1] + later:
+        assert isinstance(outcome, StoreUnavailable), outcome
+        assert took < 2 * TIMEOUT  # each within its own deadline (generous: a loaded machine), not one after another
+    assert "127.0.0.1" in str(first[0][1])  # the message names the store (for the log; the web never shows it)
+    assert lag < TIMEOUT / 2  # the loop went on serving meanwhile
+    if fault == "SIGKILL":
+        own_redis.start()
+
+    async def after():
+        return await store.aload_game("ann", "B1"), await store.asave_game("ann", "B1", 1, b"two", 60, b"one")
+
+    assert run_loop(after()) == (GameRecord(1, b"one"), True)  # recovered, the same store object
+    store.close()
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_sqlite_file_deleted_or_replaced_under_a_running_store_is_unavailable_and_logged(tmp_path, caplog, how):
+    path = tmp_path / "games.db"
+    store = SQLiteStore(path, timeout=TIMEOUT)
+    assert store.save_game("ann", "B1", 0, b"one", 60)
+    if how == "deleted":
+        path.unlink()
+    else:
+        other = SQLiteStore(tmp_path / "other.db")
+        other.close()
+        os.replace(tmp_path / "other.db", path)
+    with caplog.at_level(logging.ERROR, logger="flagcore.store"):
+        with pytest.raises(StoreUnavailable, match="deleted or replaced"):
+            store.save_game("ann", "B1", 1, b"two", 60)
+        with pytest.raises(StoreUnavailable, match="deleted or replaced"):
+            run_loop(store.aload_game("ann", "B1"))
+    assert any("deleted or replaced" in r.getMessage() for r in caplog.records)
+    assert path.exists() == (how == "replaced")  # never recreated by the store
+    store.close()
+
+
+def test_backup_copies_a_store_in_use_and_the_copy_opens_as_a_store(tmp_path):
+    store = SQLiteStore(tmp_path / "games.db")
+    assert store.save_game("ann", "B1", 0, b"one", 60, result=None)
+    assert store.record_player_result("ann", "k", b"won") == b"won"
+    store.backup(tmp_path / "backup.db")
+    assert store.save_game("ann", "B1", 1, b"two", 60)  # after the backup: not in it
+    store.close()
+    shutil.copy(tmp_path / "backup.db", tmp_path / "restored.db")
+    restored = SQLiteStore(tmp_path / "restored.db")
+    assert restored.load_game("ann", "B1") == GameRecord(1, b"one")
+    assert restored.player_results("ann") == {"k": b"won"}
+    restored.close()
+
+
+def test_expired_games_are_swept_by_the_store_itself_without_further_writes(tmp_path):
+    now = [1_000_000.0]
+    store = SQLiteStore(tmp_path / "games.db", clock=lambda: now[0], sweep_seconds=0.05)
+    for i in range(50):
+        assert store.save_game(f"p{i}", "B1", 0, b"x" * 500, 60)
+    assert store.save_game("kept", "B1", 0, b"x", 3600)
+
+    def count():
+        return store._call(lambda conn: conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    assert count() == 51
+    now[0] += 61
+    deadline = time.monotonic() + 30
+    while count() > 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert count() == 1
+    assert store.load_game("kept", "B1") is not None
+    store.close()

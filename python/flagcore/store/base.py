@@ -5,39 +5,50 @@ threads, processes or machines share the store:
 
 - **games in progress**, one per (player, board): read, then write back with compare-and-set on
   the game's version, so of two requests grading the same game from the same version exactly one
-  is recorded (the other learns it lost and reads again);
+  is recorded (the other learns it lost and reads again); the save that ends a game may carry the
+  player's result, written in the same atomic step (or not at all), so no fault between the two
+  loses a result or records it twice;
 - **spent tokens**: ``spend`` answers True for a token id the first time only, ever (until the
   token's own expiry, after which the token is refused anyway);
 - **published boards**: write-once; the first writer wins and every later reader (and writer)
   gets the first value, so a board players have seen never changes;
-- **results** (optional): write-once like boards, kept for good: one result per key;
+- **results** (optional): write-once like boards, kept for good: one result per key
+  (``record_verified``: a token's spend, a deal's result and the player's result, all or none);
 - **a player's results**: write-once per (player, key) like results, and listed per player (what
   a player's stats are computed from).
 
 Values are bytes: the caller encodes them (JSON), the store never looks inside. Every call either
-answers or raises ``StoreUnavailable`` within the store's ``timeout`` (a Redis call: twice it,
-see ``RedisStore``); argument errors are TypeError/ValueError as usual.
+answers or raises ``StoreUnavailable`` within the store's ``timeout`` (a synchronous Redis call:
+twice it, see ``RedisStore``); argument errors are TypeError/ValueError as usual.
 
-A server's hot write, the save of a game at each guess, also has an awaitable form,
-``save_game_batched``: the saves asked for during one turn of the event loop go to the store
-together when the turn ends (one SQLite transaction, one Redis pipeline), because one commit or
-one round trip per guess, taken on the event loop, is what limits a server's guess rate.
+Each call has two forms: a plain one (the command line, tests, a thread) and an awaitable one for
+a server's event loop, named with a leading ``a`` (``aload_game``, ``asave_game``, ...). The
+awaitable calls never block the loop: those asked for during one turn of the loop go to the store
+together when the turn ends (SQLite: one transaction on the store's own thread; Redis: one
+pipeline on an asyncio connection), and each answers or raises StoreUnavailable within
+``timeout`` of being asked, however the store hangs.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
+import logging
 from abc import ABC, abstractmethod
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .._args.store import as_count, as_key, as_value
+from ..errors import StoreUnavailable
 
 DEFAULT_TIMEOUT = 2.0  # seconds a store call may take before StoreUnavailable
 FIRST_PAUSE, LAST_PAUSE = 20e-6, 2e-3  # seconds between two tries of a busy store: 20 µs, 40 µs, ... 2 ms
+log = logging.getLogger("flagcore.store")
 
-# save_game's arguments, checked: (player, board, expected, data, ttl, previous)
-Save = tuple[str, str, int, bytes, int, bytes | None]
+# save_game's arguments, checked: (player, board, expected, data, ttl, previous, result), where
+# result is the player's (key, data) to record with the save, or None
+Result = tuple[str, bytes]
+Save = tuple[str, str, int, bytes, int, bytes | None, Result | None]
+# record_verified's arguments, checked: (kind, jti, exp, key, data, player, result)
+Verified = tuple[str, str, int, str, bytes, str | None, Result | None]
 
 
 class GameRecord(NamedTuple):
@@ -51,23 +62,39 @@ class Store(ABC):
     """A game store; ``SQLiteStore`` and ``RedisStore`` implement it (``open_store`` picks one).
 
     ``timeout`` is the seconds a call may wait for the store before raising StoreUnavailable.
+
+    An implementation describes each call as an *operation* (its own type: SQL work, Redis
+    commands) and runs operations two ways: ``_run(op)`` now, and ``_execute(ops)`` for the
+    batch of a turn of an event loop.
     """
 
     kind: str = ""
     timeout: float = DEFAULT_TIMEOUT
 
     def __init__(self) -> None:
-        # the saves waiting for the end of the current turn of each event loop using this store
-        self._batches: dict[asyncio.AbstractEventLoop, list[tuple[Save, asyncio.Future[bool]]]] = {}
+        # the operations waiting for the end of the current turn of each event loop using this store
+        self._batches: dict[asyncio.AbstractEventLoop, list[tuple[Any, asyncio.Future[Any]]]] = {}
+        self._flushing: set[asyncio.Task[None]] = set()  # batches on their way (kept: a task needs a reference)
 
     # ------------------------------------------------------------ games in progress
 
     def load_game(self, player: str, board: str) -> GameRecord | None:
         """The game ``player`` has on ``board``, or None (never saved, or expired)."""
-        return self._load_game(as_key(player, "player"), as_key(board, "board"))
+        return self._run(self._load_game_op(as_key(player, "player"), as_key(board, "board")))  # type: ignore[no-any-return]
+
+    async def aload_game(self, player: str, board: str) -> GameRecord | None:
+        """``load_game`` on an event loop."""
+        return await self._arun(self._load_game_op(as_key(player, "player"), as_key(board, "board")))  # type: ignore[no-any-return]
 
     def save_game(
-        self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None = None
+        self,
+        player: str,
+        board: str,
+        expected: int,
+        data: bytes,
+        ttl: int,
+        previous: bytes | None = None,
+        result: Result | None = None,
     ) -> bool:
         """Compare-and-set: store ``data`` as version ``expected + 1`` if the stored version is
         ``expected`` (0: no game stored yet) and, when ``previous`` is given, the stored data is
@@ -75,92 +102,133 @@ class Store(ABC):
         ``ttl`` seconds after this save.
 
         ``previous`` lets a caller that knows the game (from a signed token) write without reading
-        it first: one round trip, and no write on a game that is not exactly the one it knows."""
-        return self._save_games([_checked_save(player, board, expected, data, ttl, previous)])[0]
+        it first: one round trip, and no write on a game that is not exactly the one it knows.
+        ``result``: ``(key, data)``, the player's result recorded with this save in one atomic
+        step (write-once per key, as ``record_player_result``), only if the save is stored."""
+        return self._run(self._save_op(_checked_save(player, board, expected, data, ttl, previous, result)))  # type: ignore[no-any-return]
 
-    async def save_game_batched(
-        self, player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None = None
+    async def asave_game(
+        self,
+        player: str,
+        board: str,
+        expected: int,
+        data: bytes,
+        ttl: int,
+        previous: bytes | None = None,
+        result: Result | None = None,
     ) -> bool:
-        """``save_game`` on an event loop: the same result, but the saves of one turn of the loop
-        are written together when the turn ends (each still its own compare-and-set, in the order
-        asked), so a busy server pays one commit or round trip for many guesses."""
-        save = _checked_save(player, board, expected, data, ttl, previous)
-        loop = asyncio.get_running_loop()
-        batch = self._batches.get(loop)
-        if batch is None:
-            batch = self._batches[loop] = []
-            loop.call_soon(self._flush, loop)  # after every callback this turn already holds
-        done: asyncio.Future[bool] = loop.create_future()
-        batch.append((save, done))
-        return await done
+        """``save_game`` on an event loop: the saves of one turn of the loop are written together
+        when the turn ends (each still its own compare-and-set, in the order asked), so a busy
+        server pays one commit or round trip for many guesses."""
+        return await self._arun(self._save_op(_checked_save(player, board, expected, data, ttl, previous, result)))  # type: ignore[no-any-return]
 
-    def _flush(self, loop: asyncio.AbstractEventLoop, since: float = 0.0, pause: float = FIRST_PAUSE) -> None:
-        """Write the saves ``loop`` gathered, then answer each waiting request. While another writer
-        holds the store (a SQLite file shared by several workers), the batch waits on a timer and
-        the loop serves other requests meanwhile (their saves join the batch); after the store's
-        ``timeout`` the last attempt waits as a lone call would, then fails."""
-        batch = self._batches.pop(loop)
-        saves = [save for save, _ in batch]
-        now = time.monotonic()
-        try:
-            results = self._save_games(saves) if since and now - since > self.timeout else self._save_games_now(saves)
-        except Exception as exc:  # StoreUnavailable, most likely: every save of the batch failed alike
-            for _, done in batch:
-                if not done.cancelled():
-                    done.set_exception(exc)
-            return
-        if results is None:  # busy: try again after a pause, with the saves asked for meanwhile
-            self._batches[loop] = batch + self._batches.get(loop, [])
-            loop.call_later(pause, self._flush, loop, since or now, min(2 * pause, LAST_PAUSE))
-            return
-        for (_, done), stored in zip(batch, results, strict=True):
-            if not done.cancelled():  # the client went away meanwhile: its save stands, unanswered
-                done.set_result(stored)
+    save_game_batched = asave_game  # its name before every call had an awaitable form
 
     # ------------------------------------------------------------ spent tokens
 
     def spend(self, kind: str, jti: str, exp: int) -> bool:
         """Mark token ``jti`` of ``kind`` spent: True the first time, False ever after (the record
         is kept until ``exp``, the token's own expiry in UNIX seconds)."""
-        return self._spend(as_key(kind, "kind"), as_key(jti, "jti"), as_count(exp, "exp", 0))
+        return self._run(self._spend_op(as_key(kind, "kind"), as_key(jti, "jti"), as_count(exp, "exp", 0)))  # type: ignore[no-any-return]
+
+    async def aspend(self, kind: str, jti: str, exp: int) -> bool:
+        """``spend`` on an event loop."""
+        return await self._arun(self._spend_op(as_key(kind, "kind"), as_key(jti, "jti"), as_count(exp, "exp", 0)))  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------ published boards
 
     def publish_board(self, key: str, data: bytes) -> bytes:
         """Write-once: store ``data`` under ``key`` unless a value is there; return the stored value
         (``data`` for the first writer, the first writer's value for everyone after)."""
-        return self._put_once("board", as_key(key, "key"), as_value(data))
+        return self._run(self._put_once_op("board", as_key(key, "key"), as_value(data)))  # type: ignore[no-any-return]
+
+    async def apublish_board(self, key: str, data: bytes) -> bytes:
+        """``publish_board`` on an event loop."""
+        return await self._arun(self._put_once_op("board", as_key(key, "key"), as_value(data)))  # type: ignore[no-any-return]
 
     def published_board(self, key: str) -> bytes | None:
         """The board published under ``key``, or None."""
-        return self._get_once("board", as_key(key, "key"))
+        return self._run(self._get_once_op("board", as_key(key, "key")))  # type: ignore[no-any-return]
+
+    async def apublished_board(self, key: str) -> bytes | None:
+        """``published_board`` on an event loop."""
+        return await self._arun(self._get_once_op("board", as_key(key, "key")))  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------ results
 
     def record_result(self, key: str, data: bytes) -> bytes:
         """Write-once, like ``publish_board``: the first result recorded under ``key`` is kept for good."""
-        return self._put_once("result", as_key(key, "key"), as_value(data))
+        return self._run(self._put_once_op("result", as_key(key, "key"), as_value(data)))  # type: ignore[no-any-return]
 
     def result(self, key: str) -> bytes | None:
         """The result recorded under ``key``, or None."""
-        return self._get_once("result", as_key(key, "key"))
+        return self._run(self._get_once_op("result", as_key(key, "key")))  # type: ignore[no-any-return]
+
+    def record_verified(
+        self,
+        kind: str,
+        jti: str,
+        exp: int,
+        key: str,
+        data: bytes,
+        player: str | None = None,
+        result: Result | None = None,
+    ) -> bool:
+        """One atomic step: spend token ``jti`` (as ``spend``), record ``data`` as the result under
+        ``key`` (as ``record_result``) and, given ``player``, the player's ``result`` ``(key, data)``
+        (as ``record_player_result``). True if all were written; False, writing nothing, if the
+        token was spent or ``key`` has a result already."""
+        return self._run(self._verified_op(_checked_verified(kind, jti, exp, key, data, player, result)))  # type: ignore[no-any-return]
+
+    async def arecord_verified(
+        self,
+        kind: str,
+        jti: str,
+        exp: int,
+        key: str,
+        data: bytes,
+        player: str | None = None,
+        result: Result | None = None,
+    ) -> bool:
+        """``record_verified`` on an event loop."""
+        return await self._arun(self._verified_op(_checked_verified(kind, jti, exp, key, data, player, result)))  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------ a player's results
 
     def record_player_result(self, player: str, key: str, data: bytes) -> bytes:
         """Write-once per (player, key), like ``record_result``: the first result recorded is kept
         for good and returned to every later writer."""
-        return self._put_player_result(as_key(player, "player"), as_key(key, "key"), as_value(data))
+        return self._run(self._put_player_result_op(as_key(player, "player"), as_key(key, "key"), as_value(data)))  # type: ignore[no-any-return]
+
+    async def arecord_player_result(self, player: str, key: str, data: bytes) -> bytes:
+        """``record_player_result`` on an event loop."""
+        return await self._arun(  # type: ignore[no-any-return]
+            self._put_player_result_op(as_key(player, "player"), as_key(key, "key"), as_value(data))
+        )
 
     def player_results(self, player: str) -> dict[str, bytes]:
         """Every result recorded for ``player``, by key (empty for a player without one)."""
-        return self._player_results(as_key(player, "player"))
+        return self._run(self._player_results_op(as_key(player, "player")))  # type: ignore[no-any-return]
+
+    async def aplayer_results(self, player: str) -> dict[str, bytes]:
+        """``player_results`` on an event loop."""
+        return await self._arun(self._player_results_op(as_key(player, "player")))  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------ the connection
 
-    @abstractmethod
     def ping(self) -> None:
         """Return if the store answers within its timeout; StoreUnavailable otherwise."""
+        self._run(self._ping_op())
+
+    async def aping(self) -> None:
+        """``ping`` on an event loop (a readiness check)."""
+        await self._arun(self._ping_op())
+
+    async def drain(self) -> None:
+        """Wait until every awaitable call asked for so far has been written or has failed (a
+        server's shutdown: no acknowledged save is left behind)."""
+        while self._batches or self._flushing:
+            await asyncio.sleep(0.001)
 
     @abstractmethod
     def close(self) -> None:
@@ -172,37 +240,101 @@ class Store(ABC):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # ------------------------------------------------------------ batches of an event loop
+
+    async def _arun(self, op: Any) -> Any:
+        """Run ``op`` with the other operations of this turn of the loop; its result, or
+        StoreUnavailable when the batch fails or does not answer within ``timeout``."""
+        loop = asyncio.get_running_loop()
+        batch = self._batches.get(loop)
+        if batch is None:
+            batch = self._batches[loop] = []
+            loop.call_soon(self._flush, loop)  # after every callback this turn already holds
+        done: asyncio.Future[Any] = loop.create_future()
+        batch.append((op, done))
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await done
+        except TimeoutError:
+            raise StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s")) from None
+
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch = self._batches.pop(loop)
+        task = loop.create_task(self._answer(batch))
+        self._flushing.add(task)
+        task.add_done_callback(self._flushing.discard)
+
+    async def _answer(self, batch: list[tuple[Any, asyncio.Future[Any]]]) -> None:
+        """Write a batch, then answer each waiting request (a request that gave up meanwhile is
+        skipped: what was written for it stands)."""
+        try:
+            results = await self._execute([op for op, _ in batch])
+        except Exception as exc:  # StoreUnavailable, most likely: every operation of the batch failed alike
+            if isinstance(exc, StoreUnavailable):
+                log.error("store unavailable: %s", exc)
+            results = [exc] * len(batch)
+        for (_, done), outcome in zip(batch, results, strict=True):
+            if done.cancelled():
+                continue
+            if isinstance(outcome, BaseException):
+                done.set_exception(outcome)
+            else:
+                done.set_result(outcome)
+
+    def _unavailable(self, why: str) -> str:
+        """A StoreUnavailable message: which store, and why."""
+        return f"the {self.kind or 'game'} store {self!r} is unavailable: {why}"
+
     # ------------------------------------------------------------ what an implementation writes
 
     @abstractmethod
-    def _load_game(self, player: str, board: str) -> GameRecord | None: ...
+    def _run(self, op: Any) -> Any:
+        """Run one operation now, in this thread: its result (or raise)."""
 
     @abstractmethod
-    def _save_games(self, saves: list[Save]) -> list[bool]:
-        """Each save's compare-and-set, in order, written together where the store can (one
-        transaction, one pipeline); raise StoreUnavailable if the store does not answer."""
-
-    def _save_games_now(self, saves: list[Save]) -> list[bool] | None:
-        """``_save_games`` without waiting for another writer: None when one holds the store."""
-        return self._save_games(saves)
+    async def _execute(self, ops: list[Any]) -> list[Any]:
+        """Run a turn's operations together, without blocking the loop: each one's result or
+        exception, in order (raise StoreUnavailable if the store does not answer)."""
 
     @abstractmethod
-    def _spend(self, kind: str, jti: str, exp: int) -> bool: ...
+    def _load_game_op(self, player: str, board: str) -> Any: ...
 
     @abstractmethod
-    def _put_once(self, table: str, key: str, data: bytes) -> bytes: ...
+    def _save_op(self, save: Save) -> Any: ...
 
     @abstractmethod
-    def _get_once(self, table: str, key: str) -> bytes | None: ...
+    def _spend_op(self, kind: str, jti: str, exp: int) -> Any: ...
 
     @abstractmethod
-    def _put_player_result(self, player: str, key: str, data: bytes) -> bytes: ...
+    def _put_once_op(self, table: str, key: str, data: bytes) -> Any: ...
 
     @abstractmethod
-    def _player_results(self, player: str) -> dict[str, bytes]: ...
+    def _get_once_op(self, table: str, key: str) -> Any: ...
+
+    @abstractmethod
+    def _verified_op(self, verified: Verified) -> Any: ...
+
+    @abstractmethod
+    def _put_player_result_op(self, player: str, key: str, data: bytes) -> Any: ...
+
+    @abstractmethod
+    def _player_results_op(self, player: str) -> Any: ...
+
+    @abstractmethod
+    def _ping_op(self) -> Any: ...
 
 
-def _checked_save(player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None) -> Save:
+def _checked_result(result: Any) -> Result | None:
+    if result is None:
+        return None
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise TypeError(f"result must be a (key, data) tuple or None, not {type(result).__name__}")
+    return as_key(result[0], "result key"), as_value(result[1], "result data")
+
+
+def _checked_save(
+    player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None, result: Any
+) -> Save:
     return (
         as_key(player, "player"),
         as_key(board, "board"),
@@ -210,4 +342,21 @@ def _checked_save(player: str, board: str, expected: int, data: bytes, ttl: int,
         as_value(data),
         as_count(ttl, "ttl", 1),
         None if previous is None else as_value(previous, "previous"),
+        _checked_result(result),
+    )
+
+
+def _checked_verified(
+    kind: str, jti: str, exp: int, key: str, data: bytes, player: str | None, result: Any
+) -> Verified:
+    if (player is None) != (result is None):
+        raise ValueError("give both player and result, or neither")
+    return (
+        as_key(kind, "kind"),
+        as_key(jti, "jti"),
+        as_count(exp, "exp", 0),
+        as_key(key, "key"),
+        as_value(data),
+        None if player is None else as_key(player, "player"),
+        _checked_result(result),
     )

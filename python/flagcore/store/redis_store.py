@@ -3,40 +3,56 @@
 Needs the ``redis`` extra (``pip install "flagcore[redis]"``: redis-py with its hiredis parser).
 Each operation is one atomic Redis command or Lua script, so any number of processes and
 machines can share it: a new game is ``SET NX``, a game's compare-and-set a script that checks
-the version (and the data, when given) and writes in one step, a spend ``SET NX`` with the
-token's expiry, a write-once a script that returns the value already there or writes the new one.
+the version (and the data, when given) and writes in one step (with the player's result when the
+save ends a game), a spend ``SET NX`` with the token's expiry, a write-once a script that returns
+the value already there or writes the new one, a verified Puzzle result one script that spends
+the token and writes both results or nothing.
 
-Faults: a call waits at most ``timeout`` seconds for the server, and a connection that broke
-(Redis restarted) is retried once on a new connection, so a call raises StoreUnavailable within
-twice ``timeout`` and the store works again by itself once Redis is back. Games and spent tokens
-expire in Redis (``EXPIRE``); boards and results (a player's too) are kept for good. Run Redis with persistence
-(AOF or RDB) if they must survive a restart of Redis itself.
+Two clients: the plain calls use one connection per thread (redis-py's synchronous one); an
+event loop's calls (``aload_game``, ...) use redis-py's asyncio connections, each turn's calls in
+one pipeline, so a hung Redis never blocks the loop: each call answers StoreUnavailable within
+``timeout`` and requests that need no store go on as usual.
+
+Faults: a plain call waits at most ``timeout`` seconds for the server, and a connection that
+broke (Redis restarted) is retried once on a new connection, so a call raises StoreUnavailable
+within twice ``timeout`` and the store works again by itself once Redis is back. Games and spent
+tokens expire in Redis (``EXPIRE``); boards and results (a player's too) are kept for good. Run
+Redis with persistence (AOF or RDB) if they must survive a restart of Redis itself.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, GameRecord, Save, Store
+from .base import DEFAULT_TIMEOUT, GameRecord, Save, Store, Verified
 
 # A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
 # guess, the most frequent write) and every later one this script.
-# KEYS[1] the game; ARGV: expected version, data, ttl, and "1" and the expected data when the
-# caller gives it. 1 if written, 0 if the game is not the one expected.
+# KEYS[1] the game, KEYS[2] (optional) the player's results; ARGV: expected version, data, ttl,
+# "1" and the expected data when the caller gives it ("0", "" otherwise), and the result's key
+# and value with KEYS[2]. 1 if written, 0 if the game is not the one expected. A script is not
+# rolled back by an error, so every check (the results' type too) comes before the first write.
 _SAVE_GAME = """
+if KEYS[2] and redis.call('TYPE', KEYS[2]).ok ~= 'hash' and redis.call('EXISTS', KEYS[2]) == 1 then
+  return redis.error_reply('WRONGTYPE the player results key holds another type')
+end
 local old = redis.call('GET', KEYS[1])
-if not old then return 0 end
-local colon = string.find(old, ':', 1, true)
-local v = tonumber(string.sub(old, 1, colon - 1))
+local v = 0
+if old then
+  local colon = string.find(old, ':', 1, true)
+  v = tonumber(string.sub(old, 1, colon - 1))
+  if ARGV[4] == '1' and string.sub(old, colon + 1) ~= ARGV[5] then return 0 end
+end
 if v ~= tonumber(ARGV[1]) then return 0 end
-if ARGV[4] == '1' and string.sub(old, colon + 1) ~= ARGV[5] then return 0 end
 redis.call('SET', KEYS[1], (v + 1) .. ':' .. ARGV[2], 'EX', ARGV[3])
+if KEYS[2] then redis.call('HSETNX', KEYS[2], ARGV[6], ARGV[7]) end
 return 1
 """
 # KEYS[1] the record; ARGV[1] the value. The value already there, or nil after writing ARGV[1].
@@ -53,15 +69,46 @@ if old then return old end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return false
 """
+# KEYS[1] the spent token, KEYS[2] the result, KEYS[3] (optional) the player's results; ARGV: the
+# token's seconds to live, the result, the player's result key and value. 1 if all written, 0
+# (nothing written) if the token was spent or the result is there.
+_VERIFIED = """
+if KEYS[3] and redis.call('TYPE', KEYS[3]).ok ~= 'hash' and redis.call('EXISTS', KEYS[3]) == 1 then
+  return redis.error_reply('WRONGTYPE the player results key holds another type')
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+if KEYS[3] then redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[4]) end
+return 1
+"""
+_SCRIPTS = {hashlib.sha1(s.encode()).hexdigest(): s for s in (_SAVE_GAME, _PUT_ONCE, _PUT_PLAYER_RESULT, _VERIFIED)}
+_SHA = {source: sha for sha, source in _SCRIPTS.items()}
 # Replies of a Redis that is up but cannot serve yet (loading its data, a read-only replica, ...)
 _UNAVAILABLE_REPLIES = ("LOADING", "READONLY", "MISCONF", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")
+MAX_ASYNC_CONNECTIONS = 16  # per event loop: batches in flight at once (a hung Redis holds each one to its timeout)
+
+Command = tuple[str | bytes | int, ...]
+
+
+class Op(NamedTuple):
+    """One call: its commands, and what its result is made from their replies."""
+
+    commands: list[Command]
+    decode: Callable[[list[Any]], Any]
+
+
+def _script(source: str, keys: list[str], *args: str | bytes | int) -> Command:
+    """A script's command, by its SHA1 (the pipelines send the source when Redis lacks it)."""
+    return ("EVALSHA", _SHA[source], len(keys), *keys, *args)
 
 
 class RedisStore(Store):
     """The store in the Redis database at ``url`` (``redis://host:port/db``, ``rediss://`` for TLS).
 
-    timeout: seconds to wait for Redis per attempt (connect, or a reply); a call makes at most
-        two attempts, so it raises StoreUnavailable within twice this.
+    timeout: seconds to wait for Redis per attempt (connect, or a reply); a plain call makes at
+        most two attempts, so it raises StoreUnavailable within twice this; an awaitable call
+        raises it within this.
     prefix: the start of every key this store writes (several deployments can share a Redis).
     """
 
@@ -77,6 +124,7 @@ class RedisStore(Store):
     ) -> None:
         try:
             import redis
+            import redis.asyncio
             from redis.backoff import NoBackoff
             from redis.retry import Retry
         except ImportError:
@@ -87,7 +135,7 @@ class RedisStore(Store):
         self.prefix = prefix
         self._clock = clock
         # the pool only parses the URL (host, port, db, TLS, password) into connection settings;
-        # a connection makes one attempt (``_command`` decides what to try again)
+        # a connection makes one attempt (``_pipeline`` decides what to try again)
         pool = redis.ConnectionPool.from_url(
             url, socket_timeout=self.timeout, socket_connect_timeout=self.timeout, retry=Retry(NoBackoff(), 0)
         )
@@ -95,19 +143,28 @@ class RedisStore(Store):
         self._where = f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
         # redis-py's connections are untyped: Any here and in _connection
         self._new_connection: Callable[[], Any] = lambda: pool.connection_class(**kwargs)
+        apool = redis.asyncio.ConnectionPool.from_url(
+            url,
+            socket_timeout=self.timeout,
+            socket_connect_timeout=self.timeout,
+            retry=redis.asyncio.retry.Retry(NoBackoff(), 0),
+        )
+        self._new_async_connection: Callable[[], Any] = lambda: apool.connection_class(**apool.connection_kwargs)
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections: list[Any] = []
-        self._down = (redis.ConnectionError, redis.TimeoutError)
+        # per event loop: (idle asyncio connections, a semaphore bounding those in use)
+        self._async: dict[asyncio.AbstractEventLoop, tuple[list[Any], asyncio.Semaphore]] = {}
+        self._down = (redis.ConnectionError, redis.TimeoutError, OSError)
         self._broken = redis.ConnectionError
         self._reply_error = redis.ResponseError
         self._no_script = redis.exceptions.NoScriptError
-        self._save_game_sha = hashlib.sha1(_SAVE_GAME.encode()).hexdigest()
-        self._put_once_sha = hashlib.sha1(_PUT_ONCE.encode()).hexdigest()
-        self._put_player_result_sha = hashlib.sha1(_PUT_PLAYER_RESULT.encode()).hexdigest()
 
     def __repr__(self) -> str:
         return f"RedisStore('redis://{self._where}')"
+
+    def _unavailable(self, why: str) -> str:
+        return f"the Redis store at {self._where} is unavailable: {why}"
 
     def _connection(self) -> Any:
         """This thread's connection (a new one after a fork: a socket never crosses processes).
@@ -122,20 +179,23 @@ class RedisStore(Store):
             self._connections.append(conn)
         return conn
 
-    def _command(self, *args: str | bytes | int) -> Any:
-        """Run one Redis command on this thread's connection and return its reply (see ``_pipeline``);
-        an error reply raises."""
-        reply = self._pipeline([args])[0]
-        if isinstance(reply, self._reply_error):
-            raise reply
-        return reply
+    def _checked(self, replies: list[Any]) -> list[Any]:
+        """StoreUnavailable when a reply says Redis cannot serve now (loading, read-only, ...)."""
+        for reply in replies:
+            if isinstance(reply, self._reply_error) and str(reply).startswith(_UNAVAILABLE_REPLIES):
+                raise StoreUnavailable(self._unavailable(str(reply))) from reply
+        return replies
 
-    def _pipeline(self, commands: list[tuple[str | bytes | int, ...]]) -> list[Any]:
+    def _missing_scripts(self, replies: list[Any]) -> list[int]:
+        """The places of the scripts Redis did not have (a new or restarted Redis): sent again by source."""
+        return [i for i, reply in enumerate(replies) if isinstance(reply, self._no_script)]
+
+    def _pipeline(self, commands: list[Command]) -> list[Any]:
         """Send ``commands`` in one write and read their replies in order (an error reply in its
-        place, as the exception); Redis down, slow or not ready becomes StoreUnavailable. A
-        connection that broke (Redis restarted) is tried once more, reconnected; a timeout is not:
-        the commands may have run, and the call has waited enough. Any failure drops the
-        connection, so no late reply is read as another's."""
+        place, as the exception; a script Redis lacks sent again by its source); Redis down, slow
+        or not ready becomes StoreUnavailable. A connection that broke (Redis restarted) is tried
+        once more, reconnected; a timeout is not: the commands may have run, and the call has
+        waited enough. Any failure drops the connection, so no late reply is read as another's."""
         conn = self._connection()
         for attempt in (1, 2):
             try:
@@ -149,36 +209,86 @@ class RedisStore(Store):
             except self._down as exc:
                 conn.disconnect()
                 if attempt == 2 or not isinstance(exc, self._broken):
-                    raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {exc}") from exc
+                    raise StoreUnavailable(self._unavailable(str(exc))) from exc
                 continue
             except BaseException:
                 conn.disconnect()
                 raise
-            for reply in replies:
-                if isinstance(reply, self._reply_error) and str(reply).startswith(_UNAVAILABLE_REPLIES):
-                    raise StoreUnavailable(f"the Redis store at {self._where} is unavailable: {reply}") from reply
-            return replies
+            missing = self._missing_scripts(replies)
+            if missing:
+                again = self._pipeline([("EVAL", _SCRIPTS[str(commands[i][1])], *commands[i][2:]) for i in missing])
+                for i, reply in zip(missing, again, strict=True):
+                    replies[i] = reply
+            return self._checked(replies)
         raise AssertionError("unreachable")  # the loop returns or raises
 
-    def _script(self, sha: str, source: str, keys: int, *args: str | bytes | int) -> Any:
-        """Run a Lua script by its SHA1 (one short command), sending its source when Redis does not
-        have it yet (a new or restarted Redis)."""
+    async def _apipeline(self, commands: list[Command]) -> list[Any]:
+        """``_pipeline`` on an asyncio connection of this loop (one attempt, within ``timeout``)."""
+        loop = asyncio.get_running_loop()
+        held = self._async.get(loop)
+        if held is None:
+            held = self._async[loop] = ([], asyncio.Semaphore(MAX_ASYNC_CONNECTIONS))
+        idle, slots = held
         try:
-            return self._command("EVALSHA", sha, keys, *args)
-        except self._no_script:
-            return self._command("EVAL", source, keys, *args)
+            async with asyncio.timeout(self.timeout), slots:
+                conn = idle.pop() if idle else self._new_async_connection()
+                try:
+                    await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+                    replies = []
+                    for _ in commands:
+                        try:
+                            replies.append(await conn.read_response())
+                        except self._reply_error as exc:
+                            replies.append(exc)
+                except BaseException:
+                    # a timeout, a broken socket, a cancel: no late reply may ever be read as another's
+                    await conn.disconnect(nowait=True)
+                    raise
+                idle.append(conn)
+        except TimeoutError:
+            raise StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s")) from None
+        except self._down as exc:
+            raise StoreUnavailable(self._unavailable(str(exc))) from exc
+        missing = self._missing_scripts(replies)
+        if missing:
+            again = await self._apipeline([("EVAL", _SCRIPTS[str(commands[i][1])], *commands[i][2:]) for i in missing])
+            for i, reply in zip(missing, again, strict=True):
+                replies[i] = reply
+        return self._checked(replies)
 
-    def ping(self) -> None:
-        """Return if Redis answers within the timeout; StoreUnavailable otherwise."""
-        self._command("PING")
+    def _run(self, op: Op) -> Any:
+        replies = self._pipeline(op.commands) if op.commands else []
+        for reply in replies:
+            if isinstance(reply, self._reply_error):
+                raise reply
+        return op.decode(replies)
+
+    async def _execute(self, ops: list[Op]) -> list[Any]:
+        commands = [command for op in ops for command in op.commands]
+        replies = await self._apipeline(commands) if commands else []
+        results: list[Any] = []
+        start = 0
+        for op in ops:
+            mine = replies[start : start + len(op.commands)]
+            start += len(op.commands)
+            error = next((r for r in mine if isinstance(r, self._reply_error)), None)
+            results.append(error if error is not None else op.decode(mine))
+        return results
 
     def close(self) -> None:
         """Close this process's connections to Redis (a later call opens new ones)."""
         with self._lock:
             connections, self._connections = self._connections, []
+            self._async = {}  # an event loop's connections close with the loop
         for conn in connections:
             conn.disconnect()
         self._local = threading.local()
+
+    async def aclose(self) -> None:
+        """Close this event loop's asyncio connections (a server's shutdown)."""
+        held = self._async.pop(asyncio.get_running_loop(), None)
+        for conn in held[0] if held else ():
+            await conn.disconnect()
 
     # ------------------------------------------------------------ keys
 
@@ -186,62 +296,83 @@ class RedisStore(Store):
         # the player's length first, so no (player, board) pair can spell another's key
         return f"{self.prefix}game:{len(player)}:{player}:{board}"
 
-    # ------------------------------------------------------------ records
-
-    def _load_game(self, player: str, board: str) -> GameRecord | None:
-        value = self._command("GET", self._game_key(player, board))
-        if value is None:
-            return None
-        version, _, data = bytes(value).partition(b":")
-        return GameRecord(int(version), data)
-
-    def _save_games(self, saves: list[Save]) -> list[bool]:
-        # a new game (a game's first guess, the most frequent write) is a plain SET NX; a later
-        # one the script, by its SHA1; all of them in one pipeline
-        commands: list[tuple[str | bytes | int, ...]] = []
-        for player, board, expected, data, ttl, previous in saves:
-            key = self._game_key(player, board)
-            if expected == 0:  # written only if there is none (an expired one is gone)
-                commands.append(("SET", key, b"1:" + data, "NX", "EX", ttl))
-            else:
-                args: tuple[str | bytes | int, ...] = (expected, data, ttl)
-                if previous is not None:
-                    args += (b"1", previous)
-                commands.append(("EVALSHA", self._save_game_sha, 1, key, *args))
-        stored = []
-        for command, reply in zip(commands, self._pipeline(commands), strict=True):
-            if isinstance(reply, self._no_script):  # a new or restarted Redis: send the source once
-                reply = self._command("EVAL", _SAVE_GAME, *command[2:])
-            elif isinstance(reply, self._reply_error):
-                raise reply
-            stored.append(reply is not None if command[0] == "SET" else bool(reply))
-        return stored
-
-    def _spend(self, kind: str, jti: str, exp: int) -> bool:
-        ttl = exp - int(self._clock())
-        if ttl <= 0:
-            return False  # an expired token is never spent (its record may be gone already)
-        return self._command("SET", f"{self.prefix}spent:{len(kind)}:{kind}:{jti}", b"1", "NX", "EX", ttl) is not None
-
-    def _put_once(self, table: str, key: str, data: bytes) -> bytes:
-        old = self._script(self._put_once_sha, _PUT_ONCE, 1, f"{self.prefix}{table}:{key}", data)
-        return data if old is None else bytes(old)
-
-    def _get_once(self, table: str, key: str) -> bytes | None:
-        value = self._command("GET", f"{self.prefix}{table}:{key}")
-        return None if value is None else bytes(value)
-
     def _player_results_key(self, player: str) -> str:
         return f"{self.prefix}player-results:{player}"  # one hash per player, kept for good
 
-    def _put_player_result(self, player: str, key: str, data: bytes) -> bytes:
-        old = self._script(
-            self._put_player_result_sha, _PUT_PLAYER_RESULT, 1, self._player_results_key(player), key, data
-        )
-        return data if old is None else bytes(old)
+    def _spent_key(self, kind: str, jti: str) -> str:
+        return f"{self.prefix}spent:{len(kind)}:{kind}:{jti}"
 
-    def _player_results(self, player: str) -> dict[str, bytes]:
-        reply = self._command("HGETALL", self._player_results_key(player))
-        # RESP2 answers [key, value, key, value, ...], RESP3 a map
-        pairs = reply.items() if isinstance(reply, dict) else zip(reply[::2], reply[1::2], strict=True)
-        return {bytes(key).decode(): bytes(value) for key, value in pairs}
+    # ------------------------------------------------------------ operations
+
+    def _ping_op(self) -> Op:
+        return Op([("PING",)], lambda replies: None)
+
+    def _load_game_op(self, player: str, board: str) -> Op:
+        def decode(replies: list[Any]) -> GameRecord | None:
+            if replies[0] is None:
+                return None
+            version, _, data = bytes(replies[0]).partition(b":")
+            return GameRecord(int(version), data)
+
+        return Op([("GET", self._game_key(player, board))], decode)
+
+    def _save_op(self, save: Save) -> Op:
+        player, board, expected, data, ttl, previous, result = save
+        key = self._game_key(player, board)
+        if expected == 0 and result is None:  # written only if there is none (an expired one is gone)
+            return Op([("SET", key, b"1:" + data, "NX", "EX", ttl)], lambda replies: replies[0] is not None)
+        keys = [key] if result is None else [key, self._player_results_key(player)]
+        args: tuple[str | bytes | int, ...] = (
+            (expected, data, ttl, b"0", b"")
+            if previous is None
+            else (
+                expected,
+                data,
+                ttl,
+                b"1",
+                previous,
+            )
+        )
+        if result is not None:
+            args += result
+        return Op([_script(_SAVE_GAME, keys, *args)], lambda replies: bool(replies[0]))
+
+    def _spend_op(self, kind: str, jti: str, exp: int) -> Op:
+        ttl = exp - int(self._clock())
+        if ttl <= 0:
+            return Op([], lambda replies: False)  # an expired token is never spent (its record may be gone already)
+        return Op([("SET", self._spent_key(kind, jti), b"1", "NX", "EX", ttl)], lambda replies: replies[0] is not None)
+
+    def _put_once_op(self, table: str, key: str, data: bytes) -> Op:
+        command = _script(_PUT_ONCE, [f"{self.prefix}{table}:{key}"], data)
+        return Op([command], lambda replies: data if replies[0] is None else bytes(replies[0]))
+
+    def _get_once_op(self, table: str, key: str) -> Op:
+        return Op(
+            [("GET", f"{self.prefix}{table}:{key}")], lambda replies: None if replies[0] is None else bytes(replies[0])
+        )
+
+    def _verified_op(self, verified: Verified) -> Op:
+        kind, jti, exp, key, data, player, result = verified
+        ttl = exp - int(self._clock())
+        if ttl <= 0:
+            return Op([], lambda replies: False)
+        keys = [self._spent_key(kind, jti), f"{self.prefix}result:{key}"]
+        args: tuple[str | bytes | int, ...] = (ttl, data)
+        if player is not None and result is not None:
+            keys.append(self._player_results_key(player))
+            args += result
+        return Op([_script(_VERIFIED, keys, *args)], lambda replies: bool(replies[0]))
+
+    def _put_player_result_op(self, player: str, key: str, data: bytes) -> Op:
+        command = _script(_PUT_PLAYER_RESULT, [self._player_results_key(player)], key, data)
+        return Op([command], lambda replies: data if replies[0] is None else bytes(replies[0]))
+
+    def _player_results_op(self, player: str) -> Op:
+        def decode(replies: list[Any]) -> dict[str, bytes]:
+            reply = replies[0]
+            # RESP2 answers [key, value, key, value, ...], RESP3 a map
+            pairs = reply.items() if isinstance(reply, dict) else zip(reply[::2], reply[1::2], strict=True)
+            return {bytes(k).decode(): bytes(v) for k, v in pairs}
+
+        return Op([("HGETALL", self._player_results_key(player))], decode)
