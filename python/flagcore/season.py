@@ -1,6 +1,6 @@
 """The season's rotation: which item (a category, a Puzzle flag) day i of the schedule gets.
 
-Day i counts from the epoch (``flagcore._args.season.EPOCH``, day 0). A :class:`Rotation` over
+Day i counts from the epoch (``flagcore.days.EPOCH``, day 0). A :class:`Rotation` over
 n items deals them in cycles of n days, cycle k being days k*n .. k*n+n-1, so every item has its
 turn once per cycle: nothing comes back before all the others had theirs. Each cycle's order is
 computed from k alone (no replay of earlier days), in blocks so that the gap holds across the
@@ -23,8 +23,10 @@ import datetime as _dt
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
-from ._args.season import EPOCH, as_day
+from . import days as _days
+from ._args.season import as_day
 from ._impl import core
+from .days import EPOCH
 
 T = TypeVar("T", bound=Hashable)
 _CYCLE_CACHE = 256  # cycles kept per rotation: a season report walks them in order
@@ -34,12 +36,12 @@ __all__ = ["EPOCH", "Rotation", "by_weekday", "day_index", "day_of"]
 
 def day_index(date: Any, name: str = "date") -> int:
     """Days from the epoch to ``date`` (a date, 'YYYY-MM-DD' or None for today in UTC)."""
-    return (as_day(date, name) - EPOCH).days
+    return _days.day_number(as_day(date, name))
 
 
 def day_of(index: int) -> _dt.date:
     """The date of day ``index`` of the schedule."""
-    return EPOCH + _dt.timedelta(days=index)
+    return _days.date_of(index)
 
 
 def block_size(n: int) -> int:

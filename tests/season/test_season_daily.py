@@ -13,19 +13,13 @@ from hypothesis import strategies as st
 
 from flagcore import puzzle
 from flagcore.connections import board_difficulty, daily, find_ambiguities, generate
-from flagcore.connections.daily import (
-    WALK_MAX,
-    _search,
-    _walk,
-    _walk_members,
-    daily_categories,
-    first_draft,
-    member_order,
-    members,
-    own_turn,
-    schedule,
-    uses_in_a_year,
-)
+from flagcore.connections.daily import daily_categories, schedule
+from flagcore.connections.daily.members import WALK_MAX, member_order, members
+from flagcore.connections.daily.members import walk as _walk
+from flagcore.connections.daily.members import walk_members as _walk_members
+from flagcore.connections.daily.search import first_draft
+from flagcore.connections.daily.search import search_day as _search
+from flagcore.connections.daily.turns import own_turn, uses_in_a_year
 from flagcore.library import load_library
 from flagcore.season import EPOCH, WEEKLY_GRIDS, Rotation, block_size, by_weekday, puzzle_flags, puzzle_plan
 

@@ -2,7 +2,7 @@
 
 A day is a ``datetime.date`` (a datetime counts by its date), a "YYYY-MM-DD" str, or None for
 today in UTC (UTC so that every server agrees on which board is today's). Days before the
-schedule's epoch have no scheduled board: the rotation counts its cycles from the epoch.
+schedule's epoch (``flagcore.days.EPOCH``) have no daily: the rotation counts its cycles from it.
 """
 
 from __future__ import annotations
@@ -10,12 +10,11 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+from ..days import EPOCH
 from ..errors import ArgumentError
 from .common import as_in_range
 from .connections import as_date
 
-# The first day of the schedule: day 0 of every rotation. Changing it changes every board.
-EPOCH = _dt.date(2026, 1, 1)
 MAX_DAYS = 100_000  # a season report's span (about 274 years): bounded work per command
 
 

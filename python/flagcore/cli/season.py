@@ -20,7 +20,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .._args.season import EPOCH, as_day, as_days_text
+from .._args.season import as_day, as_days_text
+from ..days import day_number
 from ..library import MODES, TIERS
 
 LONG_SPAN = 60  # days from which the command shows a progress bar
@@ -50,7 +51,7 @@ def collect(start: _dt.date, days: int, mode: str, step: Any = None) -> tuple[li
     from ..connections.daily import board_of_day, schedule
 
     sched = schedule(None, mode)
-    first = (as_day(start) - EPOCH).days
+    first = day_number(as_day(start))
     scheduled, plain = [], []
     for j in range(days):
         scheduled.append(board_of_day(sched, first + j))
@@ -63,10 +64,10 @@ def collect(start: _dt.date, days: int, mode: str, step: Any = None) -> tuple[li
 def figures(boards: list[Any], mode: str) -> dict[str, Any]:
     """The report's figures for one sequence of boards (one per day, in order)."""
     from ..connections import find_ambiguities
-    from ..connections.daily import schedule
+    from ..connections.daily import categories, placeable_ids, schedule, usable_codes
 
     sched = schedule(None, mode)
-    cats = sched.tables.categories
+    cats = categories(sched)
     days = len(boards)
     ids = [[g.category_id for g in b.groups] for b in boards]
     out: dict[str, Any] = {"days": days}
@@ -75,7 +76,7 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
             1 for j in range(1, days) if set(ids[j]) & {c for k in range(max(0, j - w), j) for c in ids[k]}
         )
     # a board holds one category of each library tier (its colours are the model's, docs/difficulty.md)
-    by_tier = [{cats[sched.tables.index[c]].tier: c for c in day} for day in ids]
+    by_tier = [{cats[c].tier: c for c in day} for day in ids]
     tiers = []
     for t in range(4):
         last: dict[str, int] = {}
@@ -87,7 +88,7 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
             if c in last:
                 gaps.append(j - last[c])
             last[c] = j
-        placeable = [cats[c].id for c in sched.placeable[t]]
+        placeable = placeable_ids(sched)[t]
         counts = [uses.get(c, 0) for c in placeable]
         n = len(placeable)
         tiers.append(
@@ -101,7 +102,7 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
                 "target_gap": round(0.8 * n, 1),
                 "max_uses": max(counts),
                 "median_uses": statistics.median(counts),
-                "most_used": [cats[sched.tables.index[uses.most_common(1)[0][0]]].label, uses.most_common(1)[0][1]],
+                "most_used": [cats[uses.most_common(1)[0][0]].label, uses.most_common(1)[0][1]],
             }
         )
     out["tiers"] = tiers
@@ -128,7 +129,7 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
         "returns": returns,
         "returns_keeping_3_or_4": keep3,
     }
-    usable = sorted({sched.tables.codes[x] for t in range(4) for c in sched.placeable[t] for x in sched.certain[c]})
+    usable = usable_codes(sched)
     consecutive = sum(len(set(boards[j].tiles) & set(boards[j - 1].tiles)) for j in range(1, days))
     # what chance would give: two independent boards with these per-flag frequencies share this many
     expected = (days - 1) * sum((flag_days[f] / days) ** 2 for f in flag_days) if days else 0.0
@@ -183,11 +184,12 @@ def chart(path: str, boards: dict[str, list[Any]], mode: str, start: _dt.date) -
     """A PNG of category use: per source a panel, one row per category (tier bands), one column per day."""
     from PIL import Image, ImageDraw
 
-    from ..connections.daily import schedule
+    from ..connections.daily import categories, never_ids, placeable_ids, schedule
 
     sched = schedule(None, mode)
-    rows = [c for t in range(4) for c in (*sched.placeable[t], *sched.never[t])]
-    row_of = {sched.tables.categories[c].id: r for r, c in enumerate(rows)}
+    cats = categories(sched)
+    rows = [c for placeable, never in zip(placeable_ids(sched), never_ids(sched)) for c in (*placeable, *never)]
+    row_of = {c: r for r, c in enumerate(rows)}
     days = max(len(b) for b in boards.values())
     cw = max(1, min(4, 1200 // max(days, 1)))
     ch = 3 if len(rows) < 120 else 2
@@ -200,7 +202,7 @@ def chart(path: str, boards: dict[str, list[Any]], mode: str, start: _dt.date) -
         draw.text((10, y0), f"{name}: category use, {mode} mode, {days} days from {start.isoformat()}", fill="black")
         top = y0 + title
         for r, c in enumerate(rows):  # a faint band per tier behind the rows
-            tint = tuple(255 - (255 - v) // 6 for v in _TIER_RGB[sched.tier_of[c]])
+            tint = tuple(255 - (255 - v) // 6 for v in _TIER_RGB[cats[c].tier])
             draw.rectangle((10, top + r * ch, 10 + cw * days - 1, top + r * ch + ch - 1), fill=tint)
         for j, b in enumerate(seq):
             for g in b.groups:

@@ -1,0 +1,74 @@
+"""The scheduled daily Connections board: ``daily(date, mode)``, categories and flags in rotation.
+
+``generate("daily:YYYY-MM-DD")`` is a plain seed: each day's board is drawn alone, so a category
+can come back the next day and a group (the same category, the same four flags) comes back whole.
+``daily`` schedules instead. The board of day i (days from ``flagcore.days.EPOCH``) is computed
+from its date, the mode and the library alone; nothing before it is replayed. Five steps, a
+module each (their docstrings say how):
+
+1. :mod:`.turns`: per tier the categories rotate, one turn each per cycle, in blocks (the gap
+   bound); small pools share turns, in trivia the look categories share turns in pairs.
+2. :mod:`.plan`: each later tier's block matched to the days of the tiers planned before it, so
+   each day's planned four form a board and keep their own members.
+3. :mod:`.search`: the fixed search over the day's preferred order, the plan first, a complete
+   fallback order after it (what the last LOOKBACK days took, from their first drafts, last).
+4. :mod:`.members`: a category's use picks its four flags (a walk of 4-subsets for a small pool,
+   a shuffled order for a large one), so a return keeps at most 2 of the previous four.
+5. :mod:`.tiles`: the Board, its tiles shuffled by the Rng of ``season:MODE:YYYY-MM-DD``, no
+   decoy, coloured by the difficulty model.
+
+:mod:`.state` holds the Schedule and its one bounded cache; :mod:`.build` makes a Schedule once
+per (library, mode, engine). Everything random is the twins' mulberry32 and every step is a
+function of (date, mode, library), so both twins and every machine give the same board. A library
+with other categories gives another schedule, for every day.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from ... import season as _season
+from ...days import EPOCH
+from ...library import Library
+from ..board import Board
+from .build import forget, schedule
+from .search import daily_categories
+from .state import Schedule
+from .tiles import board_of_day, coloured_board
+
+__all__ = ["EPOCH", "Schedule", "board_of_day", "daily", "daily_categories", "forget", "schedule"]
+__all__ += ["categories", "placeable_ids", "never_ids", "usable_codes"]
+
+
+def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: Library | None = None) -> Board:
+    """The scheduled Connections board of ``date`` (a date, 'YYYY-MM-DD', None: today in UTC).
+
+    Categories rotate per tier and members rotate per category (see this package's docstring);
+    the board is a board of the fixed search (no tile fits another group, even arguably).
+    ``generate(daily_seed(date))`` is unchanged: a plain seed, no schedule. Raises TypeError/
+    ValueError naming ``date`` (not a day, or before ``EPOCH``) or ``mode``.
+    """
+    i = _season.day_index(date)
+    return coloured_board(schedule(library, mode), i, library)
+
+
+def categories(s: Schedule) -> dict[str, Any]:
+    """The schedule's categories (each with its id, label and library tier) by id."""
+    return {c.id: c for c in s.tables.categories}
+
+
+def placeable_ids(s: Schedule) -> list[list[str]]:
+    """Per tier, the ids of the categories some board can hold (the ones the rotation deals)."""
+    return [[s.tables.categories[c].id for c in tier] for tier in s.placeable]
+
+
+def never_ids(s: Schedule) -> list[list[str]]:
+    """Per tier, the ids of the categories no board of this library can hold."""
+    return [[s.tables.categories[c].id for c in tier] for tier in s.never]
+
+
+def usable_codes(s: Schedule) -> list[str]:
+    """The flags (codes) some placeable category holds for certain: those a daily can deal, sorted."""
+    codes = s.tables.codes
+    return sorted({codes[x] for tier in s.placeable for c in tier for x in s.certain[c]})

@@ -1,0 +1,100 @@
+"""Building a Schedule (steps 1 and 2 made ready) and keeping one per (library, mode, engine)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..._args.connections import as_mode
+from ..._impl import core
+from ...errors import NoBoardError
+from ...library import Library
+from ..difficulty import category_difficulty
+from ..tables import default_library, tables_for
+from .plan import attach_plan, found
+from .state import TIERS, Schedule
+from .turns import look_pairs, make_rotations, shares, turns_per_cycle
+
+_ATTR = "_flagcore_season"  # where a Library keeps its schedules (one per mode and engine)
+_lock = threading.Lock()
+
+
+def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
+    f, o = flat.tolist(), off.tolist()
+    return tuple(frozenset(f[o[c] : o[c + 1]]) for c in range(len(o) - 1))
+
+
+def _placeable(impl: object, prepared: object, tiers: list[list[int]]) -> list[tuple[int, ...]]:
+    """Per tier, the categories some board can hold: the search restricted to one of them in its
+    tier is complete, so a failure means no board holds it."""
+    return [
+        tuple(c for c in tiers[t] if found(impl, prepared, [[c] if d == t else tiers[d] for d in range(TIERS)]))
+        for t in range(TIERS)
+    ]
+
+
+def build(library: Library | None, mode: str) -> Schedule:
+    """The Schedule of (library, mode) for the engine in use: its tables, rotations and plan."""
+    impl = core.connections
+    tables, prepared = tables_for(impl, library, mode)
+    toff = tables.tier_off.tolist()
+    tiers = [tables.tier_flat[toff[t] : toff[t + 1]].tolist() for t in range(TIERS)]
+    placeable = _placeable(impl, prepared, tiers)
+    if not all(placeable):
+        raise NoBoardError(
+            f"connections: no valid category combination found (mode {mode!r}): the schedule needs "
+            "a board, and no four categories of this library can form one without an ambiguous tile"
+        )
+    certain = _sets(tables.pool_flat, tables.pool_off)
+    fit = _sets(tables.fit_flat, tables.fit_off)
+    facts = tables.fact.tolist()
+    tier_shares = tuple(
+        shares(placeable[t], certain, mode, t) + look_pairs(placeable[t], certain, facts, tables.min_facts, mode, t)
+        for t in range(TIERS)
+    )
+    depth_order = tuple(sorted(range(TIERS), key=lambda t: (turns_per_cycle(placeable[t], tier_shares[t]), t)))
+    s = Schedule(
+        mode=mode,
+        impl=impl,
+        tables=tables,
+        prepared=prepared,
+        placeable=tuple(placeable),
+        never=tuple(tuple(c for c in tiers[t] if c not in placeable[t]) for t in range(TIERS)),
+        shares=tier_shares,
+        certain=certain,
+        fit=fit,
+        fit_mask=tuple(sum(1 << x for x in f) for f in fit),
+        fact=tuple(facts),
+        min_facts=int(tables.min_facts),
+        tier_of=tuple(c.tier for c in tables.categories),
+        tags=tuple(tables.tag_index.tolist()),
+        depth_order=depth_order,
+        depth_orders=(depth_order,) + tuple((t, *(d for d in depth_order if d != t)) for t in depth_order[1:]),
+    )
+    make_rotations(s, [category_difficulty(cat, library).salience for cat in tables.categories])
+    attach_plan(s)
+    return s
+
+
+def schedule(library: Library | None, mode: str) -> Schedule:
+    """The Schedule of (library, mode) for the engine in use, built once per Library object."""
+    mode = as_mode(mode)
+    impl = core.connections
+    owner = library if library is not None else default_library()  # the schedules live on the Library
+    per = owner.__dict__.get(_ATTR)
+    key = (mode, impl.__name__)
+    if per is not None and key in per:
+        return per[key]  # type: ignore[no-any-return]
+    with _lock:
+        per = owner.__dict__.setdefault(_ATTR, {})
+        if key not in per:
+            per[key] = build(library, mode)
+        return per[key]  # type: ignore[no-any-return]
+
+
+def forget(library: Library | None = None) -> None:
+    """Drop the schedules kept for ``library`` (None: the bundled one): the next daily builds anew."""
+    owner = library if library is not None else default_library()
+    with _lock:
+        owner.__dict__.pop(_ATTR, None)

@@ -1,0 +1,83 @@
+"""Step 5, the tiles and the board: day i's groups as a Board, its tiles shuffled, coloured by the model.
+
+The tiles are shuffled by the Rng of ``season:MODE:YYYY-MM-DD``; no decoy. The board records
+``seed="season:YYYY-MM-DD"``; its board id would name a plain seed, so a scheduled daily is shared
+by its date. The colours a player sees are the difficulty model's, as for generate
+(docs/difficulty.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import days as _days
+from ..._impl import core
+from ...library import Library
+from ..board import Board, Group, frozen_from_fields
+from ..difficulty import colour_by_model, model_tables
+from .members import members
+from .search import daily_categories
+from .state import TIERS, Schedule
+
+Made = tuple[Board, list[int], list[int]]  # (the Board, its groups' category indices, their code indices)
+
+
+def board_of_day(s: Schedule, i: int) -> Board:
+    """The scheduled Board of day i before the model's colours (its groups in search-tier order)."""
+    return made(s, i)[0]  # type: ignore[no-any-return]
+
+
+def made(s: Schedule, i: int) -> Made:
+    """(day i's Board, its groups' category indices, its groups' code indices in group order), kept."""
+    hit = s.memo.get(("board", i))
+    if hit is None:
+        hit = s.memo.put(("board", i), _make_board(s, i))
+    return hit  # type: ignore[no-any-return]
+
+
+def _make_board(s: Schedule, i: int) -> Made:
+    cats, planned, counters = daily_categories(s, i)
+    day = _days.date_of(i).isoformat()
+    groups: list[Group] = []
+    tiles: list[str] = []
+    code_indices: list[int] = []
+    fit_mask, table_codes = s.fit_mask, s.tables.codes
+    for g, c in enumerate(cats):
+        taken = 0  # the codes that fit another group of the board
+        for h in cats:
+            if h != c:
+                taken |= fit_mask[h]
+        cat = s.tables.categories[c]
+        four = members(s, c, i, taken)
+        code_indices.extend(four)
+        codes = tuple([table_codes[x] for x in four])
+        # every field set here, as assembly.board does (the dataclass __init__ costs a few us a board)
+        groups.append(frozen_from_fields(Group, {"tier": g, "label": cat.label, "codes": codes, "category_id": cat.id}))
+        tiles.extend(codes)
+    stats = {
+        "scheduled": True,
+        "day": i,
+        "planned": [s.tables.categories[c].id for c in planned],
+        "off_plan_tiers": [g for g in range(TIERS) if cats[g] != planned[g]],
+        "moves_tried": counters[0],
+        "backtracks": counters[1],
+        "decoy_applied": False,
+        "ambiguous_tiles": 0,
+        "arguable_tiles": 0,
+    }
+    shuffled = core.rng.shuffle(tiles, core.rng.Rng(f"season:{s.mode}:{day}"))
+    fields = {"tiles": tuple(shuffled), "groups": tuple(groups), "seed": f"season:{day}", "mode": s.mode}
+    board = frozen_from_fields(Board, {**fields, "legacy": False, "stats": stats, "events": None})
+    return board, cats, code_indices
+
+
+def coloured_board(s: Schedule, i: int, library: Library | None) -> Board:
+    """Day i's Board coloured by the difficulty model (what a player sees), kept."""
+    board: Any = s.memo.get(("coloured", i))
+    if board is None:
+        plain, cats, code_indices = made(s, i)
+        # coloured(board, library) without its checks: the schedule made the board and knows its indices
+        mt = model_tables(s.impl, library, s.mode)
+        raw = s.impl.board_model(mt.prepared, code_indices, cats)
+        board = s.memo.put(("coloured", i), colour_by_model(plain, mt, cats, raw))
+    return board  # type: ignore[no-any-return]

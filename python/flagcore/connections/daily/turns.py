@@ -1,0 +1,167 @@
+"""Step 1, the turns: which category each tier's rotation gives day i, and each category's use index.
+
+Per tier, the categories that some board can hold rotate (:class:`flagcore.season.Rotation`): one
+turn each per cycle, in blocks, so two turns of a category are at least n - n // 5 days apart (n
+turns per cycle). Categories with fewer than RARE_BELOW certain codes cannot come back without
+keeping 3 of their 4 flags: they share turns (each shared turn goes to one of them in turn), as few
+shared turns as bring each back within a year. In trivia mode a board holds at least ``min_facts``
+fact groups (about the country, not its flag's look), and with every category once per cycle the
+average day would hold fewer than two: the look categories share turns in pairs, so facts come
+about twice as often as looks (the plan's matching also asks that a day can still hold its fact
+groups). Within each block the categories a player sees more readily (the difficulty model's
+salience) go to the earlier weekdays, so the week runs easy to hard.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ... import season as _season
+from ..._impl import core
+from .state import TIERS, Schedule
+
+# A category with fewer certain codes cannot come back without keeping 3 of its 4 previous
+# members. The rare ones of a tier share turns: each shared turn of the rotation goes to one of
+# its rare categories in turn, so each comes back that many times less often, but at least once
+# in YEAR days (as few shared turns as allow that).
+RARE_BELOW = 6
+YEAR = 364
+FAR = 1 << 30  # the distance of a category with no turn near a day
+
+
+def shares(
+    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], mode: str, t: int
+) -> tuple[tuple[int, ...], ...]:
+    """The tier's rare categories dealt into the fewest shared turns that bring each back within YEAR days."""
+    rare = [c for c in placeable if len(certain[c]) < RARE_BELOW]
+    if not rare:
+        return ()
+    if len(rare) == 1:  # one alone would keep a turn of its own: it shares with the largest pool
+        rare.append(max((c for c in placeable if c not in rare), key=lambda c: (len(certain[c]), -c)))
+    regular = len(placeable) - len(rare)
+    k = next(k for k in range(1, len(rare) + 1) if -(-len(rare) // k) * (regular + k) <= YEAR or k == len(rare))
+    rare = core.rng.shuffle(rare, core.rng.Rng(f"season|{mode}|{t}|shares"))
+    return tuple(tuple(rare[j::k]) for j in range(k))
+
+
+def look_pairs(
+    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], facts: list[int], min_facts: int, mode: str, t: int
+) -> tuple[tuple[int, ...], ...]:
+    """Where boards must hold fact groups (trivia), the tier's look categories (about the flag, not
+    the country) in pairs that share a turn: each comes back half as often, so the days' plans hold
+    about twice as many facts as looks and the matching can give every day its fact groups (with
+    each category once per cycle the average day would hold fewer than two). An odd one out joins
+    the last pair (a look alone would come back twice as often as the others)."""
+    if not min_facts:
+        return ()
+    looks = [c for c in placeable if not facts[c] and len(certain[c]) >= RARE_BELOW]
+    looks = core.rng.shuffle(looks, core.rng.Rng(f"season|{mode}|{t}|looks"))
+    pairs = [looks[j : j + 2] for j in range(0, len(looks) - 1, 2)]
+    if len(looks) % 2 and pairs:
+        pairs[-1].append(looks[-1])
+    return tuple(tuple(p) for p in pairs)
+
+
+def turns_per_cycle(placeable: tuple[int, ...], tier_shares: tuple[tuple[int, ...], ...]) -> int:
+    """A tier's rotation items: its categories, each shared turn counted once."""
+    return len(placeable) - sum(len(x) for x in tier_shares) + len(tier_shares)
+
+
+def _ease(s: Schedule, salience: list[float], t: int, item: int, k: int) -> float:
+    """How readily a player sees rotation item ``item`` of tier t in cycle k (higher: easier)."""
+    return salience[rare_member(s, t, -1 - item, k) if item < 0 else item]
+
+
+def make_rotations(s: Schedule, salience: list[float]) -> None:
+    """Each tier's Rotation: its own categories, then one item -1 - j per shared turn j."""
+    s.rotations = []
+    for t in range(TIERS):
+        shared = {c for share in s.shares[t] for c in share}
+        items = [c for c in s.placeable[t] if c not in shared] + [-1 - j for j in range(len(s.shares[t]))]
+        ease = functools.partial(_ease, s, salience, t)
+        s.rotations.append(_season.Rotation(items, f"season|{s.mode}|{t}", ease=ease))
+
+
+def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
+    """The rare category that has tier t's shared turn j in cycle k: each in turn, in a fixed order."""
+    share = s.shares[t][j]
+    return share[k % len(share)]
+
+
+def planned_at(s: Schedule, t: int, i: int) -> int:
+    """The category tier t plans for day i."""
+    rot = s.rotations[t]
+    item = rot.at(i)
+    return rare_member(s, t, -1 - item, i // rot.n) if item < 0 else item
+
+
+def plan(s: Schedule, i: int) -> tuple[tuple[int, int], ...]:
+    """Per tier, (the category planned for day i, its use index: the turns it had before this one)."""
+    hit = s.memo.get(("plan", i))
+    if hit is None:
+        out = []
+        for t, rot in enumerate(s.rotations):
+            k = i // rot.n
+            item = rot.at(i)
+            if item >= 0:
+                out.append((item, k))
+            else:  # a shared turn: its rare categories take it in turn, one lap each
+                share = s.shares[t][-1 - item]
+                out.append((share[k % len(share)], k // len(share)))
+        hit = s.memo.put(("plan", i), tuple(out))
+    return hit  # type: ignore[no-any-return]
+
+
+def own_turn(s: Schedule, c: int, i: int) -> int | None:
+    """Category c's use index when day i is its own turn (it is the day's planned category), else None."""
+    planned, u = plan(s, i)[s.tier_of[c]]
+    return u if planned == c else None
+
+
+def turns(s: Schedule, c: int, i: int) -> list[tuple[int, int]]:
+    """(day, use index) of category c's turns in day i's cycle and its neighbours."""
+    t = s.tier_of[c]
+    rot = s.rotations[t]
+    k = i // rot.n
+    cycles = [q for q in (k - 1, k, k + 1) if q >= 0]
+    if c in rot.cycle(0)[1]:
+        return [(rot.turn(c, q), q) for q in cycles]
+    for j, share in enumerate(s.shares[t]):
+        if c in share:  # its use index counts its own turns: one per lap of the shared turn
+            return [(rot.turn(-1 - j, q), q // len(share)) for q in cycles if rare_member(s, t, j, q) == c]
+    return []
+
+
+def distances(s: Schedule, t: int, i: int) -> dict[int, int]:
+    """Days from day i to each category's nearest turn in tier t (in day i's cycle or a neighbour);
+    a category with no turn there (a rare one between its turns) is absent: it is far."""
+    hit = s.memo.get(("near", t, i))
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    rot = s.rotations[t]
+    k = i // rot.n
+    out: dict[int, int] = {}
+    for q in (k - 1, k, k + 1):
+        if q < 0:
+            continue
+        base = q * rot.n - i
+        for j, item in enumerate(rot.cycle(q)[0]):
+            c = rare_member(s, t, -1 - item, q) if item < 0 else item
+            d = abs(base + j)
+            if d < out.get(c, FAR):
+                out[c] = d
+    return s.memo.put(("near", t, i), out)  # type: ignore[no-any-return]
+
+
+def use_at(s: Schedule, t: int, item: int, i: int) -> int:
+    """The use index of tier t's rotation item ``item`` on day i (its turn count before this one)."""
+    k = i // s.rotations[t].n
+    return k if item >= 0 else k // len(s.shares[t][-1 - item])
+
+
+def uses_in_a_year(s: Schedule, c: int) -> int:
+    """The most turns category c has in YEAR days: one per cycle of its tier's rotation, one per lap
+    of its shared turn for a rare one (a turn moves by less than a block between cycles, hence + 1)."""
+    t = s.tier_of[c]
+    lap = next((len(share) for share in s.shares[t] if c in share), 1)
+    return -(-YEAR // (s.rotations[t].n * lap)) + 1
