@@ -20,6 +20,8 @@ rotation on every machine and in both twins.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import hmac
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -100,6 +102,27 @@ def match(items: list[T], first_day: int, fits: Callable[[T, int], int]) -> list
     return [items[item_of_day[d]] for d in range(n)]
 
 
+def keyed(name: str, key: bytes | None = None) -> str | int:
+    """The seed of the random stream ``name`` of a schedule: ``name`` itself in the public schedule
+    (key None); under a season key, the first 32 bits of HMAC-SHA256(key, name), so without the
+    key no stream of the schedule, and no board of it, can be computed. An int seed is the Rng's
+    state as given, in both twins: nothing of the key reaches the engines."""
+    if key is None:
+        return name
+    return int.from_bytes(hmac.new(key, name.encode("utf-8"), hashlib.sha256).digest()[:4], "big")
+
+
+def as_season_key(key: Any) -> bytes | None:
+    """A season key: None (the public schedule) or bytes of at least 16 (128 bits)."""
+    if key is None:
+        return None
+    if not isinstance(key, bytes):
+        raise TypeError(f"key must be bytes or None, not {type(key).__name__}")
+    if len(key) < 16:
+        raise ValueError(f"key must be at least 16 bytes (128 bits), got {len(key)}")
+    return key
+
+
 class Rotation(Generic[T]):
     """``items`` dealt one a day in cycles of len(items) days (see the module docstring).
 
@@ -115,14 +138,16 @@ class Rotation(Generic[T]):
         key: str,
         fits: Callable[[T, int], int] | None = None,
         ease: Callable[[T, int], float] | None = None,
+        season_key: bytes | None = None,
     ) -> None:
         if not items:
             raise ValueError(f"rotation {key!r}: no items to rotate")  # flagcore's invariant, not an argument
         self.key = key
+        self.season_key = season_key  # None: the public schedule; else every shuffle is keyed (see keyed)
         self.fits = fits
         self.ease = ease  # ease(item, cycle): higher is easier; each block then runs easy to hard in the week
         self.n = len(items)
-        base = core.rng.shuffle(list(items), core.rng.Rng(key))
+        base = core.rng.shuffle(list(items), core.rng.Rng(keyed(key, season_key)))
         b = block_size(self.n)
         self.blocks: tuple[tuple[T, ...], ...] = tuple(tuple(base[j : j + b]) for j in range(0, self.n, b))
         self._cycles: dict[int, tuple[tuple[T, ...], dict[T, int]]] = {}
@@ -131,7 +156,7 @@ class Rotation(Generic[T]):
         """(the items of cycle k in day order, each item's offset in it)."""
         hit = self._cycles.get(k)
         if hit is None:
-            rng = core.rng.Rng(f"{self.key}|{k}")
+            rng = core.rng.Rng(keyed(f"{self.key}|{k}", self.season_key))
             order: list[T] = []
             for block in self.blocks:
                 items = core.rng.shuffle(block, rng)
@@ -170,7 +195,7 @@ class Rotation(Generic[T]):
 # The weekly rhythm of the Puzzle daily's grid, Monday first: easy at the start of the week,
 # hard at its end (a weekend has time for the 5x3 board).
 WEEKLY_GRIDS = ("easy", "easy", "medium", "medium", "hard", "hard", "hard")
-_puzzle_rotation: list[Rotation[str]] = []
+_puzzle_rotations: dict[bytes | None, Rotation[str]] = {}  # per season key (None: the public schedule)
 
 
 def puzzle_flags() -> tuple[str, ...]:
@@ -183,11 +208,20 @@ def puzzle_flags() -> tuple[str, ...]:
     return tuple(code for code in bundled_codes() if code in named)
 
 
-def puzzle_plan(date: Any = None) -> tuple[str, str, str]:
+def puzzle_plan(date: Any = None, key: bytes | None = None) -> tuple[str, str, str]:
     """(flag, grid name, seed) of the Puzzle daily of ``date``: every named flag has its turn once
-    per cycle (256 days with the bundled data), the grid follows WEEKLY_GRIDS."""
+    per cycle (256 days with the bundled data), the grid follows WEEKLY_GRIDS.
+
+    key: a season key (``keyed``): the flags' rotation is keyed and the seed is
+    "puzzle:YYYY-MM-DD:" and 16 hex digits of the key's MAC of the day, so the deal of a day is
+    known only to who has the key. None: the public schedule, seed "puzzle:YYYY-MM-DD"."""
+    key = as_season_key(key)
     i = day_index(date)
-    if not _puzzle_rotation:
-        _puzzle_rotation.append(Rotation(puzzle_flags(), "season|puzzle"))
-    day = day_of(i)
-    return _puzzle_rotation[0].at(i), WEEKLY_GRIDS[day.weekday()], f"puzzle:{day.isoformat()}"
+    rotation = _puzzle_rotations.get(key)
+    if rotation is None:
+        rotation = _puzzle_rotations.setdefault(key, Rotation(puzzle_flags(), "season|puzzle", season_key=key))
+    day = day_of(i).isoformat()
+    seed = f"puzzle:{day}"
+    if key is not None:
+        seed += ":" + hmac.new(key, seed.encode("ascii"), hashlib.sha256).hexdigest()[:16]
+    return rotation.at(i), WEEKLY_GRIDS[day_of(i).weekday()], seed

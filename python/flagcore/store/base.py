@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .._args.store import as_count, as_key, as_value
@@ -42,6 +44,9 @@ from ..errors import StoreUnavailable
 DEFAULT_TIMEOUT = 2.0  # seconds a store call may take before StoreUnavailable
 FIRST_PAUSE, LAST_PAUSE = 20e-6, 2e-3  # seconds between two tries of a busy store: 20 µs, 40 µs, ... 2 ms
 log = logging.getLogger("flagcore.store")
+# called after each batch of an event loop with (seconds it took, whether the store answered, calls
+# in it): flagcore.web.ops counts them (the store itself knows nothing of metrics)
+batch_observers: list[Callable[[float, bool, int], None]] = []
 
 # save_game's arguments, checked: (player, board, expected, data, ttl, previous, result), where
 # result is the player's (key, data) to record with the save, or None
@@ -256,7 +261,12 @@ class Store(ABC):
             async with asyncio.timeout(self.timeout):
                 return await done
         except TimeoutError:
-            raise StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s")) from None
+            exc = StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s"))
+            log.error("%s", exc)  # in the request's context: the log line names its request
+            raise exc from None
+        except StoreUnavailable as exc:
+            log.error("%s", exc)
+            raise
 
     def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
         batch = self._batches.pop(loop)
@@ -267,12 +277,14 @@ class Store(ABC):
     async def _answer(self, batch: list[tuple[Any, asyncio.Future[Any]]]) -> None:
         """Write a batch, then answer each waiting request (a request that gave up meanwhile is
         skipped: what was written for it stands)."""
+        start = time.perf_counter()
         try:
             results = await self._execute([op for op, _ in batch])
         except Exception as exc:  # StoreUnavailable, most likely: every operation of the batch failed alike
-            if isinstance(exc, StoreUnavailable):
-                log.error("store unavailable: %s", exc)
             results = [exc] * len(batch)
+        ok = not (results and isinstance(results[0], StoreUnavailable))
+        for observe in batch_observers:
+            observe(time.perf_counter() - start, ok, len(batch))
         for (_, done), outcome in zip(batch, results, strict=True):
             if done.cancelled():
                 continue

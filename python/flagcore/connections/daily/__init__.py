@@ -41,8 +41,15 @@ __all__ = ["EPOCH", "Schedule", "board_of_day", "daily", "daily_categories", "fo
 __all__ += ["categories", "placeable_ids", "never_ids", "usable_codes"]
 
 
-def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: Library | None = None) -> Board:
+def daily(
+    date: _dt.date | str | None = None, mode: str = "flags", *, library: Library | None = None, key: bytes | None = None
+) -> Board:
     """The scheduled Connections board of ``date`` (a date, 'YYYY-MM-DD', None: today in UTC).
+
+    key: a season key (bytes, at least 16): the schedule a server serves, every random stream of
+    it (the categories' rotations, the members' orders, the tiles' shuffle) keyed by HMAC-SHA256
+    under it (flagcore.season.keyed), so no board of it can be computed without the key. None (the
+    default): the public schedule, for offline play and tests.
 
     Categories rotate per tier and members rotate per category (see this package's docstring);
     the board is a board of the fixed search (no tile fits another group, even arguably).
@@ -50,7 +57,7 @@ def daily(date: _dt.date | str | None = None, mode: str = "flags", *, library: L
     ValueError naming ``date`` (not a day, or before ``EPOCH``) or ``mode``.
     """
     i = _season.day_index(date)
-    return coloured_board(schedule(library, mode), i, library)
+    return coloured_board(schedule(library, mode, key), i, library)
 
 
 def categories(s: Schedule) -> dict[str, Any]:

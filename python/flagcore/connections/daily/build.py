@@ -10,6 +10,7 @@ from ..._args.connections import as_mode
 from ..._impl import core
 from ...errors import NoBoardError
 from ...library import Library
+from ...season import as_season_key
 from ..difficulty import category_difficulty
 from ..tables import default_library, tables_for
 from .plan import attach_plan, found
@@ -34,8 +35,9 @@ def _placeable(impl: object, prepared: object, tiers: list[list[int]]) -> list[t
     ]
 
 
-def build(library: Library | None, mode: str) -> Schedule:
-    """The Schedule of (library, mode) for the engine in use: its tables, rotations and plan."""
+def build(library: Library | None, mode: str, key: bytes | None = None) -> Schedule:
+    """The Schedule of (library, mode) for the engine in use: its tables, rotations and plan
+    (key: a season key, every random stream of the schedule keyed by it; None: the public one)."""
     impl = core.connections
     tables, prepared = tables_for(impl, library, mode)
     toff = tables.tier_off.tolist()
@@ -50,7 +52,8 @@ def build(library: Library | None, mode: str) -> Schedule:
     fit = _sets(tables.fit_flat, tables.fit_off)
     facts = tables.fact.tolist()
     tier_shares = tuple(
-        shares(placeable[t], certain, mode, t) + look_pairs(placeable[t], certain, facts, tables.min_facts, mode, t)
+        shares(placeable[t], certain, mode, t, key)
+        + look_pairs(placeable[t], certain, facts, tables.min_facts, mode, t, key)
         for t in range(TIERS)
     )
     depth_order = tuple(sorted(range(TIERS), key=lambda t: (turns_per_cycle(placeable[t], tier_shares[t]), t)))
@@ -71,26 +74,28 @@ def build(library: Library | None, mode: str) -> Schedule:
         tags=tuple(tables.tag_index.tolist()),
         depth_order=depth_order,
         depth_orders=(depth_order,) + tuple((t, *(d for d in depth_order if d != t)) for t in depth_order[1:]),
+        season_key=key,
     )
     make_rotations(s, [category_difficulty(cat, library).salience for cat in tables.categories])
     attach_plan(s)
     return s
 
 
-def schedule(library: Library | None, mode: str) -> Schedule:
-    """The Schedule of (library, mode) for the engine in use, built once per Library object."""
+def schedule(library: Library | None, mode: str, key: bytes | None = None) -> Schedule:
+    """The Schedule of (library, mode, season key) for the engine in use, built once per Library object."""
     mode = as_mode(mode)
+    key = as_season_key(key)
     impl = core.connections
     owner = library if library is not None else default_library()  # the schedules live on the Library
     per = owner.__dict__.get(_ATTR)
-    key = (mode, impl.__name__)
-    if per is not None and key in per:
-        return per[key]  # type: ignore[no-any-return]
+    kept = (mode, impl.__name__, key)
+    if per is not None and kept in per:
+        return per[kept]  # type: ignore[no-any-return]
     with _lock:
         per = owner.__dict__.setdefault(_ATTR, {})
-        if key not in per:
-            per[key] = build(library, mode)
-        return per[key]  # type: ignore[no-any-return]
+        if kept not in per:
+            per[kept] = build(library, mode, key)
+        return per[kept]  # type: ignore[no-any-return]
 
 
 def forget(library: Library | None = None) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Container
 
+from ... import season as _season
 from ..._impl import core
 from .state import ITEMS, Schedule
 from .turns import own_turn, turns, uses_in_a_year
@@ -24,7 +25,7 @@ WALK_MAX = 10  # pools up to this size deal their 4-subsets in a walk (C(10, 4) 
 Walk = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
 
 
-def subset_walk(p: int, key: str) -> tuple[tuple[int, ...], ...]:
+def subset_walk(p: int, key: str | int) -> tuple[tuple[int, ...], ...]:
     """Every 4-subset of range(p) once, consecutive ones sharing at most 2 (where the greedy walk
     can): the groups a small pool deals, one per use, before any comes back.
 
@@ -46,8 +47,8 @@ def walk(s: Schedule, c: int) -> Walk:
     hit = s.memo.get(("walk", c))
     if hit is None:
         name = s.tables.categories[c].id
-        subsets = subset_walk(len(s.certain[c]), f"season|{s.mode}|{name}|walk")
-        order = tuple(core.rng.shuffle(sorted(s.certain[c]), core.rng.Rng(f"season|{s.mode}|{name}")))
+        subsets = subset_walk(len(s.certain[c]), _season.keyed(f"season|{s.mode}|{name}|walk", s.season_key))
+        order = tuple(core.rng.shuffle(sorted(s.certain[c]), s.rng(f"season|{s.mode}|{name}")))
         hit = s.memo.put(("walk", c), (subsets, tuple(sum(1 << order[k] for k in sub) for sub in subsets), order))
     return hit  # type: ignore[no-any-return]
 
@@ -72,7 +73,7 @@ def _ring(s: Schedule, c: int, u: int) -> tuple[tuple[int, ...], int]:
     shuffled = s.memo.get(("lap", c, lap))
     if shuffled is None:
         seed = f"season|{s.mode}|{s.tables.categories[c].id}|{lap}"
-        shuffled = s.memo.put(("lap", c, lap), tuple(core.rng.shuffle(sorted(codes), core.rng.Rng(seed))))
+        shuffled = s.memo.put(("lap", c, lap), tuple(core.rng.shuffle(sorted(codes), s.rng(seed))))
     return shuffled, ITEMS * j
 
 

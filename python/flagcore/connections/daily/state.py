@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ... import season as _season
+from ..._impl import core
 
 ITEMS = 4
 TIERS = 4
@@ -72,3 +73,8 @@ class Schedule:
     depth_orders: tuple[tuple[int, ...], ...]  # depth_order, then each other tier moved first
     rotations: list[_season.Rotation[int]] = field(default_factory=list)  # per tier; item -1 - j: shared turn j
     memo: Memo = field(default_factory=Memo)
+    season_key: bytes | None = None  # None: the public schedule; else every random stream is keyed
+
+    def rng(self, name: str) -> Any:
+        """The Rng of this schedule's stream ``name`` (flagcore.season.keyed: keyed by season_key)."""
+        return core.rng.Rng(_season.keyed(name, self.season_key))

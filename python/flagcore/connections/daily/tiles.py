@@ -65,7 +65,7 @@ def _make_board(s: Schedule, i: int) -> Made:
         "ambiguous_tiles": 0,
         "arguable_tiles": 0,
     }
-    shuffled = core.rng.shuffle(tiles, core.rng.Rng(f"season:{s.mode}:{day}"))
+    shuffled = core.rng.shuffle(tiles, s.rng(f"season:{s.mode}:{day}"))
     fields = {"tiles": tuple(shuffled), "groups": tuple(groups), "seed": f"season:{day}", "mode": s.mode}
     board = frozen_from_fields(Board, {**fields, "legacy": False, "stats": stats, "events": None})
     return board, cats, code_indices

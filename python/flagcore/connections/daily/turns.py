@@ -30,7 +30,7 @@ FAR = 1 << 30  # the distance of a category with no turn near a day
 
 
 def shares(
-    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], mode: str, t: int
+    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], mode: str, t: int, key: bytes | None = None
 ) -> tuple[tuple[int, ...], ...]:
     """The tier's rare categories dealt into the fewest shared turns that bring each back within YEAR days."""
     rare = [c for c in placeable if len(certain[c]) < RARE_BELOW]
@@ -40,12 +40,18 @@ def shares(
         rare.append(max((c for c in placeable if c not in rare), key=lambda c: (len(certain[c]), -c)))
     regular = len(placeable) - len(rare)
     k = next(k for k in range(1, len(rare) + 1) if -(-len(rare) // k) * (regular + k) <= YEAR or k == len(rare))
-    rare = core.rng.shuffle(rare, core.rng.Rng(f"season|{mode}|{t}|shares"))
+    rare = core.rng.shuffle(rare, core.rng.Rng(_season.keyed(f"season|{mode}|{t}|shares", key)))
     return tuple(tuple(rare[j::k]) for j in range(k))
 
 
 def look_pairs(
-    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], facts: list[int], min_facts: int, mode: str, t: int
+    placeable: tuple[int, ...],
+    certain: tuple[frozenset[int], ...],
+    facts: list[int],
+    min_facts: int,
+    mode: str,
+    t: int,
+    key: bytes | None = None,
 ) -> tuple[tuple[int, ...], ...]:
     """Where boards must hold fact groups (trivia), the tier's look categories (about the flag, not
     the country) in pairs that share a turn: each comes back half as often, so the days' plans hold
@@ -55,7 +61,7 @@ def look_pairs(
     if not min_facts:
         return ()
     looks = [c for c in placeable if not facts[c] and len(certain[c]) >= RARE_BELOW]
-    looks = core.rng.shuffle(looks, core.rng.Rng(f"season|{mode}|{t}|looks"))
+    looks = core.rng.shuffle(looks, core.rng.Rng(_season.keyed(f"season|{mode}|{t}|looks", key)))
     pairs = [looks[j : j + 2] for j in range(0, len(looks) - 1, 2)]
     if len(looks) % 2 and pairs:
         pairs[-1].append(looks[-1])
@@ -79,7 +85,7 @@ def make_rotations(s: Schedule, salience: list[float]) -> None:
         shared = {c for share in s.shares[t] for c in share}
         items = [c for c in s.placeable[t] if c not in shared] + [-1 - j for j in range(len(s.shares[t]))]
         ease = functools.partial(_ease, s, salience, t)
-        s.rotations.append(_season.Rotation(items, f"season|{s.mode}|{t}", ease=ease))
+        s.rotations.append(_season.Rotation(items, f"season|{s.mode}|{t}", ease=ease, season_key=s.season_key))
 
 
 def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
