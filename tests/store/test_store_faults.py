@@ -230,3 +230,45 @@ def test_expired_games_are_swept_by_the_store_itself_without_further_writes(tmp_
     assert count() == 1
     assert store.load_game("kept", "B1") is not None
     store.close()
+
+
+DISK_FULL = """
+import resource, sys
+from flagcore.errors import StoreUnavailable
+from flagcore.store import SQLiteStore
+store = SQLiteStore(sys.argv[1])
+assert store.save_game("kept", "B1", 0, b"before the disk filled", 3600)
+store.close()
+store = SQLiteStore(sys.argv[1])
+soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, hard))  # the disk holds 256 KiB per file
+failed = 0
+for i in range(2000):
+    try:
+        store.save_game(f"p{i}", "B1", 0, b"x" * 2000, 3600)
+    except StoreUnavailable:  # "database or disk is full", or "disk I/O error" from a WAL write
+        failed += 1
+print("failed", failed)
+assert store.load_game("kept", "B1").data == b"before the disk filled"  # reads go on
+resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))  # space again
+assert store.save_game("after", "B1", 0, b"written", 3600)
+print("recovered")
+"""
+
+
+def test_a_full_disk_makes_writes_unavailable_keeps_what_was_written_and_recovers(tmp_path):
+    import subprocess
+    import sys
+
+    # a process of its own: the file size limit (RLIMIT_FSIZE, what a full disk does to writes)
+    # is per process; Python ignores SIGXFSZ, so a write past it fails as a full disk does
+    run = subprocess.run(
+        [sys.executable, "-c", DISK_FULL, str(tmp_path / "games.db")], capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    failed = int(run.stdout.split()[1])
+    assert failed > 0 and "recovered" in run.stdout
+    check = SQLiteStore(tmp_path / "games.db")
+    assert check.load_game("after", "B1") == GameRecord(1, b"written")
+    assert check._call(lambda conn: conn.execute("PRAGMA integrity_check").fetchone()[0]) == "ok"
+    check.close()
