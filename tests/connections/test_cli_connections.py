@@ -54,6 +54,7 @@ def test_script_readable_grid(tmp_path):
     for code in board.tiles:
         assert lib.name(code)[:10] in out
     assert not any(g.label in out for g in board.groups)  # not revealed
+    assert out.rstrip().splitlines()[-1] == "The four groups are hidden: add --reveal to show them."
     assert not ANSI.search(out)
 
 
@@ -88,6 +89,7 @@ def test_script_reveal_piped_has_no_colour(tmp_path):
         assert g.label in res.stdout
     for tier in ("yellow", "green", "blue", "purple"):
         assert tier in res.stdout
+    assert "--reveal" not in res.stdout  # the hint is for the hidden board only
     assert not ANSI.search(res.stdout)
 
 

@@ -146,7 +146,9 @@ def format_board(board: Board, library: Library, *, reveal: bool, colour: bool) 
                 text = f" {text} "
             cells.append(text)
         lines.append(" ".join(cells).rstrip())
-    if reveal:
+    if not reveal:  # sixteen tiles and nothing else leave a first-time user stuck
+        lines += ["", "The four groups are hidden: add --reveal to show them."]
+    else:
         lines.append("")
         for g in board.groups:
             name = TIER_NAMES[g.tier].ljust(6)
