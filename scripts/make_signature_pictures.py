@@ -1,4 +1,4 @@
-"""Draw the hard cases of the tile signatures for the README: docs/signatures-hard-cases.png.
+"""Draw the hard cases of the tile signatures (docs/signatures.md): docs/images/signatures-hard-cases.webp.
 
     python scripts/make_signature_pictures.py
 
@@ -10,7 +10,6 @@ tiles outlined, the two tiles enlarged side by side, and what each signature say
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -18,7 +17,6 @@ from PIL import Image, ImageDraw, ImageFont
 from flagcore import puzzle, signatures
 from flagcore.review import signature_audit
 
-ROOT = Path(__file__).resolve().parent.parent
 # (flag, grid, piece a, piece b, what it shows)
 CASES = [
     ("JP", "easy", 0, 3, "Japan: slivers of the disc at the tiles' inner edges"),
@@ -86,7 +84,8 @@ def case_row(
     return row
 
 
-def main() -> int:
+def draw() -> Image.Image:
+    """The picture: one row per hard case."""
     font = ImageFont.load_default(size=16)
     rows = [case_row(*case, font=font) for case in CASES]
     width = max(r.width for r in rows)
@@ -95,8 +94,13 @@ def main() -> int:
     for r in rows:
         out.paste(r, (0, y))
         y += r.height
-    path = ROOT / "docs" / "signatures-hard-cases.png"
-    out.save(path, format="PNG", optimize=True)
+    return out
+
+
+def main() -> int:
+    from write_images import IMAGES, save_webp  # this folder's picture writer
+
+    path = save_webp(draw(), IMAGES / "signatures-hard-cases.webp", 800)
     print(f"wrote {path}", file=sys.stderr)
     return 0
 

@@ -50,7 +50,7 @@ I32 = npt.NDArray[np.int32]
 Grid = str | tuple[int, int] | Sequence[int]
 MAX_VISUAL_RESHUFFLE_ATTEMPTS = core.puzzle.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
-# measured (README "Puzzle") needs a tiny fraction of it; an adversarial board stops in well
+# measured (docs/puzzle.md) needs a tiny fraction of it; an adversarial board stops in well
 # under a second compiled instead of running for minutes.
 DEFAULT_MAX_NODES = 4_000
 

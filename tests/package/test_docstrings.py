@@ -18,7 +18,9 @@ from pathlib import Path
 
 import flagcore
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+# the README and the docs site's pages
+PAGES = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))])
 OUTSIDE = re.compile(r"spec(ification)?'?s? section|section \d|DESIGN\.md|\.\./shared", re.IGNORECASE)
 
 
@@ -85,7 +87,7 @@ def test_nothing_points_outside_the_repository():
     for path, obj in public_members().items():
         text = pydoc.render_doc(obj, renderer=pydoc.plaintext) if inspect.ismodule(obj) else own_doc(obj)
         assert not OUTSIDE.search(text), (path, OUTSIDE.search(text).group(0))
-    assert not OUTSIDE.search(README), OUTSIDE.search(README).group(0)
+    assert not OUTSIDE.search(PAGES), OUTSIDE.search(PAGES).group(0)
 
 
 def test_no_source_file_points_outside_the_repository():

@@ -1,4 +1,4 @@
-"""The house rules are one text: the README's copy, the CLI's help and the contact sheets show it."""
+"""The house rules are one text: the docs' copy (docs/data.md), the CLI's help and the contact sheets show it."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import pytest
 from flagcore.cli import main
 from flagcore.library import HouseRule, house_rules, house_rules_markdown, house_rules_text
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+DATA_PAGE = (Path(__file__).resolve().parents[2] / "docs" / "data.md").read_text(encoding="utf-8")
 
 
-def test_the_readme_holds_the_house_rules_as_the_package_writes_them() -> None:
-    found = re.search(r"<!-- house-rules -->\n(.*?)<!-- /house-rules -->", README, re.S)
-    assert found, "README.md has no <!-- house-rules --> block"
+def test_the_docs_hold_the_house_rules_as_the_package_writes_them() -> None:
+    found = re.search(r"<!-- house-rules -->\n(.*?)<!-- /house-rules -->", DATA_PAGE, re.S)
+    assert found, "docs/data.md has no <!-- house-rules --> block"
     assert found.group(1) == house_rules_markdown(), (
-        "README.md's house rules differ from flagcore.library.house_rules(): paste "
+        "docs/data.md's house rules differ from flagcore.library.house_rules(): paste "
         "python -c 'from flagcore.library import house_rules_markdown as m; print(m(), end=\"\")'"
     )
 

@@ -1,11 +1,13 @@
 """Every page and state at 1280 and 390 pixels, light and dark: nothing wider than the screen,
 and today's board (its sixteen tiles and Submit; the Puzzle's tiles) on the first screen of a phone
 without scrolling. ``FLAGCORE_SCREENSHOTS=docs pytest tests/web/test_web_play_screens.py`` also
-writes the README's pictures, docs/web-<state>-<width>-<scheme>.png (the first screen for today's
-boards, the whole page for the other states)."""
+writes the gallery's pictures (docs/gallery.md), docs/images/web-<state>-<width>-<scheme>.webp: the
+first screen for today's boards, the whole page for the other states, made small for the docs
+site by scripts/write_images.py's save_webp (half width at 1280 px, 312 px wide at 390)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -15,6 +17,17 @@ from web_helpers import answers, greedy_log
 pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # about 15 s per size and scheme
 SIZES = {1280: 800, 390: 844}  # width -> height of the first screen
+PICTURE_WIDTH = {1280: 640, 390: 312}  # the width a gallery picture is saved at
+
+
+def save_webp(png: bytes, path: Path, width: int) -> None:
+    """The docs' one picture writer (scripts/write_images.py), loaded from the checkout."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "write_images.py"
+    spec = importlib.util.spec_from_file_location("write_images", script)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.save_webp(png, path, width)
 
 
 def fits(pg, selector: str) -> bool:  # type: ignore[no-untyped-def]
@@ -40,8 +53,8 @@ def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(new_p
         assert overflow <= 0, f"{name} is {overflow}px wider than the screen at {width}px"
         seen.append(name)
         if folder:
-            path = Path(folder) / f"web-{name}-{width}-{scheme}.png"
-            page.screenshot(path=str(path), full_page=not first_screen)
+            path = Path(folder) / "images" / f"web-{name}-{width}-{scheme}.webp"
+            save_webp(page.screenshot(full_page=not first_screen), path, PICTURE_WIDTH[width])
 
     page.goto(server.url + "/connections")
     page.wait_for_selector("#help[open] #house-rules")

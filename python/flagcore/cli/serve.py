@@ -61,7 +61,7 @@ def register(groups: dict[str, Any]) -> None:
         "--server",
         default="granian",
         choices=["granian", "uvicorn"],
-        help="the HTTP server running the app (default: granian, the faster here; see the README's load table)",
+        help="the HTTP server running the app (default: granian, the faster here; docs/server.md, Tests and load)",
     )
     p.add_argument(
         "--log-level",

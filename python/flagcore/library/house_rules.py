@@ -3,7 +3,7 @@
 Labels stay a few words ("Only red and white", "Three stripes") because these rules say, once for
 every label, how colours, stripes, stars and shapes are counted and what "seen on a tile" means.
 A label read with them is the whole rule. ``flagcore connections --help``, ``flagcore data sheet``,
-the README (tests/package/test_house_rules.py keeps its copy equal) and the browser game's help
+the docs' Data page (docs/data.md; tests/package/test_house_rules.py keeps its copy equal) and the browser game's help
 (the server fills help.html's house-rules section from here) all show this one text.
 """
 
@@ -96,7 +96,7 @@ def house_rules_text(width: int = 79) -> str:
 
 
 def house_rules_markdown() -> str:
-    """The house rules as a Markdown list (the README holds this text)."""
+    """The house rules as a Markdown list (docs/data.md holds this text)."""
     return "\n".join(f"- **{rule.topic}.** {rule.text}" for rule in house_rules()) + "\n"
 
 

@@ -1,8 +1,8 @@
 """flagcore.web: a game server and browser game on the engines (``pip install "flagcore[web]"``).
 
 ``create_app()`` returns the ASGI app; ``flagcore serve`` runs it (granian, or uvicorn), with its
-games in a store (flagcore.store). See the README's
-"Web server" section for the API, the token scheme and how to scale it out.
+games in a store (flagcore.store). See docs/server.md for the API, the token scheme and how to
+scale it out.
 """
 
 from __future__ import annotations

@@ -1,0 +1,204 @@
+"""Write the benchmark tables of the docs from pytest-benchmark's own JSON output.
+
+    python scripts/write_figures.py           # rewrite every table between its marks
+    python scripts/write_figures.py --check   # exit 1, naming the page, if a table differs
+
+Each table is the region of a page between ``<!-- figures:NAME -->`` and ``<!-- /figures:NAME -->``
+(never edited by hand); its numbers come from ``benchmarks/results/<json>``, which this command
+writes (a timed run of a few minutes; rerun the one you changed, then this script):
+
+    pytest benchmarks/bench_season.py --benchmark-enable --benchmark-only --dist no \
+        --benchmark-json=benchmarks/results/season.json
+    pytest benchmarks/bench_public.py --benchmark-enable --benchmark-only --dist no \
+        --benchmark-json=benchmarks/results/public.json
+    pytest benchmarks/bench_connections.py benchmarks/bench_puzzle.py benchmarks/bench_signatures.py \
+        --benchmark-enable --benchmark-only --dist no --benchmark-json=benchmarks/results/kernels.json
+
+Tables: ``season`` (docs/season.md: the scheduled daily beside plain generate, both twins),
+``public`` (docs/performance.md: each public call, its kernel alone, the call on the twin) and
+``kernels`` (docs/performance.md: every kernel benchmark, compiled core against the twin). Each
+cell is the median of the run; each table says when and on what the run was made.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+TWIN = {"ref", "reference"}  # the params that put the pure-Python twin behind the call
+
+
+def seconds(value: float) -> str:
+    """A median as the pages write it: 3 significant digits, in s, ms or µs."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if value >= scale or unit == "ns":
+            v = value / scale
+            return f"{v:.0f} {unit}" if v >= 100 else f"{v:.1f} {unit}" if v >= 10 else f"{v:.2f} {unit}"
+    raise AssertionError(value)
+
+
+def ratio(slow: float, fast: float) -> str:
+    r = slow / fast
+    return f"{r:,.0f}x" if r >= 10 else f"{r:.2f}x"
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((RESULTS / name).read_text(encoding="utf-8"))
+
+
+def provenance(run: dict[str, Any], command: str) -> str:
+    machine = run.get("machine_info", {})
+    commit = run.get("commit_info", {}).get("id", "")[:7]
+    when = run.get("datetime", "")[:16].replace("T", " ")
+    cpu = machine.get("cpu", {}).get("count", "?")
+    python = machine.get("python_version", "?")
+    return (
+        f"Medians of one run (`{command}`), {when} UTC, commit {commit or 'unknown'}, "
+        f"Python {python}, {cpu} cores shared with other work: read the ratios, not the absolute figures."
+    )
+
+
+def median(bench: dict[str, Any]) -> float:
+    return float(bench["stats"]["median"])
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def season() -> str:
+    run = load("season.json")
+    cells: dict[tuple[str, str, str], float] = {}
+    for b in run["benchmarks"]:
+        func = b["name"].split("[")[0].removeprefix("test_")
+        cells[func, b["params"]["mode"], b["params"]["impl"]] = median(b)
+    rows_of = [
+        ("one_day_generate", '`generate("daily:DATE")` (difficulty normal), one day'),
+        ("one_day_daily_kept", "`daily(DATE)`, a day already made"),
+        ("one_day_daily_new", "`daily(DATE)`, a new day (cycles computed, no draft kept)"),
+        ("one_day_daily_cold", "`daily(DATE)`, a day in a fresh schedule"),
+        ("year_daily", "the 365 days of 2027, fresh schedule"),
+        ("year_generate", "`generate` on the same 365 dates"),
+    ]
+    columns = [(m, i) for m in ("flags", "trivia") for i in ("core", "ref")]
+    rows = [[label] + [seconds(cells[func, m, i]) for m, i in columns] for func, label in rows_of]
+    rows.append(
+        ["a new day over one `generate`"]
+        + [ratio(cells["one_day_daily_new", m, i], cells["one_day_generate", m, i]) for m, i in columns]
+    )
+    header = ["median", "flags, core", "flags, reference", "trivia, core", "trivia, reference"]
+    command = "pytest benchmarks/bench_season.py --benchmark-enable --benchmark-only --dist no"
+    return provenance(run, command) + "\n\n" + table(header, rows)
+
+
+def side(bench: dict[str, Any]) -> str:
+    """public, kernel or twin: which way a bench_public benchmark makes the call."""
+    if bench["name"].split("[")[0].endswith("_kernel"):
+        return "kernel"
+    return "twin" if TWIN & {str(v) for v in (bench.get("params") or {}).values()} else "public"
+
+
+def public() -> str:
+    run = load("public.json")
+    groups: dict[str, dict[str, float]] = {}
+    for b in run["benchmarks"]:
+        threads = (b.get("params") or {}).get("threads")
+        key = f"threads{threads}" if threads is not None else side(b)
+        groups.setdefault(b["group"], {})[key] = median(b)
+    rows = []
+    for group, found in groups.items():
+        if "threads1" in found:
+            one, two = found["threads1"], found.get("threads2")
+            pair = f"{seconds(one)} / {seconds(two)}" if two else seconds(one)
+            rows.append([group, pair, "", "", ratio(one, two) + " (speed-up)" if two else ""])
+            continue
+        pub = found.get("public")
+        row = [group] + [seconds(found[k]) if k in found else "" for k in ("public", "kernel", "twin")]
+        row.append(ratio(found["twin"], pub) if pub and "twin" in found else "")
+        rows.append(row)
+    header = ["public call", "public API", "kernel alone", "public API on the twin", "twin / public"]
+    command = "pytest benchmarks/bench_public.py --benchmark-enable --benchmark-only --dist no"
+    return provenance(run, command) + "\n\n" + table(header, rows)
+
+
+def kernels() -> str:
+    run = load("kernels.json")
+    rows_by: dict[str, dict[str, float]] = {}
+    for b in run["benchmarks"]:
+        params = dict(b.get("params") or {})
+        impl = str(params.pop("impl", "core"))
+        what = b["fullname"].split("::")[0].removeprefix("benchmarks/").removesuffix(".py").removeprefix("bench_")
+        label = b["name"].split("[")[0].removeprefix("test_")
+        if params:
+            label += " (" + ", ".join(f"{k} {v}" for k, v in params.items()) + ")"
+        per = b.get("extra_info", {}).get("boards")
+        rows_by.setdefault(f"{what}: {label}" + (f", per board of {per}" if per else ""), {})[
+            "twin" if impl in TWIN else "core"
+        ] = median(b) / (per or 1)
+    rows = [
+        [label, seconds(f["core"]) if "core" in f else "", seconds(f["twin"]) if "twin" in f else ""]
+        + [ratio(f["twin"], f["core"]) if "core" in f and "twin" in f else ""]
+        for label, f in rows_by.items()
+    ]
+    command = (
+        "pytest benchmarks/bench_connections.py benchmarks/bench_puzzle.py benchmarks/bench_signatures.py"
+        " --benchmark-enable --benchmark-only --dist no"
+    )
+    return provenance(run, command) + "\n\n" + table(["benchmark", "core", "reference twin", "ratio"], rows)
+
+
+TABLES: dict[str, tuple[str, Callable[[], str]]] = {
+    "season": ("docs/season.md", season),
+    "public": ("docs/performance.md", public),
+    "kernels": ("docs/performance.md", kernels),
+}
+
+
+def region(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(<!-- figures:{name} -->\n)(.*?)(<!-- /figures:{name} -->)", re.S)
+
+
+def written(page: str) -> str:
+    """The page as this script writes it: each of its tables from its JSON file."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    for name, (where, make) in TABLES.items():
+        if where != page:
+            continue
+        found = region(name).search(text)
+        if found is None:
+            raise SystemExit(f"{page} has no <!-- figures:{name} --> region")
+        generated = f"<!-- Written by scripts/write_figures.py from its JSON file: do not edit by hand. -->\n{make()}\n"
+        text = text[: found.start(2)] + generated + text[found.end(2) :]
+    return text
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    differ = []
+    for page in sorted({where for where, _ in TABLES.values()}):
+        new = written(page)
+        if new != (ROOT / page).read_text(encoding="utf-8"):
+            differ.append(page)
+            if not check:
+                (ROOT / page).write_text(new, encoding="utf-8")
+    if check and differ:
+        print(
+            f"tables differ from benchmarks/results/: {', '.join(differ)} (run scripts/write_figures.py)",
+            file=sys.stderr,
+        )
+        return 1
+    for page in differ:
+        print(f"wrote {page}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
