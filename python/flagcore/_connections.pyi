@@ -69,3 +69,22 @@ def search_board_model(
     pair_cap: int,
     trace: bool,
 ) -> Any: ...
+def search_many_model(
+    prep: Prepared,
+    mp: ModelPrepared,
+    states: npt.NDArray[np.uint32],
+    decoy: bool,
+    lo: int,
+    hi: int,
+    attempts: int,
+    pair_cap: int,
+    status: npt.NDArray[np.int8],
+    cats: npt.NDArray[np.int32],
+    group_tiles: npt.NDArray[np.int32],
+    tiles: npt.NDArray[np.int32],
+    decoys: npt.NDArray[np.int32],
+    counters: npt.NDArray[np.int32],
+    ambiguous: npt.NDArray[np.int8],
+    arguable: npt.NDArray[np.int8],
+    model: npt.NDArray[np.int32],
+) -> None: ...

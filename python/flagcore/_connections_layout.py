@@ -67,6 +67,11 @@ ATTEMPT_SALT = 0x5BD1E995
 # the range miss of an attempt kept without its model (its hidden pair missed the cap): worse than
 # any real miss (the compiled value: connections_model.pxi)
 MISS_UNKNOWN = 1 << 20
+# a steered batch's figures per board beside its arrays (search_many_model's ``model`` row):
+# attempt, tempting phantoms, hidden pair, then per colour its score, its search tier, and 1 when
+# it shows its simpler label (its clause excludes no tile of the board)
+MODEL_ROW = 3 + 3 * TIERS
+M_ATTEMPT, M_TEMPTING, M_PAIR, M_SCORES, M_SEARCH_TIERS, M_SIMPLER = 0, 1, 2, 3, 3 + TIERS, 3 + 2 * TIERS
 
 # Every value above as the compiled module reports its own (flagcore._connections.LAYOUT).
 LAYOUT = {

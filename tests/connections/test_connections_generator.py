@@ -94,8 +94,10 @@ def test_parity_random_libraries_with_arguable_sets(lib_seed, seed, mode, legacy
 def test_batch_equals_boards_with_arguable_sets(legacy):
     lib = random_library(11, n_codes=150, arguable_range=(2, 10))
     for mode in MODES:
-        batch = connections.generate_many(list(range(300)), mode, library=lib, legacy=legacy, threads=2)
-        ref_batch = generate_many_with(ref, list(range(300)), mode, library=lib, legacy=legacy)
+        batch = connections.generate_many(
+            list(range(300)), mode, library=lib, legacy=legacy, threads=2, difficulty=None
+        )
+        ref_batch = generate_many_with(ref, list(range(300)), mode, library=lib, legacy=legacy, difficulty=None)
         for name in ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous", "arguable"):
             assert np.array_equal(getattr(batch, name), getattr(ref_batch, name)), name
         assert batch.ok.any()
@@ -298,22 +300,22 @@ def test_trace_replay(mode, legacy):
 @pytest.mark.parametrize("legacy", [False, True])
 def test_generate_many_matches_generate(threads, legacy):
     seeds = list(range(1500)) + ["a", "daily:2026-11-29", 2**32 - 1]
-    batch = connections.generate_many(seeds, "trivia", threads=threads, library=SPARSE, legacy=legacy)
+    batch = connections.generate_many(seeds, "trivia", threads=threads, library=SPARSE, legacy=legacy, difficulty=None)
     assert len(batch) == len(seeds)
     for i in list(range(0, 1500, 37)) + [-3, -2, -1]:
-        # a batch is the search alone: generate's difficulty=None (docs/difficulty.md)
+        # difficulty=None: the search alone (docs/difficulty.md)
         one_board = connections.generate(seeds[i], "trivia", library=SPARSE, legacy=legacy, difficulty=None)
         assert batch[i] == one_board
         assert batch[i].stats == one_board.stats
-    one = connections.generate_many(seeds, "trivia", threads=1, library=SPARSE, legacy=legacy)
+    one = connections.generate_many(seeds, "trivia", threads=1, library=SPARSE, legacy=legacy, difficulty=None)
     for name in ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous"):
         assert np.array_equal(getattr(batch, name), getattr(one, name))
 
 
 def test_generate_many_numpy_seeds_and_reference():
     seeds = np.arange(300, dtype=np.int64)
-    batch = connections.generate_many(seeds, library=LIB, threads=2)
-    twin = generate_many_with(ref, seeds, library=LIB)
+    batch = connections.generate_many(seeds, library=LIB, threads=2, difficulty=None)
+    twin = generate_many_with(ref, seeds, library=LIB, difficulty=None)
     assert batch[:] == twin[:] == [connections.generate(int(s), library=LIB, difficulty=None) for s in seeds]
     assert batch[5].seed == 5 and type(batch[5].seed) is int
     assert len(connections.generate_many([], library=LIB)) == 0
@@ -426,12 +428,15 @@ def test_generate_from_many_threads_at_once():
     fresh = random_library(11)  # a library whose tables are compiled under the race
     seeds = list(range(400))
     serial = [connections.generate(s, "trivia", library=random_library(11)) for s in seeds]
-    # a batch is the search alone (difficulty=None), generate's default is steered by the model
+    # a batch of the search alone (difficulty=None) beside generate's default, steered by the model
     alone = [connections.generate(s, "trivia", library=random_library(11), difficulty=None) for s in seeds]
     with ThreadPoolExecutor(4) as pool:
         boards = list(pool.map(lambda s: connections.generate(s, "trivia", library=fresh), seeds))
         batches = list(
-            pool.map(lambda k: connections.generate_many(seeds, "trivia", library=fresh, threads=2)[:], range(3))
+            pool.map(
+                lambda k: connections.generate_many(seeds, "trivia", library=fresh, threads=2, difficulty=None)[:],
+                range(3),
+            )
         )
     assert boards == serial
     assert all(b == alone for b in batches)

@@ -32,7 +32,9 @@ MODES = ("flags", "trivia")
 @pytest.mark.parametrize("legacy", [False, True], ids=["fixed", "legacy"])
 @pytest.mark.parametrize("mode", MODES)
 def test_core_equals_reference(mode, legacy):
-    batch = connections.generate_many(np.arange(PARITY_SEEDS), mode, library=LIB, legacy=legacy, threads=2)
+    batch = connections.generate_many(
+        np.arange(PARITY_SEEDS), mode, library=LIB, legacy=legacy, threads=2, difficulty=None
+    )
     _, prep = tables_for(ref, LIB, mode)
     for s in range(PARITY_SEEDS):
         st, cats, gt, tiles, dec, counters, amb, arg, _ = ref.search_one(prep, s, legacy, True, False)
@@ -53,7 +55,7 @@ def test_boards_equal_with_trace(mode, legacy):
 
 @pytest.mark.parametrize("mode", MODES)
 def test_fixed_zero_ambiguity_zero_no_board_100k(mode):
-    batch = connections.generate_many(np.arange(FIXED_SEEDS), mode, library=LIB)
+    batch = connections.generate_many(np.arange(FIXED_SEEDS), mode, library=LIB, difficulty=None)
     assert batch.ok.all()
     assert not batch.ambiguous.any() and not batch.arguable.any()
     for i in range(0, FIXED_SEEDS, 10):  # and by the independent Python check, on every 10th board
@@ -95,7 +97,7 @@ def test_every_trivia_board_has_two_fact_groups_100k():
     """Issue 20: a trivia board holds at least two groups about the country, not its flag's look
     (categories flags mode does not use), on every seed of the fixed search."""
     tables, _ = tables_for(ref, LIB, "trivia")
-    batch = connections.generate_many(np.arange(FIXED_SEEDS), "trivia", library=LIB)
+    batch = connections.generate_many(np.arange(FIXED_SEEDS), "trivia", library=LIB, difficulty=None)
     assert batch.ok.all()
     assert (tables.fact[batch.categories].sum(axis=1) >= 2).all()
 

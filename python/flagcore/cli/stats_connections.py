@@ -54,7 +54,10 @@ def measure(
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for lo in range(0, seeds, CHUNK):
         hi = min(seeds, lo + CHUNK)
-        b = generate_many(np.arange(lo, hi, dtype=np.uint32), mode, threads=threads, library=library, legacy=legacy)
+        # the search alone (difficulty=None): the spec's tables compare searches, not the model's steering
+        b = generate_many(
+            np.arange(lo, hi, dtype=np.uint32), mode, threads=threads, library=library, legacy=legacy, difficulty=None
+        )
         parts.append((b.status, b.counters, b.decoys, b.ambiguous, b.arguable))
         progress(hi - lo)
     status = np.concatenate([p[0] for p in parts])

@@ -11,11 +11,21 @@ from typing import Any, overload
 import numpy as np
 
 from .. import _connections_layout as _layout
-from .._args.connections import as_flag, as_index, as_mode, as_seed_sequence, as_threads, in_item
+from .._args.connections import (
+    as_difficulty,
+    as_flag,
+    as_index,
+    as_mode,
+    as_seed_sequence,
+    as_threads,
+    difficulty_target,
+    in_item,
+)
 from .._impl import core
 from ..library import Library
 from .assembly import board
-from .board import Board
+from .board import Board, Group, frozen_from_fields
+from .difficulty import model_tables
 from .search import normal_seed
 from .tables import Tables, tables_for
 
@@ -52,10 +62,21 @@ class BoardBatch(Sequence[Board]):
     tier order, code indices), ``tiles`` int32 (n, 16) (the shuffled board), ``decoys`` int32 (n, 3)
     (tier, removed, added; -1 when no decoy), ``counters`` int32 (n, 15) (see
     flagcore.reference.connections.COUNTERS), ``ambiguous`` int8 (n) (tiles in another group's pool),
-    ``arguable`` int8 (n) (tiles in another group's arguable set).
+    ``arguable`` int8 (n) (tiles in another group's arguable set). A batch steered by a difficulty
+    has its groups in colour order and ``model`` int32 (n, MODEL_ROW) (flagcore._connections_layout:
+    attempt, tempting phantoms, hidden pair, per colour its score, search tier and simpler-label flag);
+    ``difficulty`` is what it was steered to (None: the search alone).
     """
 
-    def __init__(self, tables: Tables, seeds: Sequence[int | str], legacy: bool, arrays: dict[str, np.ndarray]):
+    def __init__(
+        self,
+        tables: Tables,
+        seeds: Sequence[int | str],
+        legacy: bool,
+        arrays: dict[str, np.ndarray],
+        difficulty: Any = None,
+        simpler: Sequence[str | None] = (),
+    ):
         self.tables = tables
         self.mode = tables.mode
         self.legacy = legacy
@@ -68,6 +89,9 @@ class BoardBatch(Sequence[Board]):
         self.counters: np.ndarray = arrays["counters"]
         self.ambiguous: np.ndarray = arrays["ambiguous"]
         self.arguable: np.ndarray = arrays["arguable"]
+        self.model: np.ndarray | None = arrays.get("model")
+        self.difficulty = difficulty
+        self._simpler = simpler  # per category: the label without its clause, or None
 
     def __len__(self) -> int:
         return int(self.status.shape[0])
@@ -94,7 +118,39 @@ class BoardBatch(Sequence[Board]):
             int(self.arguable[j]),
             None,
         )
-        return board(self.tables, seed if isinstance(seed, str) else int(seed), self.legacy, raw)
+        made = board(self.tables, seed if isinstance(seed, str) else int(seed), self.legacy, raw)
+        if self.model is None:
+            return made
+        return self._steered(made, self.model[j].tolist())
+
+    def _steered(self, made: Board, row: list[int]) -> Board:
+        """A steered row's Board as generate makes it: simpler labels and stats["model"]."""
+        groups = made.groups
+        flags = row[_layout.M_SIMPLER : _layout.M_SIMPLER + 4]
+        if any(flags):
+            index = self.tables.index
+            groups = tuple(
+                frozen_from_fields(
+                    Group,
+                    {
+                        "tier": g.tier,
+                        "label": self._simpler[index[g.category_id]] if flag else g.label,
+                        "codes": g.codes,
+                        "category_id": g.category_id,
+                    },
+                )
+                for g, flag in zip(groups, flags)
+            )
+            object.__setattr__(made, "groups", groups)  # a Board is frozen; it is ours until returned
+        made.stats["model"] = {
+            "attempt": row[_layout.M_ATTEMPT],
+            "tempting_phantoms": row[_layout.M_TEMPTING],
+            "hidden_pair": row[_layout.M_PAIR],
+            "scores": row[_layout.M_SCORES : _layout.M_SCORES + 4],
+            "search_tiers": row[_layout.M_SEARCH_TIERS : _layout.M_SEARCH_TIERS + 4],
+            "difficulty": self.difficulty,
+        }
+        return made
 
     def __iter__(self) -> Iterator[Board]:
         return (self[j] for j in range(len(self)))
@@ -145,23 +201,38 @@ def generate_many_with(
     library: Library | None = None,
     decoy: bool = True,
     legacy: bool = False,
+    difficulty: Any = "normal",
 ) -> BoardBatch:
     """``generate_many`` computed by ``impl`` (the compiled core or the reference twin)."""
     mode = as_mode(mode)
     nthreads = as_threads(threads)
     decoy = as_flag(decoy, "decoy")
     legacy = as_flag(legacy, "legacy")
+    difficulty = None if legacy else as_difficulty(difficulty)
     states, board_seeds = _seed_states(seeds)
     tables, prepared = tables_for(impl, library, mode)
     n = len(states)
     arrays = _alloc(n)
     order = ("status", "categories", "group_tiles", "tiles", "decoys", "counters", "ambiguous", "arguable")
+    simpler: Sequence[str | None] = ()
+    if difficulty is not None:
+        mt = model_tables(impl, library, mode)
+        simpler = [d.simpler for d in mt.data]
+        arrays["model"] = np.zeros((n, _layout.MODEL_ROW), dtype=np.int32)
+        target = difficulty_target(difficulty)
+
+        def run(lo: int, hi: int) -> None:
+            impl.search_many_model(
+                prepared, mt.prepared, states[lo:hi], decoy, *target, *(arrays[k][lo:hi] for k in (*order, "model"))
+            )
+    else:
+
+        def run(lo: int, hi: int) -> None:
+            impl.search_many(prepared, states[lo:hi], legacy, decoy, *(arrays[k][lo:hi] for k in order))
+
     if nthreads is None:
         nthreads = os.cpu_count() or 1
     nthreads = max(1, min(nthreads, n // MIN_CHUNK)) if threads is None else min(nthreads, max(n, 1))
-
-    def run(lo: int, hi: int) -> None:
-        impl.search_many(prepared, states[lo:hi], legacy, decoy, *(arrays[k][lo:hi] for k in order))
 
     if nthreads == 1:
         run(0, n)
@@ -170,7 +241,7 @@ def generate_many_with(
         with ThreadPoolExecutor(max_workers=nthreads, thread_name_prefix="flagcore-connections") as pool:
             for f in [pool.submit(run, lo, hi) for lo, hi in zip(bounds, bounds[1:])]:
                 f.result()
-    return BoardBatch(tables, board_seeds, legacy, arrays)
+    return BoardBatch(tables, board_seeds, legacy, arrays, difficulty, simpler)
 
 
 def generate_many(
@@ -181,11 +252,13 @@ def generate_many(
     library: Library | None = None,
     decoy: bool = True,
     legacy: bool = False,
+    difficulty: Any = "normal",
 ) -> BoardBatch:
-    """Boards for many seeds at once: ``generate_many(seeds, mode)[i] == generate(seeds[i], mode, difficulty=None)``.
+    """Boards for many seeds at once: ``generate_many(seeds, mode, difficulty=d)[i] ==
+    generate(seeds[i], mode, difficulty=d)``, ``generate``'s default difficulty ("normal") included.
 
-    A batch is the search alone: no difficulty model steers it, its groups keep the categories'
-    tiers as colours (``generate``'s ``difficulty=None``; docs/difficulty.md).
+    difficulty: as ``generate`` (docs/difficulty.md): each board steered by the model and coloured
+    by it; None for the search alone (the categories' tiers as colours), the fastest batch.
 
     seeds: a sequence of int/str seeds or a 1-D integer numpy array. The batch runs in compiled
     code without the GIL, in ``threads`` contiguous chunks on a thread pool (None: one chunk per
@@ -195,5 +268,12 @@ def generate_many(
     NoBoardError that ``generate`` would.
     """
     return generate_many_with(
-        core.connections, seeds, mode, threads=threads, library=library, decoy=decoy, legacy=legacy
+        core.connections,
+        seeds,
+        mode,
+        threads=threads,
+        library=library,
+        decoy=decoy,
+        legacy=legacy,
+        difficulty=difficulty,
     )

@@ -77,4 +77,7 @@ def board_id(board: Board) -> str:
     as_instance(board, Board, "board", "a flagcore.connections.Board")
     model = board.stats.get("model") if isinstance(board.stats, dict) else None
     difficulty = model.get("difficulty") if isinstance(model, dict) else None
-    return encode_board_id(board.seed, board.mode, bool(board.legacy), "normal" if board.legacy else difficulty)
+    ratings = model.get("ratings") if isinstance(model, dict) else None
+    return encode_board_id(
+        board.seed, board.mode, bool(board.legacy), "normal" if board.legacy else difficulty, ratings=ratings
+    )

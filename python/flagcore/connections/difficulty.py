@@ -253,16 +253,28 @@ def model_tables(impl: Any, library: Library | None, mode: str) -> ModelTables:
         per_lib = lib.__dict__.setdefault(_CACHE_ATTR, {})
         if key not in per_lib:
             data = tuple(category_difficulty(c, lib) for c in tables.categories)
-            known = _code_index(tables)
-            rows = [sorted(known[x] for x in d.named) if d.named else [] for d in data]
-            off = np.zeros(len(rows) + 1, dtype=np.int32)
-            off[1:] = np.cumsum([len(r) for r in rows])
-            flat = np.array([x for r in rows for x in r], dtype=np.int32)
-            salience = [d.salience for d in data]
-            hides = [0 if d.plain else 1 for d in data]  # a plain clause's lure is counted, not scored
-            prepared = impl.prepare_model(tables, salience, flat, off, [d.simpler for d in data], hides)
+            prepared = _prepare(impl, tables, data, [d.salience for d in data])
             per_lib[key] = ModelTables(tables, data, prepared)
     return per_lib[key]  # type: ignore[no-any-return]
+
+
+def _prepare(impl: Any, tables: Tables, data: Sequence[CategoryDifficulty], salience: Sequence[int]) -> Any:
+    known = _code_index(tables)
+    rows = [sorted(known[x] for x in d.named) if d.named else [] for d in data]
+    off = np.zeros(len(rows) + 1, dtype=np.int32)
+    off[1:] = np.cumsum([len(r) for r in rows])
+    flat = np.array([x for r in rows for x in r], dtype=np.int32)
+    hides = [0 if d.plain else 1 for d in data]  # a plain clause's lure is counted, not scored
+    return impl.prepare_model(tables, list(salience), flat, off, [d.simpler for d in data], hides)
+
+
+def prepare_with_salience(impl: Any, mt: ModelTables, salience: Sequence[int]) -> Any:
+    """``mt``'s model prepared for ``impl`` on other saliences (one per category, 0..SALIENCE_MAX):
+    what ratings steer the search with (flagcore.ratings.colouring)."""
+    if len(salience) != len(mt.data) or not all(type(s) is int and 0 <= s <= SALIENCE_MAX for s in salience):
+        # flagcore's own data (the ratings module builds it): a wrong length is its bug
+        raise ValueError(f"salience: one int 0..{SALIENCE_MAX} per category ({len(mt.data)})")
+    return _prepare(impl, mt.tables, mt.data, salience)
 
 
 def _raw_model(board: Board, library: Library | None) -> tuple[ModelTables, list[int], list[str], Any]:

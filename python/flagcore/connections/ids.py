@@ -13,6 +13,7 @@ import datetime as _dt
 from typing import Any
 
 from .._args.connections import (
+    BASE32_DECODE,
     ID_DIFFICULTY_SHIFT,
     ID_FLAG_LEGACY,
     ID_FLAG_TRIVIA,
@@ -30,11 +31,16 @@ from .._args.connections import (
 )
 from .._impl import core
 
+RATINGS_DIGEST_CHARS = 6  # flagcore.ratings.document.DIGEST_CHARS
+
 __all__ = ["ID_LENGTH", "daily_seed", "encode_board_id", "id_difficulty", "parse_board_id"]
 
 
-def encode_board_id(seed: int | str, mode: str = "flags", legacy: bool = False, difficulty: Any = "normal") -> str:
-    """The board id of ``generate(seed, mode, legacy=legacy, difficulty=difficulty)`` without generating it."""
+def encode_board_id(
+    seed: int | str, mode: str = "flags", legacy: bool = False, difficulty: Any = "normal", ratings: str | None = None
+) -> str:
+    """The board id of ``generate(seed, mode, legacy=legacy, difficulty=difficulty)`` without generating it
+    (``ratings``: the digest of the ratings it is dealt with, appended after "-")."""
     state = core.rng.seed_to_state(seed)
     mode = as_mode(mode)
     legacy = as_flag(legacy, "legacy")
@@ -42,18 +48,38 @@ def encode_board_id(seed: int | str, mode: str = "flags", legacy: bool = False, 
     flags = (ID_FLAG_TRIVIA if mode == "trivia" else 0) | (ID_FLAG_LEGACY if legacy else 0)
     flags |= difficulty_code(difficulty) << ID_DIFFICULTY_SHIFT
     body = state.to_bytes(4, "big") + bytes([ID_VERSION, flags])
-    return base32_encode(int.from_bytes(body + id_checksum(body).to_bytes(2, "big"), "big"), ID_LENGTH)
+    text = base32_encode(int.from_bytes(body + id_checksum(body).to_bytes(2, "big"), "big"), ID_LENGTH)
+    return text if ratings is None else f"{text}{RATINGS_MARK}{split_ratings(f'x{RATINGS_MARK}{ratings}')[1]}"
+
+
+RATINGS_MARK = "-"  # an id dealt with ratings: "<13 characters>-<the ratings' 6-character digest>"
+
+
+def split_ratings(board_id: Any) -> tuple[Any, str | None]:
+    """(the id without its ratings digest, the digest or None); ValueError for a malformed digest."""
+    if not isinstance(board_id, str) or RATINGS_MARK not in board_id:
+        return board_id, None
+    base, _, digest = board_id.strip().partition(RATINGS_MARK)
+    digest = digest.lower()
+    if len(digest) != RATINGS_DIGEST_CHARS or any(ch not in BASE32_DECODE for ch in digest):
+        raise ValueError(f"board id {board_id!r}: the ratings digest must be {RATINGS_DIGEST_CHARS} base32 characters")
+    return base, digest
+
+
+def id_ratings(board_id: str) -> str | None:
+    """The digest of the ratings an id was dealt with, or None (dealt without)."""
+    return split_ratings(board_id)[1]
 
 
 def parse_board_id(board_id: str) -> tuple[int, str, bool]:
     """Decode a board id into (seed state, mode, legacy); ValueError names what is wrong."""
-    state, flags = as_board_id(board_id)
+    state, flags = as_board_id(split_ratings(board_id)[0])
     return state, ("trivia" if flags & ID_FLAG_TRIVIA else "flags"), bool(flags & ID_FLAG_LEGACY)
 
 
 def id_difficulty(board_id: str) -> Any:
     """The difficulty a board id names ("normal" for an id made before difficulties)."""
-    _, flags = as_board_id(board_id)
+    _, flags = as_board_id(split_ratings(board_id)[0])
     return difficulty_of_code((flags >> ID_DIFFICULTY_SHIFT) & 0xF, board_id)
 
 

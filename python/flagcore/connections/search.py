@@ -27,9 +27,11 @@ from typing import Any
 from .._args.connections import MODES, as_difficulty, as_flag, as_mode, difficulty_target
 from .._impl import core
 from ..library import Library
+from ..ratings.colouring import rated_model, recolour
+from ..ratings.document import as_ratings
 from .board import Board
 from .difficulty import model_tables
-from .ids import id_difficulty, parse_board_id
+from .ids import id_difficulty, id_ratings, parse_board_id
 from .tables import tables_for
 
 DECOY_CHANCE = 0.25
@@ -51,6 +53,7 @@ def generate_with(
     legacy: bool = False,
     trace: bool = False,
     difficulty: Any = "normal",
+    ratings: Any = None,
 ) -> Board:
     """``generate`` computed by ``impl`` (the compiled core or the reference twin)."""
     board_seed, state = normal_seed(seed)
@@ -63,16 +66,43 @@ def generate_with(
     if legacy or difficulty is None:
         return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
     lo, hi, attempts, pair_cap = difficulty_target(difficulty)
-    mt = model_tables(impl, library, mode)
-    board = impl.search_board_model(prepared, mt.prepared, state, board_seed, decoy, lo, hi, attempts, pair_cap, trace)
+    if ratings is None:
+        mt = model_tables(impl, library, mode)
+        board = impl.search_board_model(
+            prepared, mt.prepared, state, board_seed, decoy, lo, hi, attempts, pair_cap, trace
+        )
+    else:
+        # steered and coloured by learned difficulty (flagcore.ratings.colouring; docs/ratings.md)
+        rm = rated_model(impl, library, mode, as_ratings(ratings))
+        board = recolour(
+            impl.search_board_model(
+                prepared, rm.mt.prepared, state, board_seed, decoy, lo, hi, attempts, pair_cap, trace
+            ),
+            rm,
+        )
     board.stats["model"]["difficulty"] = difficulty
     return board  # type: ignore[no-any-return]
 
 
-def from_board_id(board_id: str, library: Library | None = None) -> Board:
-    """Rebuild the board an id names (``library`` must be the one the board was made from)."""
+def from_board_id(board_id: str, library: Library | None = None, *, ratings: Any = None) -> Board:
+    """Rebuild the board an id names (``library`` must be the one the board was made from).
+
+    An id dealt with ratings ends in their digest ("-xxxxxx"): pass the same ratings, else
+    ValueError names the digest it needs. ``ratings`` is ignored for an id dealt without.
+    """
     state, mode, legacy = parse_board_id(board_id)
-    return generate(state, mode, library=library, legacy=legacy, difficulty=id_difficulty(board_id))
+    digest = id_ratings(board_id)
+    if digest is not None and (ratings is None or as_ratings(ratings).digest != digest):
+        have = "no ratings" if ratings is None else f"ratings {as_ratings(ratings).digest}"
+        raise ValueError(f"board id {board_id!r} was dealt with ratings {digest}; got {have}")
+    return generate(
+        state,
+        mode,
+        library=library,
+        legacy=legacy,
+        difficulty=id_difficulty(board_id),
+        ratings=ratings if digest is not None else None,
+    )
 
 
 def generate(
@@ -84,6 +114,7 @@ def generate(
     legacy: bool = False,
     trace: bool = False,
     difficulty: Any = "normal",
+    ratings: Any = None,
 ) -> Board:
     """One Connections board from ``seed`` (int in [0, 2**32) or str) in ``mode`` ("flags" | "trivia").
 
@@ -103,6 +134,11 @@ def generate(
       the simpler label. None: the search alone, coloured by the categories' tiers (what boards
       were before the model). legacy=True ignores it. ``board.stats["model"]`` holds the attempt
       used, the hidden pair, the tempting phantoms, the scores and the difficulty.
+    ratings: None, or a flagcore.ratings.Ratings (docs/ratings.md): the search steered and the
+      groups coloured by learned difficulty where a category has enough plays, blended with the
+      model by uncertainty where it has few; the board id then ends in the ratings' digest
+      ("-xxxxxx"), so that ``from_board_id(id, ratings=...)`` rebuilds it. Ignored with
+      legacy=True or difficulty=None (no model to steer).
     Every board is a board of the fixed search: zero rule and arguable ambiguity at every difficulty.
     Raises NoBoardError when no board is found (fixed: none exists for this library and mode),
     TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
@@ -124,16 +160,38 @@ def generate(
         impl = core.connections
         prepared = _default_prepared.get((impl, mode))
         if prepared is not None:
-            board = impl.search_board_model(prepared[0], prepared[1], seed, seed, True, *_NORMAL, False)
+            if ratings is None:
+                board = impl.search_board_model(prepared[0], prepared[1], seed, seed, True, *_NORMAL, False)
+            else:
+                rated = _rated_prepared.get((impl, mode))
+                if rated is None or rated[0] is not ratings:
+                    rated = _rated_prepared[(impl, mode)] = (
+                        ratings,
+                        rated_model(impl, None, mode, as_ratings(ratings)),
+                    )
+                rm = rated[1]
+                board = recolour(
+                    impl.search_board_model(prepared[0], rm.mt.prepared, seed, seed, True, *_NORMAL, False), rm
+                )
             board.stats["model"]["difficulty"] = "normal"
             return board  # type: ignore[no-any-return]
         if mode in MODES:
             _default_prepared[(impl, mode)] = (tables_for(impl, None, mode)[1], model_tables(impl, None, mode).prepared)
     return generate_with(
-        core.connections, seed, mode, library=library, decoy=decoy, legacy=legacy, trace=trace, difficulty=difficulty
+        core.connections,
+        seed,
+        mode,
+        library=library,
+        decoy=decoy,
+        legacy=legacy,
+        trace=trace,
+        difficulty=difficulty,
+        ratings=ratings,
     )
 
 
 _NORMAL = difficulty_target("normal")
 # (impl, mode) -> the bundled library's search tables and model tables
 _default_prepared: dict[tuple[ModuleType, str], tuple[Any, Any]] = {}
+# (impl, mode) -> (the Ratings object last asked for, its RatedModel on the bundled library)
+_rated_prepared: dict[tuple[ModuleType, str], tuple[Any, Any]] = {}

@@ -83,6 +83,7 @@ class Ratings:
     boards: dict[str, dict[str, BoardRating]] = field(default_factory=dict)
     records: dict[str, int] = field(default_factory=dict)
     skipped: int = 0  # records the fit left out (not kept in the file)
+    _digest: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The file's document (see the module docstring), numbers rounded to 6 places."""
@@ -125,11 +126,15 @@ class Ratings:
 
     @property
     def digest(self) -> str:
-        """What the engine reads from these ratings, hashed: 6 Crockford base32 characters."""
-        d = self.to_dict()
-        core = json.dumps({k: d[k] for k in ("prior_sd", "categories", "model")}, sort_keys=True)
-        h = int.from_bytes(hashlib.sha256(core.encode()).digest()[:4], "big") >> 2
-        return base32_encode(h, DIGEST_CHARS)
+        """What the engine reads from these ratings, hashed: 6 Crockford base32 characters.
+
+        Computed once (the engine reads it per board): Ratings are not to be changed once used."""
+        if self._digest is None:
+            d = self.to_dict()
+            core = json.dumps({k: d[k] for k in ("prior_sd", "categories", "model")}, sort_keys=True)
+            h = int.from_bytes(hashlib.sha256(core.encode()).digest()[:4], "big") >> 2
+            self._digest = base32_encode(h, DIGEST_CHARS)
+        return self._digest
 
     def check_library(self, library: Library | None = None) -> None:
         """RatingsError unless every category id is one of the library's for its mode."""
@@ -214,6 +219,13 @@ def from_dict(doc: Any) -> Ratings:
     for m, n in _obj(doc.get("records", {}), "records").items():
         out.records[m] = as_count(n, f"records.{m}")
     return out
+
+
+def as_ratings(value: Any) -> Ratings:
+    """``value`` if it is a Ratings, else TypeError (what ``generate(ratings=...)`` takes)."""
+    if not isinstance(value, Ratings):
+        raise TypeError(f"ratings must be a flagcore.ratings.Ratings (load_ratings(path)), not {type(value).__name__}")
+    return value
 
 
 def load_ratings(source: str | Path | dict[str, Any] | Ratings, library: Library | None = None) -> Ratings:

@@ -120,14 +120,14 @@ def _lines(source: str | Path | IO[str] | Iterable[str]) -> Iterator[str]:
             yield from _lines(f)
         return
     if isinstance(source, io.TextIOBase) or hasattr(source, "readline"):
-        f: Any = source
+        text: Any = source
         while True:
-            line = f.readline(MAX_RECORD_CHARS + 2)
+            line = text.readline(MAX_RECORD_CHARS + 2)
             if not line:
                 return
             if not line.endswith("\n") and len(line) > MAX_RECORD_CHARS:
                 while True:  # the rest of an overlong line, read in bounded pieces and dropped
-                    more = f.readline(1 << 16)
+                    more = text.readline(1 << 16)
                     if not more or more.endswith("\n"):
                         break
                 line = line[: MAX_RECORD_CHARS + 1]

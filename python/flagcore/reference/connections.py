@@ -404,30 +404,11 @@ def pair_salience(mp: ModelPrepared, cats: Any) -> int:
     return a + b
 
 
-def search_board_model(
-    prep: Any,
-    mp: ModelPrepared,
-    state: int,
-    seed: int | str,
-    decoy: bool,
-    lo: int,
-    hi: int,
-    attempts: int,
-    pair_cap: int,
-    trace: bool,
+def steer_one(
+    prep: Any, mp: ModelPrepared, state: int, decoy: bool, lo: int, hi: int, attempts: int, pair_cap: int
 ) -> Any:
-    """The fixed search steered by the model: the Board (twin of the core's search_board_model).
-
-    Attempt 0 searches from ``state``, attempt k > 0 from draw k of mulberry32(state ^ ATTEMPT_SALT),
-    until a board's two least visible groups have saliences summing to ``pair_cap`` or less (its
-    hidden pair) and it has between ``lo`` and ``hi`` tempting phantoms (at most ``attempts``); else
-    the first board closest: the smallest excess of the pair over the cap, then the smallest miss
-    of the range. An attempt whose pair misses the cap while attempts remain is not modelled (the
-    model is the costly part): its miss of the range counts as the worst. Its groups are coloured
-    by their model score (yellow the easiest; the search's tier breaks ties) and a group whose
-    clause excludes no tile of the board shows its simpler label. A failed search raises
-    NoBoardError (from the kit's assembler).
-    """
+    """One steered search (the loop of search_board_model): (attempt, tempting, pair, state, raw,
+    group rows) of the board kept, or (None, raw) of the failed search."""
     salt = Rng((state ^ ATTEMPT_SALT) & 0xFFFFFFFF)
     # (pair excess, range miss, attempt, tempting, pair, state, raw, groups: None until modelled)
     best: tuple[int, int, int, int, int, int, Any, Any] | None = None
@@ -453,13 +434,17 @@ def search_board_model(
         if pm == 0 and miss == 0:
             break
     if best is None:
-        return prep.kit.assemble(prep.tables, seed, False, raw)  # raises the NoBoardError
+        return None, raw
     _, _, k, t, pair, st, raw, groups = best
     if groups is None:  # kept without its model: the chosen board needs it for its colours
         groups, phantoms = board_model(mp, raw[2], raw[1])
         t = sum(1 for p in phantoms if p[3] >= TEMPTING)
-    if trace:
-        raw = search_one(prep, st, False, decoy, True)  # the chosen attempt once more, traced
+    return k, t, pair, st, raw, groups
+
+
+def _coloured(raw: Any, groups: Any) -> tuple[list[int], list[int], Any]:
+    """(order: the search's group shown in each colour, rank: each group's colour, the raw result
+    with its groups and decoy in colour order)."""
     status, cats, gt, tiles, dec, counters, amb, arg, events = raw
     order = sorted(range(TIERS), key=lambda g: (groups[g][3], g))
     rank = [0] * TIERS
@@ -468,7 +453,41 @@ def search_board_model(
     new_cats = [cats[g] for g in order]
     new_gt = [x for g in order for x in gt[ITEMS * g : ITEMS * (g + 1)]]
     new_dec = list(dec) if dec[0] < 0 else [rank[dec[0]], dec[1], dec[2]]
-    coloured = (status, new_cats, new_gt, tiles, new_dec, counters, amb, arg, events)
+    return order, rank, (status, new_cats, new_gt, tiles, new_dec, counters, amb, arg, events)
+
+
+def search_board_model(
+    prep: Any,
+    mp: ModelPrepared,
+    state: int,
+    seed: int | str,
+    decoy: bool,
+    lo: int,
+    hi: int,
+    attempts: int,
+    pair_cap: int,
+    trace: bool,
+) -> Any:
+    """The fixed search steered by the model: the Board (twin of the core's search_board_model).
+
+    Attempt 0 searches from ``state``, attempt k > 0 from draw k of mulberry32(state ^ ATTEMPT_SALT),
+    until a board's two least visible groups have saliences summing to ``pair_cap`` or less (its
+    hidden pair) and it has between ``lo`` and ``hi`` tempting phantoms (at most ``attempts``); else
+    the first board closest: the smallest excess of the pair over the cap, then the smallest miss
+    of the range. An attempt whose pair misses the cap while attempts remain is not modelled (the
+    model is the costly part): its miss of the range counts as the worst. Its groups are coloured
+    by their model score (yellow the easiest; the search's tier breaks ties) and a group whose
+    clause excludes no tile of the board shows its simpler label. A failed search raises
+    NoBoardError (from the kit's assembler).
+    """
+    found = steer_one(prep, mp, state, decoy, lo, hi, attempts, pair_cap)
+    if found[0] is None:
+        return prep.kit.assemble(prep.tables, seed, False, found[1])  # raises the NoBoardError
+    k, t, pair, st, raw, groups = found
+    if trace:
+        raw = search_one(prep, st, False, decoy, True)  # the chosen attempt once more, traced
+    cats = raw[1]
+    order, _, coloured = _coloured(raw, groups)
     board = prep.kit.assemble(prep.tables, seed, False, coloured)
     labels = [mp.simpler[cats[g]] if mp.simpler[cats[g]] is not None and groups[g][1] == 0 else None for g in order]
     if any(labels):
@@ -484,3 +503,38 @@ def search_board_model(
         "search_tiers": list(order),
     }
     return board
+
+
+def search_many_model(
+    prep: Prepared,
+    mp: ModelPrepared,
+    states: np.ndarray,
+    decoy: bool,
+    lo: int,
+    hi: int,
+    attempts: int,
+    pair_cap: int,
+    status: np.ndarray,
+    cats: np.ndarray,
+    group_tiles: np.ndarray,
+    tiles: np.ndarray,
+    decoys: np.ndarray,
+    counters: np.ndarray,
+    ambiguous: np.ndarray,
+    arguable: np.ndarray,
+    model: np.ndarray,
+) -> None:
+    """search_board_model for each state into row i of the outputs (the core's layout: groups in
+    colour order, the decoy's tier a colour, ``model`` rows of MODEL_ROW)."""
+    for i, state in enumerate(states.tolist()):
+        found = steer_one(prep, mp, state, decoy, lo, hi, attempts, pair_cap)
+        if found[0] is None:
+            raw = found[1]
+            status[i], counters[i] = raw[0], raw[5]
+            continue
+        k, t, pair, _, raw, groups = found
+        order, _, (st, c, gt, tl, dec, cnt, amb, arg, _) = _coloured(raw, groups)
+        status[i], cats[i], group_tiles[i], tiles[i], decoys[i], counters[i] = st, c, gt, tl, dec, cnt
+        ambiguous[i], arguable[i] = amb, arg
+        simpler = [1 if mp.simpler[raw[1][g]] is not None and groups[g][1] == 0 else 0 for g in order]
+        model[i] = [k, t, pair, *(groups[g][3] for g in order), *order, *simpler]

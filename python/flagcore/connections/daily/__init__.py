@@ -31,6 +31,7 @@ from typing import Any
 from ... import season as _season
 from ...days import EPOCH
 from ...library import Library
+from ...ratings.document import as_ratings
 from ..board import Board
 from .build import forget, schedule
 from .search import daily_categories
@@ -42,7 +43,12 @@ __all__ += ["categories", "placeable_ids", "never_ids", "usable_codes"]
 
 
 def daily(
-    date: _dt.date | str | None = None, mode: str = "flags", *, library: Library | None = None, key: bytes | None = None
+    date: _dt.date | str | None = None,
+    mode: str = "flags",
+    *,
+    library: Library | None = None,
+    key: bytes | None = None,
+    ratings: Any = None,
 ) -> Board:
     """The scheduled Connections board of ``date`` (a date, 'YYYY-MM-DD', None: today in UTC).
 
@@ -55,9 +61,13 @@ def daily(
     the board is a board of the fixed search (no tile fits another group, even arguably).
     ``generate(daily_seed(date))`` is unchanged: a plain seed, no schedule. Raises TypeError/
     ValueError naming ``date`` (not a day, or before ``EPOCH``) or ``mode``.
+
+    ratings: None, or a flagcore.ratings.Ratings (docs/ratings.md): the same categories and
+    tiles, coloured by learned difficulty; kept per day and ratings, so a day's board does not
+    change while the server runs.
     """
     i = _season.day_index(date)
-    return coloured_board(schedule(library, mode, key), i, library)
+    return coloured_board(schedule(library, mode, key), i, library, None if ratings is None else as_ratings(ratings))
 
 
 def categories(s: Schedule) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 from ... import days as _days
 from ..._impl import core
 from ...library import Library
+from ...ratings.colouring import rated_model, recolour
 from ..board import Board, Group, frozen_from_fields
 from ..difficulty import colour_by_model, model_tables
 from .members import members
@@ -71,9 +72,18 @@ def _make_board(s: Schedule, i: int) -> Made:
     return board, cats, code_indices
 
 
-def coloured_board(s: Schedule, i: int, library: Library | None) -> Board:
-    """Day i's Board coloured by the difficulty model (what a player sees), kept."""
-    board: Any = s.memo.get(("coloured", i))
+def coloured_board(s: Schedule, i: int, library: Library | None, ratings: Any = None) -> Board:
+    """Day i's Board coloured by the difficulty model (what a player sees), kept; with ``ratings``
+    (a flagcore.ratings.Ratings) coloured by learned difficulty instead (docs/ratings.md)."""
+    if ratings is not None:
+        board = s.memo.get(("rated", ratings.digest, i))
+        if board is None:
+            plain, cats, code_indices = made(s, i)
+            rm = rated_model(s.impl, library, s.mode, ratings)
+            raw = s.impl.board_model(rm.mt.prepared, code_indices, cats)
+            board = s.memo.put(("rated", ratings.digest, i), recolour(colour_by_model(plain, rm.mt, cats, raw), rm))
+        return board  # type: ignore[no-any-return]
+    board = s.memo.get(("coloured", i))
     if board is None:
         plain, cats, code_indices = made(s, i)
         # coloured(board, library) without its checks: the schedule made the board and knows its indices

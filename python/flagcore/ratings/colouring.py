@@ -1,0 +1,157 @@
+"""What the engine does with ratings (docs/ratings.md, "The engine"): steer and colour by learned
+difficulty, blended with today's model by uncertainty.
+
+Per category of a mode (the library's tables order):
+
+* today's model predicts ``m = intercept + slope * (10 - salience)`` on the learned scale, with
+  sd ``s`` (the ratings' ``model``, fitted where plays are many);
+* a category with ``MIN_PLAYS`` plays or more takes its learned difficulty ``d`` as it is; one with
+  fewer blends the two by precision: the fit's prior N(0, prior_sd^2) is swapped for N(m, s^2),
+  ``D = (d/sd^2 + m/s^2) / (L + 1/s^2)`` with ``L = 1/sd^2 - 1/prior_sd^2`` the plays' own
+  precision; a category the ratings do not hold takes ``m``. ``w`` = the model's share of D.
+* **steering**: the search's hidden pair and phantom strengths read a salience per category:
+  D mapped back onto the salience scale, standardised over the mode's categories (the same mean
+  and spread as today's saliences, so the hidden-pair cap keeps its meaning), rounded to 0..10.
+  Without ratings this gives back today's saliences exactly.
+* **colours**: a board's groups by ``D + w * slope * (board part of the model's score) / 10``:
+  the learned difficulty where the category is rated, today's per-board score where it is not
+  (its lure and pulls, which a rating already averages over), the model's colour order on ties.
+
+The kernels run unchanged on the effective saliences (both twins take them the same way through
+``prepare_model``), and the colouring is this module's Python, after either twin: the twins agree.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._connections_layout import SALIENCE_MAX, SCORE_HIDDEN, TIERS
+from ..connections.board import Board, Group, frozen_from_fields
+from ..connections.difficulty import ModelTables, model_tables, prepare_with_salience
+from ..connections.tables import default_library
+from ..library import Library
+from .document import Ratings
+from .fit import MIN_PLAYS
+
+__all__ = ["RatedModel", "rated_model", "recolour"]
+
+_CACHE_ATTR = "_flagcore_rated_models"
+_lock = threading.Lock()
+_MAX_CACHED = 8  # rated models per Library: a server holds one ratings file, a test a few
+
+
+@dataclass(frozen=True, eq=False)
+class RatedModel:
+    """One (ratings, library, mode, engine)'s effective model: tables on the steering saliences,
+    per category its blended difficulty and the model's share of it."""
+
+    digest: str
+    mt: ModelTables  # prepared on the steering saliences
+    salience: tuple[int, ...]
+    difficulty: tuple[float, ...]
+    model_weight: tuple[float, ...]
+    slope: float
+    index: dict[str, int]
+
+
+def blend(ratings: Ratings, mode: str, ids: list[str], saliences: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(D, w) per category (see the module docstring)."""
+    mm = ratings.model.get(mode)
+    slope, intercept, s = (mm.slope, mm.intercept, mm.sd) if mm else (0.25, -1.25, ratings.prior_sd)
+    rated = ratings.categories.get(mode, {})
+    prior_prec = 1.0 / ratings.prior_sd**2
+    d_out = np.empty(len(ids))
+    w_out = np.empty(len(ids))
+    for i, (cid, sal) in enumerate(zip(ids, saliences)):
+        m = intercept + slope * (SALIENCE_MAX - sal)
+        r = rated.get(cid)
+        if r is None:
+            d_out[i], w_out[i] = m, 1.0
+        elif r.plays >= MIN_PLAYS:
+            d_out[i], w_out[i] = r.difficulty, 0.0
+        else:
+            own = max(0.0, 1.0 / r.sd**2 - prior_prec)
+            den = own + 1.0 / s**2
+            d_out[i] = (r.difficulty / r.sd**2 + m / s**2) / den
+            w_out[i] = (1.0 / s**2) / den
+    return d_out, w_out
+
+
+def steering_saliences(d: np.ndarray, saliences: list[int]) -> list[int]:
+    """D on the salience scale: standardised to today's saliences' mean and spread, 0..10."""
+    base = np.asarray(saliences, dtype=float)
+    spread = float(d.std())
+    if len(d) < 2 or spread < 1e-12:
+        return list(saliences)
+    mapped = base.mean() - (d - d.mean()) * (base.std() / spread)
+    return [int(v) for v in np.clip(np.rint(mapped), 0, SALIENCE_MAX)]
+
+
+def rated_model(impl: Any, library: Library | None, mode: str, ratings: Ratings) -> RatedModel:
+    """The RatedModel of (ratings, library, mode) for ``impl``, built once and kept on the Library."""
+    lib = library if library is not None else default_library()
+    digest = ratings.digest
+    key = (digest, mode, impl.__name__)
+    per = lib.__dict__.get(_CACHE_ATTR)
+    if per is not None and key in per:
+        return per[key]  # type: ignore[no-any-return]
+    base = model_tables(impl, lib, mode)
+    ids = [c.id for c in base.tables.categories]
+    sal = [d.salience for d in base.data]
+    d, w = blend(ratings, mode, ids, sal)
+    steer = steering_saliences(d, sal)
+    mm = ratings.model.get(mode)
+    rm = RatedModel(
+        digest,
+        ModelTables(base.tables, base.data, prepare_with_salience(impl, base, steer)),
+        tuple(steer),
+        tuple(float(x) for x in d),
+        tuple(float(x) for x in w),
+        mm.slope if mm else 0.25,
+        {cid: i for i, cid in enumerate(ids)},
+    )
+    with _lock:
+        per = lib.__dict__.setdefault(_CACHE_ATTR, {})
+        if len(per) >= _MAX_CACHED:
+            per.clear()
+        per.setdefault(key, rm)
+        return per[key]  # type: ignore[no-any-return]
+
+
+def recolour(board: Board, rm: RatedModel) -> Board:
+    """``board`` (coloured by the kernel on ``rm``'s saliences) coloured by learned difficulty;
+    ``stats["model"]["ratings"]`` names the ratings (its board id carries it)."""
+    model = board.stats["model"]
+    scores = model["scores"]
+    index, diff, weight, sal = rm.index, rm.difficulty, rm.model_weight, rm.salience
+    keys = []
+    for t, g in enumerate(board.groups):
+        c = index[g.category_id]
+        extra = scores[t] - SCORE_HIDDEN * (SALIENCE_MAX - sal[c])  # the board's part: lure and pulls
+        keys.append((diff[c] + weight[c] * rm.slope * extra / SCORE_HIDDEN, t))
+    model["ratings"] = rm.digest
+    if keys[0] <= keys[1] <= keys[2] <= keys[3]:
+        return board  # the kernel's colours already follow the learned order (the common case)
+    order = [t for _, t in sorted(keys)]
+    rank = [0] * TIERS
+    for colour, t in enumerate(order):
+        rank[t] = colour
+    groups = []
+    for colour, t in enumerate(order):
+        g = board.groups[t]
+        groups.append(
+            frozen_from_fields(
+                Group, {"tier": colour, "label": g.label, "codes": g.codes, "category_id": g.category_id}
+            )
+        )
+    model["scores"] = [scores[t] for t in order]
+    model["search_tiers"] = [model["search_tiers"][t] for t in order]
+    decoy = board.stats.get("decoy")
+    if decoy is not None:
+        board.stats["decoy"] = {**decoy, "tier": rank[decoy["tier"]]}
+    object.__setattr__(board, "groups", tuple(groups))  # a Board is frozen; it is ours until returned
+    return board
