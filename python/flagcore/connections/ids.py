@@ -49,7 +49,7 @@ def encode_board_id(
     flags |= difficulty_code(difficulty) << ID_DIFFICULTY_SHIFT
     body = state.to_bytes(4, "big") + bytes([ID_VERSION, flags])
     text = base32_encode(int.from_bytes(body + id_checksum(body).to_bytes(2, "big"), "big"), ID_LENGTH)
-    return text if ratings is None else f"{text}{RATINGS_MARK}{split_ratings(f'x{RATINGS_MARK}{ratings}')[1]}"
+    return text if ratings is None else f"{text}{RATINGS_MARK}{split_ratings(f'{text}{RATINGS_MARK}{ratings}')[1]}"
 
 
 RATINGS_MARK = "-"  # an id dealt with ratings: "<13 characters>-<the ratings' 6-character digest>"
@@ -60,6 +60,8 @@ def split_ratings(board_id: Any) -> tuple[Any, str | None]:
     if not isinstance(board_id, str) or RATINGS_MARK not in board_id:
         return board_id, None
     base, _, digest = board_id.strip().partition(RATINGS_MARK)
+    if len(base) != ID_LENGTH:
+        return board_id, None  # not an id with a digest: the id's own rules name what is wrong
     digest = digest.lower()
     if len(digest) != RATINGS_DIGEST_CHARS or any(ch not in BASE32_DECODE for ch in digest):
         raise ValueError(f"board id {board_id!r}: the ratings digest must be {RATINGS_DIGEST_CHARS} base32 characters")
