@@ -15,7 +15,10 @@ threads, processes or machines share the store:
 - **results** (optional): write-once like boards, kept for good: one result per key
   (``record_verified``: a token's spend, a deal's result and the player's result, all or none);
 - **a player's results**: write-once per (player, key) like results, and listed per player (what
-  a player's stats are computed from).
+  a player's stats are computed from);
+- **play records** (flagcore.ratings): write-once per key (a keyed hash of player and board, so a
+  game is recorded once and no player is named), kept ``ttl`` seconds, with the counters of the
+  day's aggregate bumped in the same atomic step; listed in the order recorded.
 
 Values are bytes: the caller encodes them (JSON), the store never looks inside. Every call either
 answers or raises ``StoreUnavailable`` within the store's ``timeout`` (a synchronous Redis call:
@@ -35,7 +38,7 @@ import asyncio
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from .._args.store import as_count, as_key, as_value
@@ -219,6 +222,35 @@ class Store(ABC):
         """``player_results`` on an event loop."""
         return await self._arun(self._player_results_op(as_key(player, "player")))  # type: ignore[no-any-return]
 
+    # ------------------------------------------------------------ play records
+
+    def record_play(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> bool:
+        """One atomic step, write-once per ``key``: keep the play record ``data`` for ``ttl``
+        seconds and add 1 to each of ``fields`` in the counter set ``counts`` (kept as long);
+        True if recorded, False (nothing written) if ``key`` was recorded already."""
+        return self._run(self._record_play_op(*_checked_play(key, data, counts, fields, ttl)))  # type: ignore[no-any-return]
+
+    async def arecord_play(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> bool:
+        """``record_play`` on an event loop (in the same batch as the turn's other calls)."""
+        return await self._arun(self._record_play_op(*_checked_play(key, data, counts, fields, ttl)))  # type: ignore[no-any-return]
+
+    def play_counts(self, counts: str) -> dict[str, int]:
+        """The counter set ``counts``: field -> count (empty if none was recorded, or expired)."""
+        return self._run(self._play_counts_op(as_key(counts, "counts")))  # type: ignore[no-any-return]
+
+    async def aplay_counts(self, counts: str) -> dict[str, int]:
+        """``play_counts`` on an event loop."""
+        return await self._arun(self._play_counts_op(as_key(counts, "counts")))  # type: ignore[no-any-return]
+
+    def play_records(self, chunk: int = 10_000) -> Iterator[bytes]:
+        """Every play record kept, oldest first, read ``chunk`` at a time (memory stays bounded)."""
+        cursor: Any = None
+        while True:
+            rows, cursor = self._run(self._play_page_op(cursor, as_count(chunk, "chunk", 1)))
+            yield from rows
+            if cursor is None:
+                return
+
     # ------------------------------------------------------------ the connection
 
     def ping(self) -> None:
@@ -335,6 +367,16 @@ class Store(ABC):
     @abstractmethod
     def _ping_op(self) -> Any: ...
 
+    @abstractmethod
+    def _record_play_op(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> Any: ...
+
+    @abstractmethod
+    def _play_counts_op(self, counts: str) -> Any: ...
+
+    @abstractmethod
+    def _play_page_op(self, cursor: Any, chunk: int) -> Any:
+        """(up to ``chunk`` records after ``cursor`` (None: from the first), the next cursor or None)."""
+
 
 def _checked_result(result: Any) -> Result | None:
     if result is None:
@@ -371,4 +413,21 @@ def _checked_verified(
         as_value(data),
         None if player is None else as_key(player, "player"),
         _checked_result(result),
+    )
+
+
+MAX_PLAY_FIELDS = 16  # counters one play bumps (the day's aggregate of a board names a handful)
+
+
+def _checked_play(
+    key: str, data: bytes, counts: str, fields: Any, ttl: int
+) -> tuple[str, bytes, str, tuple[str, ...], int]:
+    if not isinstance(fields, tuple) or len(fields) > MAX_PLAY_FIELDS:
+        raise TypeError(f"fields must be a tuple of at most {MAX_PLAY_FIELDS} counter names")
+    return (
+        as_key(key, "key"),
+        as_value(data),
+        as_key(counts, "counts"),
+        tuple(as_key(f, "field") for f in fields),
+        as_count(ttl, "ttl", 1),
     )

@@ -82,7 +82,22 @@ redis.call('SET', KEYS[2], ARGV[2])
 if KEYS[3] then redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[4]) end
 return 1
 """
-_SCRIPTS = {hashlib.sha1(s.encode()).hexdigest(): s for s in (_SAVE_GAME, _PUT_ONCE, _PUT_PLAYER_RESULT, _VERIFIED)}
+# KEYS[1] the play's write-once mark, KEYS[2] the day's list of records, KEYS[3] the set of days,
+# KEYS[4] the counter set; ARGV: seconds to keep, the record, the day's number, the fields to bump.
+# 1 if recorded, 0 (nothing written) if the mark is there.
+_RECORD_PLAY = """
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[1]) + 86400)
+redis.call('SADD', KEYS[3], ARGV[3])
+for i = 4, #ARGV do redis.call('HINCRBY', KEYS[4], ARGV[i], 1) end
+redis.call('EXPIRE', KEYS[4], ARGV[1])
+return 1
+"""
+_SCRIPTS = {
+    hashlib.sha1(s.encode()).hexdigest(): s
+    for s in (_SAVE_GAME, _PUT_ONCE, _PUT_PLAYER_RESULT, _VERIFIED, _RECORD_PLAY)
+}
 _SHA = {source: sha for sha, source in _SCRIPTS.items()}
 # Replies of a Redis that is up but cannot serve yet (loading its data, a read-only replica, ...)
 _UNAVAILABLE_REPLIES = ("LOADING", "READONLY", "MISCONF", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")
@@ -376,3 +391,43 @@ class RedisStore(Store):
             return {bytes(k).decode(): bytes(v) for k, v in pairs}
 
         return Op([("HGETALL", self._player_results_key(player))], decode)
+
+    # ------------------------------------------------------------ play records
+    # the records of a day (UTC, by the store's clock) are one list, kept a day past the last
+    # record's ttl; the set of days lists them in order, so a reader pages day by day
+
+    def _record_play_op(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> Op:
+        day = int(self._clock()) // 86400
+        keys = [
+            f"{self.prefix}play:{key}",
+            f"{self.prefix}plays:{day}",
+            f"{self.prefix}play-days",
+            f"{self.prefix}play-counts:{counts}",
+        ]
+        return Op([_script(_RECORD_PLAY, keys, ttl, data, day, *fields)], lambda replies: bool(replies[0]))
+
+    def _play_counts_op(self, counts: str) -> Op:
+        def decode(replies: list[Any]) -> dict[str, int]:
+            reply = replies[0]
+            pairs = reply.items() if isinstance(reply, dict) else zip(reply[::2], reply[1::2], strict=True)
+            return {bytes(k).decode(): int(v) for k, v in pairs}
+
+        return Op([("HGETALL", f"{self.prefix}play-counts:{counts}")], decode)
+
+    def _play_page_op(self, cursor: Any, chunk: int) -> Op:
+        # cursor: (day, index in its list); the days come from the set, each read chunk by chunk
+        if cursor is None:
+            days_reply = self._run(Op([("SMEMBERS", f"{self.prefix}play-days")], lambda r: r[0]))
+            days = sorted(int(d) for d in days_reply)
+            if not days:
+                return Op([], lambda replies: ([], None))
+            cursor = (tuple(days), 0, 0)
+        days, d, start = cursor
+
+        def decode(replies: list[Any]) -> tuple[list[bytes], Any]:
+            rows = [bytes(x) for x in replies[0]]
+            if len(rows) == chunk:
+                return rows, (days, d, start + chunk)
+            return rows, ((days, d + 1, 0) if d + 1 < len(days) else None)
+
+        return Op([("LRANGE", f"{self.prefix}plays:{days[d]}", start, start + chunk - 1)], decode)

@@ -45,6 +45,12 @@ CREATE TABLE IF NOT EXISTS boards (key TEXT PRIMARY KEY, data BLOB NOT NULL) WIT
 CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS player_results (
     player TEXT NOT NULL, key TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (player, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS plays (
+    id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, exp INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS play_counts (
+    counts TEXT NOT NULL, field TEXT NOT NULL, n INTEGER NOT NULL, exp INTEGER NOT NULL,
+    PRIMARY KEY (counts, field)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS plays_exp ON plays (exp);
 CREATE INDEX IF NOT EXISTS games_exp ON games (exp);
 CREATE INDEX IF NOT EXISTS spent_exp ON spent (exp);
 """
@@ -189,6 +195,8 @@ class SQLiteStore(Store):
         def work(conn: sqlite3.Connection) -> None:
             conn.execute("DELETE FROM games WHERE exp <= ?", (now,))
             conn.execute("DELETE FROM spent WHERE exp <= ?", (now,))
+            conn.execute("DELETE FROM plays WHERE exp <= ?", (now,))
+            conn.execute("DELETE FROM play_counts WHERE exp <= ?", (now,))
 
         if conn is None:
             self._call(work)
@@ -352,6 +360,43 @@ class SQLiteStore(Store):
             return True
 
         return Op(work, writes=True)
+
+    def _record_play_op(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> Op:
+        exp = self._now() + ttl
+
+        def work(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
+                "INSERT INTO plays (key, exp, data) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING", (key, exp, data)
+            )
+            if cur.rowcount != 1:
+                return False
+            conn.executemany(
+                "INSERT INTO play_counts VALUES (?, ?, 1, ?) "
+                "ON CONFLICT (counts, field) DO UPDATE SET n = n + 1, exp = max(exp, excluded.exp)",
+                [(counts, f, exp) for f in fields],
+            )
+            return True
+
+        return Op(work, writes=True)
+
+    def _play_counts_op(self, counts: str) -> Op:
+        def work(conn: sqlite3.Connection) -> dict[str, int]:
+            rows = conn.execute(
+                "SELECT field, n FROM play_counts WHERE counts = ? AND exp > ?", (counts, self._now())
+            ).fetchall()
+            return {str(f): int(n) for f, n in rows}
+
+        return Op(work)
+
+    def _play_page_op(self, cursor: Any, chunk: int) -> Op:
+        def work(conn: sqlite3.Connection) -> tuple[list[bytes], int | None]:
+            rows = conn.execute(
+                "SELECT id, data FROM plays WHERE id > ? AND exp > ? ORDER BY id LIMIT ?",
+                (cursor or 0, self._now(), chunk),
+            ).fetchall()
+            return [bytes(r[1]) for r in rows], (int(rows[-1][0]) if len(rows) == chunk else None)
+
+        return Op(work)
 
     def _put_player_result_op(self, player: str, key: str, data: bytes) -> Op:
         return Op(lambda conn: _put_player_result(conn, player, key, data), writes=True)
