@@ -14,6 +14,12 @@ writes (a timed run of a few minutes; rerun the one you changed, then this scrip
     pytest benchmarks/bench_connections.py benchmarks/bench_puzzle.py benchmarks/bench_signatures.py \
         --benchmark-enable --benchmark-only --dist no --benchmark-json=benchmarks/results/kernels.json
 
+One table is not a benchmark: ``year`` (docs/season.md: the scheduled dailies of 2027 beside the
+plain ``daily:`` seeds) is the ``flagcore season`` report's own JSON, written by
+
+    flagcore season --from 2027-01-01 --days 365 --mode flags --json > benchmarks/results/season-2027-flags.json
+    flagcore season --from 2027-01-01 --days 365 --mode trivia --json > benchmarks/results/season-2027-trivia.json
+
 Each run's raw timings (``stats.data``, megabytes) are dropped from its file the first time this
 script reads it, keeping pytest-benchmark's summary (median, quartiles, rounds, machine, commit).
 
@@ -54,7 +60,7 @@ def ratio(slow: float, fast: float) -> str:
 def load(name: str) -> dict[str, Any]:
     path = RESULTS / name
     run = json.loads(path.read_text(encoding="utf-8"))
-    if any("data" in b["stats"] for b in run["benchmarks"]):  # the raw samples: not needed, not kept
+    if any("data" in b["stats"] for b in run.get("benchmarks", [])):  # the raw samples: not needed, not kept
         for b in run["benchmarks"]:
             b["stats"].pop("data", None)
         path.write_text(json.dumps(run, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -105,6 +111,65 @@ def season() -> str:
     header = ["median", "flags, core", "flags, reference", "trivia, core", "trivia, reference"]
     command = "pytest benchmarks/bench_season.py --benchmark-enable --benchmark-only --dist no"
     return provenance(run, command) + "\n\n" + table(header, rows)
+
+
+def year() -> str:
+    """The season's figures of 2027, scheduled beside the plain seeds, from ``flagcore season --json``."""
+    runs = {mode: load(f"season-2027-{mode}.json") for mode in ("flags", "trivia")}
+    cols = [(runs[m], kind) for m in ("flags", "trivia") for kind in ("scheduled", "plain")]
+
+    def row(label: str, cell: Callable[[dict[str, Any], bool], str]) -> list[str]:
+        return [label] + [cell(run[kind], kind == "scheduled") for run, kind in cols]
+
+    def tier(t: dict[str, Any], sched: bool) -> str:
+        return f"{t['min_gap']} / {t['median_gap']:g}" + (f" ({t['target_gap']:g})" if sched else "")
+
+    purple = lambda r: r["tiers"][3]  # noqa: E731
+    rows = [
+        row(
+            "days that repeat a category from the day before", lambda r, s: f"{r['repeat_within_1']} of {r['days'] - 1}"
+        ),
+        row("... from the past 7 days", lambda r, s: str(r["repeat_within_7"])),
+        row("... from the past 28 days", lambda r, s: str(r["repeat_within_28"])),
+        *[
+            row(f"{name}: min / median gap (0.8 n)", lambda r, s, i=i: tier(r["tiers"][i], s))
+            for i, name in enumerate(("yellow", "green", "blue", "purple"))
+        ],
+        row("most uses / median uses, purple", lambda r, s: f"{purple(r)['max_uses']} / {purple(r)['median_uses']:g}"),
+        row(
+            "categories used",
+            lambda r, s: f"{sum(t['used'] for t in r['tiers'])} of {sum(t['placeable'] for t in r['tiers'])}",
+        ),
+        row(
+            "groups that repeat an earlier group",
+            lambda r, s: f"{r['groups']['repeat_earlier_group']} of {r['groups']['total']:,}",
+        ),
+        row("... within 90 days", lambda r, s: str(r["groups"]["repeat_within_90"])),
+        row(
+            "returns keeping 3 or 4 of the previous members",
+            lambda r, s: f"{r['groups']['returns_keeping_3_or_4']} of {r['groups']['returns']:,}",
+        ),
+        row(
+            "flags seen (of those the mode can use)", lambda r, s: f"{r['flags']['appeared']} of {r['flags']['usable']}"
+        ),
+        row(
+            "flags on boards of consecutive days (chance: same frequencies)",
+            lambda r, s: f"{r['flags']['on_consecutive_days']} ({r['flags']['on_consecutive_days_by_chance']:.0f})",
+        ),
+        row(
+            "rule-ambiguous boards, boards breaking an arguable membership",
+            lambda r, s: f"{r['boards_rule_ambiguous']}, {r['boards_breaking_arguable']}",
+        ),
+    ]
+    header = ["2027", "flags scheduled", "flags `daily:`", "trivia scheduled", "trivia `daily:`"]
+    puzzle = runs["flags"]["puzzle"]
+    grids = ", ".join(f"{g} {puzzle['grids'][g]}" for g in ("easy", "medium", "hard") if g in puzzle["grids"])
+    return (
+        "From `flagcore season --from 2027-01-01 --days 365 --mode flags|trivia --json`.\n\n"
+        + table(header, rows)
+        + f"\n\nThe Puzzle daily over 2027: {puzzle['distinct_flags']} distinct flags, the shortest gap between two"
+        f" turns of a flag {puzzle['min_gap']} days, grids {grids} days."
+    )
 
 
 def side(bench: dict[str, Any]) -> str:
@@ -164,6 +229,7 @@ def kernels() -> str:
 
 
 TABLES: dict[str, tuple[str, Callable[[], str]]] = {
+    "year": ("docs/season.md", year),
     "season": ("docs/season.md", season),
     "public": ("docs/performance.md", public),
     "kernels": ("docs/performance.md", kernels),

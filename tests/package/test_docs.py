@@ -152,3 +152,4 @@ def test_the_benchmark_tables_are_what_write_figures_writes():
         for name, (where, _) in figures.TABLES.items():
             if where == page:
                 assert figures.region(name).search(text).group(2).count("\n| ") >= 3, name  # a table, not empty
+    assert set(figures.TABLES) == {"year", "season", "public", "kernels"}
