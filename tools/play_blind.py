@@ -11,6 +11,11 @@ when the game ends. Each guess is recorded with its verdict and the time, so the
     python tools/play_blind.py guess STATE CODE CODE CODE CODE
     python tools/play_blind.py tally STATE [STATE ...]      # wins, mistakes, solve order by colour
     python tools/play_blind.py review STATE [STATE ...]     # after the games: what each wrong four was
+    python tools/play_blind.py records STATE [STATE ...]    # finished games as play records (JSON lines)
+
+Every game that ends is also appended, as one play record (docs/ratings.md), to the records file
+(``--records``, default records/blind-games.jsonl in the repository): the blind games the shipped
+ratings are fitted from (``flagcore ratings fit --records records/blind-games.jsonl``).
 
 ``--png`` draws the remaining tiles (no groups outlined) at the picture's tile size.
 """
@@ -28,9 +33,17 @@ from flagcore import connections
 from flagcore.connections import ConnectionsGame
 from flagcore.connections.board import Board
 from flagcore.library import load_library
+from flagcore.ratings import record_of_game, write_records
 from flagcore.review.pictures import connections_png
 
 TIER_NAMES = ("yellow", "green", "blue", "purple")
+RECORDS = Path(__file__).resolve().parent.parent / "records" / "blind-games.jsonl"
+
+
+def _record(state: dict[str, Any], board: Board, game: ConnectionsGame) -> Any:
+    """The play record of a finished game (its board id names how it was dealt)."""
+    difficulty = None if state.get("daily") else (state.get("difficulty") or "normal")
+    return record_of_game(game, connections.board_id(board), state.get("daily"), difficulty)
 
 
 def _board(state: dict[str, Any]) -> Board:
@@ -151,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     tally.add_argument("states", nargs="+")
     review = sub.add_parser("review")
     review.add_argument("states", nargs="+")
+    records = sub.add_parser("records")
+    records.add_argument("states", nargs="+")
+    guess.add_argument("--records", default=str(RECORDS), help="append the finished game here (JSON lines)")
     a = ap.parse_args(argv)
 
     if a.cmd == "new":
@@ -183,11 +199,25 @@ def main(argv: list[str] | None = None) -> int:
         print(out.result.upper() + (f": {out.matched.label} ({tier})" if out.matched else ""))
         if game.over:
             _end(board, game)
+            path = Path(a.records)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a", encoding="utf-8") as f:
+                write_records([_record(state, board, game)], f)
+            print(f"record: {path}")
         else:
             _show(board, game, None)
         return 0
     if a.cmd == "review":
         return _review(a.states)
+    if a.cmd == "records":  # the state files of games played before records were written
+        for path in a.states:
+            state = json.loads(Path(path).read_text())
+            board, game = _replay(state)
+            if game.over:
+                write_records([_record(state, board, game)], sys.stdout)
+            else:
+                print(f"{path}: not finished", file=sys.stderr)
+        return 0
     # tally
     played = wins = mistakes = 0
     order_rows = []

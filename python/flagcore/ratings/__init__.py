@@ -11,7 +11,15 @@ from __future__ import annotations
 from ..errors import RatingsError
 from .document import FORMAT, BoardRating, CategoryRating, ModelMap, Ratings, load_ratings
 from .fit import MIN_PLAYS, PRIOR_SD, fit, spearman
-from .records import PlayRecord, PuzzleRecord, RecordsRead, parse_record, read_records, write_records
+from .records import (
+    PlayRecord,
+    PuzzleRecord,
+    RecordsRead,
+    parse_record,
+    read_records,
+    record_of_game,
+    write_records,
+)
 
 __all__ = [
     "FORMAT",
@@ -29,6 +37,7 @@ __all__ = [
     "load_ratings",
     "parse_record",
     "read_records",
+    "record_of_game",
     "spearman",
     "write_records",
 ]

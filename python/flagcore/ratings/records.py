@@ -23,7 +23,15 @@ from typing import IO, Any
 
 from .._args.ratings import MAX_RECORD_CHARS, check_connections_record, check_puzzle_record
 
-__all__ = ["PlayRecord", "PuzzleRecord", "RecordsRead", "parse_record", "read_records", "write_records"]
+__all__ = [
+    "PlayRecord",
+    "PuzzleRecord",
+    "RecordsRead",
+    "parse_record",
+    "read_records",
+    "record_of_game",
+    "write_records",
+]
 
 
 @dataclass(frozen=True)
@@ -166,3 +174,25 @@ def write_records(records: Iterable[PlayRecord | PuzzleRecord], target: str | Pa
         target.write(json.dumps(rec.to_dict(), separators=(",", ":")) + "\n")
         n += 1
     return n
+
+
+def record_of_game(game: Any, board: str, day: str | None = None, difficulty: Any = None) -> PlayRecord:
+    """The play record of a finished ConnectionsGame (``board``: its board id): its groups in
+    the colours the board showed, each with the position it was solved at, and its wrong fours."""
+    if not game.over:
+        raise ValueError("a play record is made of a finished game")
+    groups = sorted(game.board.groups, key=lambda g: g.tier)
+    order = {g.category_id: i + 1 for i, g in enumerate(game.solved_groups)}
+    sets = {frozenset(g.codes) for g in groups}
+    wrong = tuple(tuple(sorted(four)) for four in game.guesses if frozenset(four) not in sets)
+    return PlayRecord(
+        board,
+        game.board.mode,
+        day,
+        difficulty,
+        bool(game.won),
+        int(game.mistakes),
+        tuple(g.category_id for g in groups),  # type: ignore[arg-type]
+        tuple(order.get(g.category_id, 0) for g in groups),  # type: ignore[arg-type]
+        wrong,
+    )
