@@ -36,3 +36,21 @@ def test_bad_ratings_file_exits_2(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "NaN" in err
     assert main(["ratings", "fit", "--records", str(tmp_path / "missing.jsonl"), "--out", str(bad)]) == 2
+
+
+def test_import_export_and_fit_from_a_store(tmp_path, capsys) -> None:
+    recs = tmp_path / "r.jsonl"
+    games_ = games("trivia", 300, hidden("trivia"))
+    write_records(games_, recs)
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    assert main(["ratings", "import", str(recs), "--store", url]) == 0
+    assert "300 records added" in capsys.readouterr().out
+    assert main(["ratings", "import", str(recs), "--store", url]) == 0  # the same file again adds nothing
+    assert "0 records added" in capsys.readouterr().out
+    out = tmp_path / "back.jsonl"
+    assert main(["ratings", "export", "--store", url, "--out", str(out)]) == 0
+    assert out.read_text() == recs.read_text()
+    fitted = tmp_path / "ratings.json"
+    assert main(["ratings", "fit", "--store", url, "--mode", "trivia", "--out", str(fitted)]) == 0
+    assert json.loads(fitted.read_text())["records"] == {"trivia": 300}
+    assert main(["ratings", "fit", "--store", "none", "--out", str(fitted)]) == 2
