@@ -115,8 +115,8 @@ def test_the_daily_board_is_the_scheduled_one() -> None:
         assert [t["code"] for t in served["tiles"]] == list(scheduled.tiles)
         again = b.get("/api/connections/board", params={"id": served["board_id"]}).json()
         assert [t["code"] for t in again["tiles"]] == list(scheduled.tiles)
-    before = a.get("/api/connections/board", params={"daily": "2025-12-31"})
-    assert before.status_code == 200 and len(before.json()["tiles"]) == 16
+    before = a.get("/api/connections/board", params={"daily": "2025-12-31"})  # no daily before the epoch
+    assert before.status_code == 400 and before.json()["error"]["code"] == "bad_board"
 
 
 @pytest.mark.parametrize(

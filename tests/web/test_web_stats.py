@@ -48,7 +48,7 @@ def test_todays_dailies_count_once_per_game_and_other_boards_are_practice(client
     assert client.get("/api/stats").json()["games"]["connections"]["played"] == 0
     assert play(client, {"daily": today()}, mistakes=1)["won"]
     assert play(client, {"seed": "practice"}, mistakes=0)["won"]  # not a daily
-    assert play(client, {"daily": "2025-03-01"}, mistakes=0)["won"]  # the archive: its day is over everywhere
+    assert play(client, {"daily": "2026-03-01"}, mistakes=0)["won"]  # the archive: its day is over everywhere
     assert play(client, {"daily": today(), "mode": "trivia"}, mistakes=0, win=False)["lost"]
     figures = client.get("/api/stats").json()["games"]
     assert figures["connections"] == {

@@ -25,7 +25,6 @@ from __future__ import annotations
 import datetime
 import re
 import secrets
-import time
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -34,7 +33,7 @@ from typing import Any
 
 import orjson
 
-from .. import Rng, puzzle
+from .. import Rng, days, puzzle
 from .._args.web import (
     as_bench_tiles,
     as_daily_deal,
@@ -52,7 +51,7 @@ from ..season import puzzle_plan
 from ..signatures import bundled_codes, flag_svg, piece_signatures
 from ..store import Store
 from . import stats
-from .boards import ID_LENGTH, LATEST_ZONE, Dealt, KeyedBoards, check_mode, daily_number, game_number
+from .boards import ID_LENGTH, Dealt, KeyedBoards, check_mode, daily_number, game_number
 from .jsonapi import Endpoint, PatternRoute, Reply
 from .openapi import SPEC
 from .routes import ROUTES
@@ -61,7 +60,6 @@ from .trace import simulate
 
 # the handlers that know the player (with a store: games bound to a player, the player's stats)
 PLAYER_HANDLERS = frozenset({"board", "guess", "deal", "verify", "player_stats"})
-DAILY_EPOCH = datetime.date(2024, 1, 1)  # no daily board before this day (flagcore's first)
 STALE = (
     "this guess token was already used, or the game has moved on since it was issued "
     "(another tab or device): reload the board to continue the game where it is"
@@ -108,9 +106,9 @@ class Api:
     private_library: bool = False  # boards are dealt from ``library``, not the bundled one
     # boards read from the store's published boards, by (game number, mode, secret): never change
     _published: dict[tuple[int, str, int], Dealt] = dataclass_field(default_factory=dict)
-    # the day of each daily's game number from DAILY_EPOCH to _daily_until: only these can be published
+    # the day of each daily's game number from days.EPOCH to _daily_until: only these can be published
     _daily_days: dict[int, str] = dataclass_field(default_factory=dict)
-    _daily_until: datetime.date = DAILY_EPOCH - datetime.timedelta(days=1)
+    _daily_until: datetime.date = days.EPOCH - datetime.timedelta(days=1)
 
     def __post_init__(self) -> None:
         self.boards = KeyedBoards(self.signer, self._prepare, library=self.library if self.private_library else None)
@@ -208,7 +206,7 @@ class Api:
 
     def _daily_day(self, number: int) -> str | None:
         """The day (YYYY-MM-DD) whose daily board has game number ``number``, among the days so far."""
-        latest = datetime.datetime.now(LATEST_ZONE).date()
+        latest = days.latest_day()
         while self._daily_until < latest:
             self._daily_until += datetime.timedelta(days=1)
             day = self._daily_until.isoformat()
@@ -501,24 +499,15 @@ class Api:
         return self._openapi_reply
 
 
-_EPOCH_TEXT = DAILY_EPOCH.isoformat()
-_latest_cache: list[Any] = [0.0, ""]  # [time.time() until which it holds, the latest date out]
-
-
-def _latest_daily() -> str:
-    """Today's date in the earliest time zone (UTC+14), as YYYY-MM-DD, recomputed once a second."""
-    now = time.time()
-    if now >= _latest_cache[0]:
-        _latest_cache[:] = [now + 1.0, datetime.datetime.now(LATEST_ZONE).date().isoformat()]
-    return str(_latest_cache[1])
+_EPOCH_TEXT = days.EPOCH.isoformat()
 
 
 def _check_not_future(date: str) -> None:
     """A daily board is served from the moment its day has begun somewhere (UTC+14), not before,
-    and from DAILY_EPOCH on."""
+    and from the schedule's epoch on (flagcore.days)."""
     if date < _EPOCH_TEXT:
         raise ApiError(400, "bad_board", f"there is no daily board before {_EPOCH_TEXT}")
-    latest = _latest_daily()
+    latest = days.latest_day_text()
     if date > latest:  # both YYYY-MM-DD (daily_number checked the date), so text order is date order
         raise ApiError(
             400, "future_daily", f"the daily board of {date} is not out yet: it is {latest} in the earliest time zone"

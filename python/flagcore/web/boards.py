@@ -27,10 +27,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from .. import days
 from .._args.connections import BASE32_ALPHABET as _ALPHABET  # Crockford base32
 from .._args.connections import BASE32_DECODE as _DECODE  # o/i/l as 0/1/1
 from .._args.connections import as_mode
-from .._args.season import EPOCH as SCHEDULE_EPOCH
 from .._impl import core
 from ..connections import Board, daily, generate
 from ..connections.ids import daily_seed
@@ -44,8 +44,6 @@ _TO_DIGITS = str.maketrans({ch: "0123456789abcdefghijklmnopqrstuv"[digit] for ch
 _ID_TEXT = re.compile(f"[{''.join(sorted(_DECODE))}]{{{ID_LENGTH}}}")
 # every pair of id characters (10 bits), so an id is 7 lookups: 6 pairs and the last character
 _PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
-# The earliest time zone (UTC+14): a day's daily exists from the moment that day has begun somewhere.
-LATEST_ZONE = _dt.timezone(_dt.timedelta(hours=14))
 BOARD_CACHE = 4096  # boards kept per process, each with its id and encoded reply (a few kB each)
 
 
@@ -105,12 +103,12 @@ class KeyedBoards:
         # board: everyone); Boards are frozen, so one object can serve every request.
         self.dealt = lru_cache(maxsize=cache_size)(self._deal)
         self._days: dict[int, str] = {}  # game number of each day's daily so far -> its date
-        self._days_until = SCHEDULE_EPOCH - _dt.timedelta(days=1)
+        self._days_until = days.EPOCH - _dt.timedelta(days=1)
 
     def scheduled_day(self, number: int) -> str | None:
         """The date whose daily board has game number ``number`` (from the schedule's epoch to today
         in the earliest time zone), or None: such a board is the day's scheduled board."""
-        latest = _dt.datetime.now(LATEST_ZONE).date()
+        latest = days.latest_day()
         while self._days_until < latest:  # a day's number is added once, when the day begins
             self._days_until += _dt.timedelta(days=1)
             day = self._days_until.isoformat()
