@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -240,7 +241,9 @@ def learned_vs_hidden(ratings: Any, truth: Truth) -> dict[str, Any]:
     return out
 
 
-def run(store_kind: str, players: int, games: int, check_games: int, seed: int = 2026) -> dict[str, Any]:
+def run(
+    store_kind: str, players: int, games: int, check_games: int, clients: int = 4, seed: int = 2026
+) -> dict[str, Any]:
     truth = Truth(seed)
     rng = np.random.default_rng(seed)
     people = [Player(i, float(rng.normal(0, 1))) for i in range(players)]
@@ -254,14 +257,25 @@ def run(store_kind: str, players: int, games: int, check_games: int, seed: int =
     server, port = start_server(url, secret)
     log: list[dict[str, Any]] = []
     started = time.perf_counter()
-    try:
+    picks = rng.integers(players, size=games)
+
+    def worker(k: int) -> list[dict[str, Any]]:
+        # games g with g % clients == k, each by a player of this client's share (a player's random
+        # stream is never used by two threads)
         client = Client(port)
         keyed = KeyedBoards(Signer(as_secret(secret, "secret")))
-        for g in range(games):
-            player = people[int(rng.integers(players))]
+        out = []
+        for g in range(k, games, clients):
+            player = people[min(players - 1, (int(picks[g]) // clients) * clients + k)]
             game = play_http(client, keyed, player, 1_000_000 + g, MODES[g % 2], truth)
             game["skill"] = player.skill
-            log.append(game)
+            out.append(game)
+        return out
+
+    try:
+        with ThreadPoolExecutor(clients) as pool:
+            for part in pool.map(worker, range(clients)):
+                log.extend(part)
         elapsed = time.perf_counter() - started
     finally:
         server.terminate()
@@ -327,9 +341,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=2000)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--check-games", type=int, default=2000)
+    ap.add_argument("--clients", type=int, default=4, help="HTTP clients at once (threads)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    out = run(a.store, a.players, a.games, a.check_games)
+    out = run(a.store, a.players, a.games, a.check_games, a.clients)
     print(json.dumps(out, indent=1 if a.json else None))
     return 0
 
