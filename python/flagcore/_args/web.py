@@ -1,27 +1,37 @@
-"""Rules of the web server's requests: JSON bodies and their fields, seeds, flags and bench boards
-(and create_app's own arguments).
+"""Rules of the web server's requests: query strings and JSON bodies and their fields, seeds, modes,
+dates, grids, flags, guesses, swap logs and bench boards (and create_app's own arguments).
 
 Each request rule returns the checked value or raises ``ApiError`` (a ValueError) with the HTTP status
-and JSON error code the client sees; flagcore.web.jsonapi sends it. Board requests (dates, modes,
-board ids) raise ``BoardRequestError`` from flagcore.web.boards, which owns the id format.
+and JSON error code the client sees; flagcore.web.jsonapi sends it. Board requests (dates, modes)
+raise ``BoardRequestError`` (HTTP 400, ``bad_board``). The values a request may name (modes, grids,
+difficulties) are the engines' own (flagcore._args.connections, flagcore._args.puzzle): the routes'
+OpenAPI enums are written from the same names.
 """
 
 from __future__ import annotations
 
 import binascii
+import datetime as _dt
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
-from ..errors import ApiError
+from ..errors import ApiError, BoardRequestError
 from .common import parse_seed_text
-from .connections import as_difficulty
+from .connections import DIFFICULTY_LEVELS, MAX_TEMPTING, as_date, as_difficulty, as_mode
+from .puzzle import GRID_ALIASES, GRIDS
 from .season import as_day
 
 MAX_CODE_CHARS = 8
 MAX_BENCH_TILES = 64
 MAX_SWAPS = 1000  # a 5x3 board needs at most 14; anything near this is not a game
+DAILY_EPOCH = _dt.date(2024, 1, 1)  # no daily board before this day (flagcore's first)
+_EPOCH_TEXT = DAILY_EPOCH.isoformat()
+BOARD_NAMES = ("seed", "daily", "id")  # the ways a board request names its board (at most one)
+GRID_NAMES = (*GRIDS, *GRID_ALIASES)  # what a deal's "grid" may say: the engine's grids and their aliases
+DIFFICULTY_PATTERN = f"^({'|'.join(DIFFICULTY_LEVELS)}|[0-{MAX_TEMPTING}])$"  # the trace's difficulty
+DIFFICULTY_TEXT = f"{', '.join(DIFFICULTY_LEVELS)} or a count 0..{MAX_TEMPTING}"
 
 
 def as_ttl(ttl: Any, name: str) -> int:
@@ -61,6 +71,117 @@ def field(body: dict[str, Any], name: str, kinds: type | tuple[type, ...], requi
     if not isinstance(value, kinds):
         raise ApiError(400, "bad_type", f"{name} has the wrong type ({type(value).__name__})")
     return value
+
+
+class BoardQuery(NamedTuple):
+    """A board request's query, checked: the one way it names its board (``daily``, ``seed`` or
+    ``board_id``; none of them: a random board) and its mode (None with an id: the id names it)."""
+
+    mode: str | None
+    daily: str | None = None
+    seed: int | str | None = None
+    board_id: str | None = None
+
+
+def as_board_query(query: dict[str, str], latest_day: str) -> BoardQuery:
+    """``GET /api/connections/board``'s query: at most one of seed, daily and id; a mode unless an
+    id names it; a daily out by ``latest_day`` (today in the earliest time zone)."""
+    chosen = [k for k in BOARD_NAMES if k in query]
+    if len(chosen) > 1:
+        raise ApiError(400, "bad_request", f"give at most one of {', '.join(BOARD_NAMES)} (got {chosen})")
+    if "id" in query:
+        if "mode" in query:
+            raise BoardRequestError("mode comes from the board id; do not pass both")
+        return BoardQuery(None, board_id=query["id"])
+    mode = as_board_mode(query.get("mode", "flags"))
+    if "daily" in query:
+        return BoardQuery(mode, daily=as_board_day(query["daily"], latest_day))
+    if "seed" in query:
+        return BoardQuery(mode, seed=as_request_seed(query["seed"]))
+    return BoardQuery(mode)
+
+
+def as_board_mode(mode: Any) -> str:
+    """``mode`` when it names a Connections mode (the package's rule and message, as_mode);
+    BoardRequestError otherwise."""
+    try:
+        return as_mode(mode)
+    except (TypeError, ValueError) as exc:
+        raise BoardRequestError(str(exc)) from None
+
+
+def as_board_day(date: str, latest_day: str) -> str:
+    """A daily board's date: a calendar day (as_date's rule) from DAILY_EPOCH to ``latest_day``."""
+    try:
+        as_date(date)
+    except (TypeError, ValueError) as exc:
+        raise BoardRequestError(str(exc)) from None
+    return as_published_day(date, latest_day)
+
+
+def as_published_day(date: str, latest_day: str) -> str:
+    """A daily (a checked YYYY-MM-DD) that is out: from DAILY_EPOCH on, and begun somewhere by now
+    (``latest_day``: today at UTC+14)."""
+    if date < _EPOCH_TEXT:
+        raise ApiError(400, "bad_board", f"there is no daily board before {_EPOCH_TEXT}")
+    if date > latest_day:  # both YYYY-MM-DD, so text order is date order
+        raise ApiError(
+            400,
+            "future_daily",
+            f"the daily board of {date} is not out yet: it is {latest_day} in the earliest time zone",
+        )
+    return date
+
+
+class TraceQuery(NamedTuple):
+    """``GET /api/connections/trace``'s query, checked."""
+
+    seed: int | str
+    mode: str
+    legacy: bool
+    difficulty: Any  # None: the search alone (docs/difficulty.md)
+
+
+def as_trace_query(query: dict[str, str]) -> TraceQuery:
+    """The simulator's engine seed (default 12), mode, legacy switch and difficulty (default none)."""
+    mode = as_board_mode(query.get("mode", "flags"))
+    legacy = as_flag_switch(query.get("legacy", "false"), "legacy")
+    seed = as_request_seed(query.get("seed", "12"))
+    difficulty = as_difficulty_query(query["difficulty"]) if "difficulty" in query else None
+    return TraceQuery(seed, mode, legacy, difficulty)
+
+
+class DealRequest(NamedTuple):
+    """``POST /api/puzzle/deal``'s body, checked: a day's deal (``daily``), or a grid, an optional
+    seed and an optional flag (None: the seed's random flag)."""
+
+    daily: str | None
+    grid: str = "hard"
+    seed: int | str | None = None
+    flag: str | None = None
+
+
+def as_deal_request(body: dict[str, Any], flag_codes: frozenset[str], latest_day: str) -> DealRequest:
+    """A Puzzle deal's body: ``{"daily": day}`` alone, or ``grid``, ``seed`` and ``flag`` (a code
+    of ``flag_codes``, any case, or "random")."""
+    day = as_daily_deal(body)
+    if day is not None:
+        return DealRequest(as_published_day(day, latest_day))
+    grid_name = (field(body, "grid", str, required=False) or "hard").strip().lower()
+    grid = GRID_ALIASES.get(grid_name, grid_name)
+    if grid not in GRIDS:
+        raise ApiError(400, "bad_grid", f"grid must be one of {', '.join(GRIDS)} (or {', '.join(GRID_ALIASES)})")
+    raw_seed = body.get("seed")
+    seed = as_request_seed(raw_seed) if raw_seed is not None else None
+    flag = field(body, "flag", str, required=False)
+    if flag is not None and flag.lower() == "random":
+        flag = None
+    elif flag is not None:
+        # ASCII only before upper(): "ﬁ".upper() is "FI" (a code is matched exactly, never folded)
+        flag = flag.strip().upper() if flag.isascii() else flag
+        if flag not in flag_codes:
+            raise ApiError(400, "unknown_flag", f"flag {flag[:12]!r} is not a bundled flag")
+    return DealRequest(None, grid, seed, flag)
 
 
 def as_daily_deal(body: dict[str, Any]) -> str | None:

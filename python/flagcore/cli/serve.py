@@ -90,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
     from .._args.store import parse_store_url
     from ..library import load_library
     from ..store import open_store
-    from ..web.app import HOSTS_ENV, LIBRARY_ENV, STORE_ENV
-    from ..web.tokens import SECRET_ENV, old_secrets_from_env, secret_file, secret_from_env
+    from ..web.app import LIBRARY_ENV, STORE_ENV
+    from ..web.tokens import old_secrets_from_env, secret_from_env
 
     secret = secret_from_env()  # a weak FLAGCORE_SECRET fails here, before any worker starts
     old_secrets_from_env()
@@ -104,33 +104,12 @@ def run(args: argparse.Namespace) -> int:
         store.ping()
         store.close()
     if secret is None:
-        if kind == "sqlite":
-            # kept beside the games, so a restart keeps every board, token and player
-            path = Path(target).with_suffix(".secret")
-            os.environ[SECRET_ENV] = secret_file(path).decode("utf-8")
-            print(f"flagcore serve: {SECRET_ENV} is not set; using the secret kept in {path}", file=sys.stderr)
-        elif kind == "redis":
-            refuse_shared_store_without_secret(kind, SECRET_ENV)
-        else:
-            import secrets
-
-            os.environ[SECRET_ENV] = secrets.token_urlsafe(32)
-            print(
-                f"flagcore serve: {SECRET_ENV} is not set; using a random secret for this run. Tokens and "
-                "board ids die with this server: set FLAGCORE_SECRET to keep them across restarts and machines.",
-                file=sys.stderr,
-            )
+        _keep_a_secret(kind, target)
     os.environ[STORE_ENV] = url
     if args.library is not None:
         load_library(args.library)  # a broken library fails here, naming the file and the problem
         os.environ[LIBRARY_ENV] = str(Path(args.library).resolve())
-    hosts = args.allowed_host
-    if hosts is None and args.host in LOOPBACK:
-        hosts = [*LOOPBACK, "[::1]"]
-    if hosts:
-        os.environ[HOSTS_ENV] = ",".join(hosts)
-    else:
-        os.environ.pop(HOSTS_ENV, None)
+    _export_hosts(args.host, args.allowed_host)
     if args.server == "granian":
         from granian import Granian
 
@@ -158,3 +137,40 @@ def run(args: argparse.Namespace) -> int:
             access_log=not args.no_access_log,
         )
     return 0
+
+
+def _keep_a_secret(kind: str, target: str) -> None:
+    """FLAGCORE_SECRET for the workers when it is not set: kept beside a SQLite store, refused with
+    Redis (every machine must share one), random for a stateless run."""
+    from ..web.tokens import SECRET_ENV, secret_file
+
+    if kind == "sqlite":
+        # kept beside the games, so a restart keeps every board, token and player
+        path = Path(target).with_suffix(".secret")
+        os.environ[SECRET_ENV] = secret_file(path).decode("utf-8")
+        print(f"flagcore serve: {SECRET_ENV} is not set; using the secret kept in {path}", file=sys.stderr)
+    elif kind == "redis":
+        refuse_shared_store_without_secret(kind, SECRET_ENV)
+    else:
+        import secrets
+
+        os.environ[SECRET_ENV] = secrets.token_urlsafe(32)
+        print(
+            f"flagcore serve: {SECRET_ENV} is not set; using a random secret for this run. Tokens and "
+            "board ids die with this server: set FLAGCORE_SECRET to keep them across restarts and machines.",
+            file=sys.stderr,
+        )
+
+
+def _export_hosts(host: str, allowed: list[str] | None) -> None:
+    """FLAGCORE_ALLOWED_HOSTS for the workers: --allowed-host, else the loopback names when listening
+    on a loopback address, else unset (any host)."""
+    from ..web.app import HOSTS_ENV
+
+    hosts = allowed
+    if hosts is None and host in LOOPBACK:
+        hosts = [*LOOPBACK, "[::1]"]
+    if hosts:
+        os.environ[HOSTS_ENV] = ",".join(hosts)
+    else:
+        os.environ.pop(HOSTS_ENV, None)

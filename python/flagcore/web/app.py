@@ -87,33 +87,10 @@ def create_app(
     An embedding server that knows its users names the player of a request by setting
     ``scope["flagcore.player"]`` (flagcore.web.players); otherwise a signed cookie does.
     """
-    if secret is None:
-        key = secret_from_env()
-        if key is None:
-            warnings.warn(
-                f"flagcore.web: {SECRET_ENV} is not set; using a random secret for this process. "
-                "Game tokens and board ids will not survive a restart and are refused by other "
-                "workers: set the same FLAGCORE_SECRET on every worker.",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-            key = secrets.token_urlsafe(32).encode("ascii")
-    else:
-        key = as_secret(secret, "secret")
-    if old_secrets is None:
-        old = old_secrets_from_env()
-    else:
-        old = tuple(s.encode("utf-8") if isinstance(s, str) else s for s in old_secrets)
-    if store is None:
-        store = os.environ.get(STORE_ENV, "none")
-    if isinstance(store, str):
-        store = open_store(store)
-    if allowed_hosts is None and os.environ.get(HOSTS_ENV):
-        allowed_hosts = os.environ[HOSTS_ENV].split(",")
-    hosts = None if allowed_hosts is None else frozenset(h.strip().lower() for h in allowed_hosts if h.strip())
+    signer = _signer(secret, old_secrets)
     if library is None:
         library = os.environ.get(LIBRARY_ENV) or None
-    signer = Signer(key, old)
+    store = _store(store)
     api = Api(
         signer,
         load_library(None if library is None else Path(library)),
@@ -128,19 +105,48 @@ def create_app(
         if path in endpoints:
             raise ValueError(f"extra_endpoints: {path} is a route of the API")  # a caller's mistake, not a request
         endpoints[path] = endpoint
+    players = Players(signer) if store is not None else None
+    return JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts))
 
-    def page(name: str) -> Any:
-        async def endpoint(request: Request) -> Response:
-            return FileResponse(STATIC / f"{name}.html", headers=_PAGE_HEADERS)
 
-        return endpoint
+def _signer(secret: str | bytes | None, old_secrets: Sequence[str | bytes] | None) -> Signer:
+    """The Signer of create_app's secrets (see create_app: None reads the environment)."""
+    if secret is None:
+        key = secret_from_env()
+        if key is None:
+            warnings.warn(
+                f"flagcore.web: {SECRET_ENV} is not set; using a random secret for this process. "
+                "Game tokens and board ids will not survive a restart and are refused by other "
+                "workers: set the same FLAGCORE_SECRET on every worker.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            key = secrets.token_urlsafe(32).encode("ascii")
+    else:
+        key = as_secret(secret, "secret")
+    if old_secrets is None:
+        old = old_secrets_from_env()
+    else:
+        old = tuple(s.encode("utf-8") if isinstance(s, str) else s for s in old_secrets)
+    return Signer(key, old)
 
-    def root_file(name: str, media_type: str) -> Any:
-        async def endpoint(request: Request) -> Response:
-            return FileResponse(STATIC / name, media_type=media_type, headers=_PAGE_HEADERS)
 
-        return endpoint
+def _store(store: Store | str | None) -> Store | None:
+    """create_app's store: a Store, a URL, or None (FLAGCORE_STORE, else stateless)."""
+    if store is None:
+        store = os.environ.get(STORE_ENV, "none")
+    return open_store(store) if isinstance(store, str) else store
 
+
+def _hosts(allowed_hosts: Iterable[str] | None) -> frozenset[str] | None:
+    """The host names served (lower case), from create_app or FLAGCORE_ALLOWED_HOSTS; None: any."""
+    if allowed_hosts is None and os.environ.get(HOSTS_ENV):
+        allowed_hosts = os.environ[HOSTS_ENV].split(",")
+    return None if allowed_hosts is None else frozenset(h.strip().lower() for h in allowed_hosts if h.strip())
+
+
+def _pages() -> Starlette:
+    """The browser game's pages and static files (Starlette), every error as the API's JSON."""
     help_html = (STATIC / "help.html").read_text(encoding="utf-8").replace(HOUSE_RULES_SLOT, house_rules_html())
 
     async def help_page(request: Request) -> Response:
@@ -148,17 +154,30 @@ def create_app(
 
     pages = Starlette(
         routes=[
-            Route("/", page("index")),
+            Route("/", _page("index")),
             Route("/static/help.html", help_page),  # before the static files: the house rules filled in
-            *(Route(f"/{name}", page(name)) for name in PAGES),
-            *(Route(path, root_file(name, kind)) for path, (name, kind) in ROOT_FILES.items()),
+            *(Route(f"/{name}", _page(name)) for name in PAGES),
+            *(Route(path, _root_file(name, kind)) for path, (name, kind) in ROOT_FILES.items()),
             Mount("/static", StaticFiles(directory=STATIC)),
         ],
         exception_handlers={HTTPException: _http_error},
     )
     pages.router.redirect_slashes = False  # a redirect would name the Host header's host: "/static" is a 404
-    players = Players(signer) if store is not None else None
-    return JsonApi(endpoints, api.patterns(), pages, players, hosts)
+    return pages
+
+
+def _page(name: str) -> Any:
+    async def endpoint(request: Request) -> Response:
+        return FileResponse(STATIC / f"{name}.html", headers=_PAGE_HEADERS)
+
+    return endpoint
+
+
+def _root_file(name: str, media_type: str) -> Any:
+    async def endpoint(request: Request) -> Response:
+        return FileResponse(STATIC / name, media_type=media_type, headers=_PAGE_HEADERS)
+
+    return endpoint
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

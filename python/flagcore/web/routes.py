@@ -11,15 +11,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._args.web import MAX_BENCH_TILES, MAX_SWAPS, refused_as, refused_swap_log
+from .._args.connections import MODES
+from .._args.web import (
+    DIFFICULTY_PATTERN,
+    DIFFICULTY_TEXT,
+    GRID_NAMES,
+    MAX_BENCH_TILES,
+    MAX_SWAPS,
+    refused_as,
+    refused_swap_log,
+)
 from .jsonapi import Refusal
 
 
 @dataclass(frozen=True)
 class Route:
-    """One API route. ``handler`` names the Api method that serves it; ``response`` is the OpenAPI
-    200 response, ``errors`` the 4xx statuses it documents; ``documented=False`` keeps it out of
-    the document (the document's own route)."""
+    """One API route. ``handler`` names the Api method that serves it ("connections.board": the
+    Connections API's ``board``); ``response`` is the OpenAPI 200 response, ``errors`` the 4xx
+    statuses it documents; ``documented=False`` keeps it out of the document (the document's own
+    route); ``player=True``: the handler knows the player (with a store: games bound to a player,
+    the player's stats)."""
 
     path: str
     method: str
@@ -31,6 +42,7 @@ class Route:
     errors: tuple[int, ...] = ()
     documented: bool = True
     refuses: Refusal | None = None  # see flagcore.web.jsonapi.Endpoint
+    player: bool = False
 
 
 ERROR_RESPONSE = {
@@ -43,7 +55,7 @@ _SEED = {
         {"type": "string", "minLength": 1, "maxLength": 64},
     ]
 }
-_MODE = {"type": "string", "enum": ["flags", "trivia"]}
+_MODE = {"type": "string", "enum": list(MODES)}  # the engine's modes, as every enum here: one source
 
 
 def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
@@ -75,7 +87,7 @@ ROUTES: tuple[Route, ...] = (
     Route(
         "/api/connections/board",
         "GET",
-        "board",
+        "connections.board",
         "a board's tiles (never its groups) and the token of a new game",
         parameters=(
             _query(
@@ -89,11 +101,12 @@ ROUTES: tuple[Route, ...] = (
         ),
         response=_json({"type": "object", "required": ["board_id", "mode", "tiles", "token"]}),
         errors=(400, 422, 503),  # 503: the store (games, published dailies) did not answer
+        player=True,
     ),
     Route(
         "/api/connections/guess",
         "POST",
-        "guess",
+        "connections.guess",
         "grade four tiles against the game in the token (the last reply's token; a new game's "
         "token is its board id); returns the next token",
         body=_body(
@@ -123,11 +136,12 @@ ROUTES: tuple[Route, ...] = (
         ),
         errors=(400, 403, 409, 410, 413, 503),
         refuses=refused_as(400, "bad_guess"),  # the game refuses codes not on the board or already solved
+        player=True,
     ),
     Route(
         "/api/connections/trace",
         "GET",
-        "trace",
+        "connections.trace",
         "the search simulator: every step of generate(seed, mode, legacy, trace=True) on a raw engine seed",
         parameters=(
             _query("seed", {"type": "string", "maxLength": 64}, "engine seed (default 12)"),
@@ -135,8 +149,8 @@ ROUTES: tuple[Route, ...] = (
             _query("legacy", {"type": "string", "enum": ["true", "false"]}, "the spec's generator"),
             _query(
                 "difficulty",
-                {"type": "string", "pattern": "^(easy|normal|hard|[0-8])$"},
-                "red herrings by design: easy, normal, hard or a count 0..8 (default: the search alone)",
+                {"type": "string", "pattern": DIFFICULTY_PATTERN},
+                f"red herrings by design: {DIFFICULTY_TEXT} (default: the search alone)",
             ),
         ),
         response=_json({"type": "object"}),
@@ -145,12 +159,12 @@ ROUTES: tuple[Route, ...] = (
     Route(
         "/api/puzzle/deal",
         "POST",
-        "deal",
+        "puzzle.deal",
         "deal a Puzzle: tiles, look-alike classes, background positions and a token binding flag, grid, start and par",
         body=_body(
             {
                 "flag": {"type": "string", "nullable": True, "description": "a bundled flag code or 'random'"},
-                "grid": {"type": "string", "enum": ["easy", "medium", "hard", "regular", "pro", "elite"]},
+                "grid": {"type": "string", "enum": list(GRID_NAMES)},
                 "seed": {"nullable": True, **_SEED},
                 "daily": {
                     "type": "string",
@@ -163,11 +177,12 @@ ROUTES: tuple[Route, ...] = (
         response=_json({"type": "object", "required": ["flag", "grid", "tiles_by_slot", "token"]}),
         errors=(400, 413, 422),
         refuses=refused_as(422, "no_deal"),
+        player=True,
     ),
     Route(
         "/api/puzzle/verify",
         "POST",
-        "verify",
+        "puzzle.verify",
         "replay a swap log against a deal's token: swaps, par, over par, perfect",
         body=_body(
             {
@@ -195,11 +210,12 @@ ROUTES: tuple[Route, ...] = (
         ),
         errors=(400, 403, 409, 410, 413, 422, 503),
         refuses=refused_swap_log,
+        player=True,
     ),
     Route(
         "/api/puzzle/cycles",
         "POST",
-        "cycles",
+        "puzzle.cycles",
         "the swap bench: cycles and min swaps of a board of distinct tiles",
         body=_body(
             {
@@ -253,6 +269,7 @@ ROUTES: tuple[Route, ...] = (
             }
         ),
         errors=(503,),
+        player=True,
     ),
     Route(
         "/api/flags",

@@ -34,15 +34,9 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library, difficu
     ``difficulty`` (None: the search alone) steers the board as generate's does; the steps are then
     those of the attempt the model chose, and the groups wear the model's colours."""
     board = generate(seed, mode, library=library, legacy=legacy, trace=True, difficulty=difficulty)
-    # the sets the search reads, from the library the board came from: the certain codes a group's
-    # tiles come from (legacy's spill is the rest of them) and the fit sets the fixed search counts
-    certain = {c.id: c.certain for c in library.categories(mode)}
-    fit_sets = {c.id: c.pool | c.arguable for c in library.categories(mode)}
+    spill = _Spill(library, mode, legacy)
     events = board.events or []
     stack: list[dict[str, Any]] = []  # one frame per tier entered: {"tier", "label", "codes"}
-    flat_spill: set[str] = set()  # legacy: the spec's flat "forbidden" set
-    spills: list[set[str]] = []  # legacy: the spill each placed group added
-    refs: dict[str, int] = {}  # fixed: how many placed fit sets hold each code
     drawn: list[str] = []
     attempts = backtracks = 0
     steps: list[dict[str, Any]] = []
@@ -60,22 +54,12 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library, difficu
         elif kind == "place":
             stack[depth]["label"] = ev["label"]
             if legacy:
-                four = list(ev["codes"])
-                stack[depth]["codes"] = four
-                spill = set(certain[ev["category_id"]]) - set(four)
-                spills.append(spill)
-                flat_spill |= spill
-            else:
-                for code in fit_sets[ev["category_id"]]:
-                    refs[code] = refs.get(code, 0) + 1
+                stack[depth]["codes"] = list(ev["codes"])
+            spill.place(ev)
         elif kind == "undo":
             stack[depth]["label"] = None
             stack[depth]["codes"] = []
-            if legacy:
-                flat_spill -= spills.pop()  # the spec's bug, shown as it happens
-            else:
-                for code in fit_sets[ev["category_id"]]:
-                    refs[code] -= 1
+            spill.undo(ev)
             backtracks += 1
         elif kind == "backtrack":
             del stack[depth:]
@@ -87,7 +71,6 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library, difficu
             if ev["removed"] in codes:
                 codes[codes.index(ev["removed"])] = ev["added"]
         board_codes = [c for frame in stack for c in frame["codes"]]
-        spill_codes = sorted(flat_spill) if legacy else sorted(c for c, n in refs.items() if n >= 2)
         steps.append(
             {
                 "event": ev,
@@ -95,7 +78,7 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library, difficu
                 "candidate": candidate,
                 "stack": [dict(frame, codes=list(frame["codes"])) for frame in stack],
                 "board": board_codes,
-                "spill": spill_codes,
+                "spill": spill.codes(),
                 "attempts": attempts,
                 "backtracks": backtracks,
             }
@@ -110,3 +93,37 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library, difficu
         ],
         "steps": steps,
     }
+
+
+class _Spill:
+    """The codes later groups may not use, as each generator keeps them: ``legacy`` the spec's flat
+    set (a placed group forbids the rest of its pool of certain codes), the fixed search the codes
+    two placed fit sets (pool and arguable codes) share."""
+
+    def __init__(self, library: Library, mode: str, legacy: bool) -> None:
+        # the sets the search reads, from the library the board came from
+        self._certain = {c.id: c.certain for c in library.categories(mode)}
+        self._fit_sets = {c.id: c.pool | c.arguable for c in library.categories(mode)}
+        self._legacy = legacy
+        self._flat: set[str] = set()  # legacy: the spec's flat "forbidden" set
+        self._added: list[set[str]] = []  # legacy: the spill each placed group added
+        self._refs: dict[str, int] = {}  # fixed: how many placed fit sets hold each code
+
+    def place(self, ev: dict[str, Any]) -> None:
+        if self._legacy:
+            added = set(self._certain[ev["category_id"]]) - set(ev["codes"])
+            self._added.append(added)
+            self._flat |= added
+        else:
+            for code in self._fit_sets[ev["category_id"]]:
+                self._refs[code] = self._refs.get(code, 0) + 1
+
+    def undo(self, ev: dict[str, Any]) -> None:
+        if self._legacy:
+            self._flat -= self._added.pop()  # the spec's bug, shown as it happens
+        else:
+            for code in self._fit_sets[ev["category_id"]]:
+                self._refs[code] -= 1
+
+    def codes(self) -> list[str]:
+        return sorted(self._flat) if self._legacy else sorted(c for c, n in self._refs.items() if n >= 2)

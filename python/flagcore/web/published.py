@@ -1,0 +1,73 @@
+"""The boards a server deals, as players have seen them: a day's board is published to the store
+the first time it is served and read from there after, so an upgrade of flagcore or of the
+library never changes a board players have seen (the first writer wins)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from .._args.web import DAILY_EPOCH
+from ..connections import Board, Group
+from ..store import Store
+from .boards import LATEST_ZONE, Dealt, KeyedBoards, daily_number
+
+
+class PublishedBoards:
+    """``boards``' boards (KeyedBoards), the published version first when ``store`` has one.
+
+    ``prepare(board, board_id)`` makes a published board's ``Dealt.extra`` as KeyedBoards does."""
+
+    def __init__(self, boards: KeyedBoards, store: Store | None, prepare: Callable[[Board, str], Any]) -> None:
+        self.keyed = boards
+        self._store = store
+        self._prepare = prepare
+        # boards read from the store's published boards, by (game number, mode, secret): never change
+        self._published: dict[tuple[int, str, int], Dealt] = {}
+        # the day of each daily's game number from DAILY_EPOCH to _daily_until: only these can be published
+        self._daily_days: dict[int, str] = {}
+        self._daily_until = DAILY_EPOCH - datetime.timedelta(days=1)
+
+    def dealt(self, number: int, mode: str, key: int, publish: bool = False) -> Dealt:
+        """The board of (number, mode, secret): its published version when the store has one
+        (``publish``: publishing this one if there is none yet, the first writer winning)."""
+        dealt = self.keyed.dealt(number, mode, key)
+        if self._store is None:
+            return dealt
+        known = self._published.get((number, mode, key))
+        if known is not None:
+            return known
+        if not publish and self.daily_day(number) is None:
+            return dealt  # a board of a seed or an id: never a day's board, so never published
+        mine = orjson.dumps(_board_json(dealt.board))
+        store = self._store
+        data = store.publish_board(dealt.board_id, mine) if publish else store.published_board(dealt.board_id)
+        if data is None:
+            return dealt  # not published: a board of a seed or an id, never served as a daily
+        if data != mine:  # published by another version of flagcore or of the library: that one stays
+            board = _board_from_json(orjson.loads(data), dealt.board_id)
+            dealt = Dealt(board, dealt.board_id, self._prepare(board, dealt.board_id))
+        self._published[(number, mode, key)] = dealt
+        return dealt
+
+    def daily_day(self, number: int) -> str | None:
+        """The day (YYYY-MM-DD) whose daily board has game number ``number``, among the days so far."""
+        latest = datetime.datetime.now(LATEST_ZONE).date()
+        while self._daily_until < latest:
+            self._daily_until += datetime.timedelta(days=1)
+            day = self._daily_until.isoformat()
+            self._daily_days[daily_number(day)] = day
+        return self._daily_days.get(number)
+
+
+def _board_json(board: Board) -> dict[str, Any]:
+    """What a published board keeps: its mode, tiles and groups (all a game needs)."""
+    return {"mode": board.mode, "tiles": list(board.tiles), "groups": [g.to_dict() for g in board.groups]}
+
+
+def _board_from_json(data: dict[str, Any], board_id: str) -> Board:
+    groups = tuple(Group(g["tier"], g["label"], tuple(g["codes"]), g["category_id"]) for g in data["groups"])
+    return Board(tuple(data["tiles"]), groups, board_id, data["mode"])  # type: ignore[arg-type]

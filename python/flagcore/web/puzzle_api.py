@@ -1,0 +1,164 @@
+"""The Puzzle API: deals, verified results and the swap bench.
+
+A deal returns a token that binds the flag, grid, start board and par; ``verify`` replays the
+client's swap log against it. With a store, a deal's result is recorded once per (player, flag,
+grid, seed), and a daily's counts in the player's stats.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from functools import cache
+from typing import Any
+
+import orjson
+
+from .. import Rng, puzzle
+from .._args.web import as_bench_tiles, as_deal_request, as_swap_list, field
+from ..errors import ApiError
+from ..season import puzzle_plan
+from ..signatures import flag_svg, piece_signatures
+from ..store import Store
+from . import stats
+from .boards import latest_day
+from .flag_names import FlagNames
+from .tokens import Signer, SpendHook
+
+_SVG_SIZE = re.compile(rb'viewBox\s*=\s*["\']\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)[\s,]+([\d.eE+]+)')
+
+
+class PuzzleApi:
+    """``POST /api/puzzle/deal``, ``/verify`` and ``/cycles`` under one server secret (``signer``)."""
+
+    def __init__(
+        self, signer: Signer, names: FlagNames, puzzle_ttl: int, on_spend: SpendHook | None, store: Store | None
+    ) -> None:
+        self.signer, self.names, self.puzzle_ttl, self.on_spend, self.store = signer, names, puzzle_ttl, on_spend, store
+
+    def deal(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
+        """A shuffled board with a signed token binding flag, grid, start and par;
+        ``{"daily": "YYYY-MM-DD"}`` deals that day's Puzzle (the reply says the day)."""
+        asked = as_deal_request(body, self.names.codes, latest_day())
+        if asked.daily is not None:  # the deal of puzzle.daily
+            return {**self._deal(*puzzle_plan(asked.daily), player, asked.daily), "daily": asked.daily}
+        seed = asked.seed if asked.seed is not None else secrets.randbelow(1 << 32)
+        flag = asked.flag
+        if flag is None:
+            flag = self.names.sorted_codes[Rng(f"flag|{seed}").below(len(self.names.sorted_codes))]
+        return self._deal(flag, asked.grid, seed, player)
+
+    def _deal(
+        self, flag: str, grid_key: str, seed: int | str, player: str | None, day: str | None = None
+    ) -> dict[str, Any]:
+        columns, rows = puzzle.GRIDS[grid_key]
+        # by code: the engine caches each flag's signatures on each grid; ParSearchLimit: no_deal (routes.py)
+        game = puzzle.new_game(flag, grid_key, seed=seed)
+        start = list(game.start)
+        claim: dict[str, Any] = {"f": flag, "c": columns, "r": rows, "st": start, "p": game.par}
+        if player is not None:  # with a store: one verified result per (player, flag, grid, seed)
+            claim.update(u=player, s=seed)
+            if day is not None:  # a daily's deal: its result counts in the player's stats
+                claim["d"] = day
+        token = self.signer.sign("puzzle", claim, self.puzzle_ttl)
+        return {
+            "flag": flag,
+            "name": self.names.name(flag),
+            "seed": seed,
+            "grid": {"name": grid_key, "columns": columns, "rows": rows},
+            "tiles_by_slot": start,
+            "classes": _signatures(flag, columns, rows)[1],
+            "positions": _positions(columns, rows),
+            "aspect": _aspect(flag),
+            "token": token,
+        }
+
+    def verify(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
+        """Replay a swap log against a deal's token; the verified result."""
+        claim = self.signer.check("puzzle", field(body, "token", str))
+        swaps = as_swap_list(field(body, "swaps", list))
+        sigs, _ = _signatures(claim["f"], claim["c"], claim["r"])
+        # the engine reads a JSON list of [a, b] lists directly, checks included; a log it refuses
+        # is malformed (400) or rejected (422): _args.web.refused_swap_log, named in routes.py
+        result = puzzle.verify(claim["st"], swaps, sigs)
+        if result.min_possible != claim["p"]:  # the engine's par changed since the deal
+            raise ApiError(409, "stale_token", "this board's par has changed since the deal; deal again")
+        if self.on_spend is not None and not self.on_spend("puzzle", claim["jti"], claim["exp"]):
+            raise ApiError(409, "token_used", "this Puzzle result was already verified")
+        verified = {
+            "swaps": result.swaps,
+            "par": result.min_possible,
+            "over_par": result.swaps_over_min,
+            "perfect": result.perfect,
+            "solved": result.solved,
+            "flag": claim["f"],
+        }
+        if self.store is not None and "u" in claim:
+            self._record(claim, verified)
+        return verified
+
+    def _record(self, claim: dict[str, Any], verified: dict[str, Any]) -> None:
+        """Keep a verified result: a token verifies once, and a deal (the same seed dealt again:
+        another token) has one result per player; a daily's counts in the player's stats."""
+        assert self.store is not None  # only called with a store (verify)
+        deal_key = orjson.dumps(["puzzle", claim["u"], claim["f"], claim["c"], claim["r"], claim["s"]]).decode()
+        mine = orjson.dumps({"jti": claim["jti"], **verified})
+        if (
+            not self.store.spend("puzzle", claim["jti"], claim["exp"])
+            or self.store.record_result(deal_key, mine) != mine
+        ):
+            raise ApiError(409, "already_verified", "this Puzzle deal already has a verified result (one per player)")
+        if "d" in claim and stats.counts(claim["d"]):
+            entry = stats.result_data(verified["solved"], verified["over_par"])
+            self.store.record_player_result(claim["u"], stats.result_key("puzzle", claim["d"]), entry)
+
+    def cycles(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The swap bench's cycles, min swaps and each slot's cycle."""
+        tiles = as_bench_tiles(field(body, "tiles_by_slot", list))
+        cycle_of = [-1] * len(tiles)
+        count = 0
+        for start in range(len(tiles)):
+            if cycle_of[start] < 0:
+                slot = start
+                while cycle_of[slot] < 0:
+                    cycle_of[slot] = count
+                    slot = tiles[slot]
+                count += 1
+        cycles = puzzle.count_cycles(tiles)  # the engine's count; the labels above only colour the bench
+        return {
+            "cycles": cycles,
+            "min_swaps": puzzle.min_swaps_to_identity(tiles),
+            "cycle_of": cycle_of,
+            "solved": puzzle.is_strictly_solved(tiles),
+        }
+
+
+@cache
+def _signatures(flag: str, columns: int, rows: int) -> tuple[tuple[int, ...] | None, list[int]]:
+    """A bundled flag's tile signatures (None: every tile distinct) and each piece's look-alike
+    class, numbered by first appearance."""
+    sigs = piece_signatures(flag, columns, rows)
+    if sigs is None:
+        return None, list(range(columns * rows))
+    seen: dict[int, int] = {}
+    return tuple(int(s) for s in sigs), [seen.setdefault(s, len(seen)) for s in sigs]
+
+
+@cache
+def _positions(columns: int, rows: int) -> list[list[str]]:
+    """CSS background-position of each piece: the spec's background_percent of its column and row."""
+    return [
+        [puzzle.background_percent(i % columns, columns), puzzle.background_percent(i // columns, rows)]
+        for i in range(columns * rows)
+    ]
+
+
+@cache
+def _aspect(code: str) -> float:
+    """Width / height of a bundled flag's artwork (its viewBox), for sizing the Puzzle board."""
+    match = _SVG_SIZE.search(flag_svg(code)[:4096])
+    if match:
+        w, h = float(match.group(1)), float(match.group(2))
+        if w > 0 and h > 0:
+            return round(w / h, 4)
+    return 1.5
