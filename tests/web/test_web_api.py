@@ -105,7 +105,7 @@ def test_same_secret_same_board_from_seed_daily_or_id() -> None:
 
 def test_the_daily_board_is_the_scheduled_one() -> None:
     # The server's daily is connections.daily (the season's schedule), on every worker, and its id
-    # rebuilds it; a day before the schedule's epoch is a keyed board of its game number.
+    # rebuilds it; a day before the one epoch of every daily (flagcore.days) has no daily.
     from flagcore import connections
 
     a, b = TestClient(create_app(SECRET)), TestClient(create_app(SECRET))
@@ -115,8 +115,8 @@ def test_the_daily_board_is_the_scheduled_one() -> None:
         assert [t["code"] for t in served["tiles"]] == list(scheduled.tiles)
         again = b.get("/api/connections/board", params={"id": served["board_id"]}).json()
         assert [t["code"] for t in again["tiles"]] == list(scheduled.tiles)
-    before = a.get("/api/connections/board", params={"daily": "2025-12-31"})  # no daily before the epoch
-    assert before.status_code == 400 and before.json()["error"]["code"] == "bad_board"
+    before = error(a.get("/api/connections/board", params={"daily": "2025-12-31"}), 400, "bad_board")
+    assert before["message"] == "there is no daily board before 2026-01-01"
 
 
 @pytest.mark.parametrize(
@@ -633,3 +633,80 @@ def test_openapi_document_is_the_checked_in_file(client: TestClient) -> None:
     checked_in = (Path(__file__).parent / "data" / "openapi.json").read_bytes()
     assert text(SPEC).encode() == checked_in
     assert client.get("/api/openapi.json").json() == json.loads(checked_in)
+
+
+ARGUMENT_REFUSALS = [  # the package's rules' messages, sent with the web's codes (as before the ArgumentError family)
+    (
+        "GET",
+        "/api/connections/board",
+        {"mode": "chess"},
+        "bad_board",
+        "mode must be one of ('flags', 'trivia'), got 'chess'",
+    ),
+    ("GET", "/api/connections/board", {"daily": "2026-02-30"}, "bad_board", "date '2026-02-30' is not a calendar date"),
+    ("GET", "/api/connections/board", {"daily": "yesterday"}, "bad_board", "date must be YYYY-MM-DD, got 'yesterday'"),
+    (
+        "GET",
+        "/api/connections/board",
+        {"seed": "4294967296"},
+        "bad_seed",
+        "seed 4294967296: int seeds are in [0, 2^32)",
+    ),
+    ("GET", "/api/connections/board", {"seed": ""}, "bad_seed", "seed is empty: give an int in [0, 2^32) or a word"),
+    (
+        "GET",
+        "/api/connections/trace",
+        {"difficulty": "9"},
+        "bad_request",
+        "difficulty must be an int 0..8 (tempting phantom groups), got 9",
+    ),
+    ("GET", "/api/connections/trace", {"mode": "x"}, "bad_board", "mode must be one of ('flags', 'trivia'), got 'x'"),
+    (
+        "POST",
+        "/api/puzzle/deal",
+        {"daily": "2025-12-31"},
+        "bad_date",
+        "daily 2025-12-31 is before the schedule's epoch 2026-01-01",
+    ),
+    ("POST", "/api/puzzle/deal", {"daily": "2026-13-01"}, "bad_date", "daily '2026-13-01' is not a calendar date"),
+    (
+        "POST",
+        "/api/puzzle/deal",
+        {"seed": "-4"},
+        "bad_seed",
+        "seed -4: int seeds are in [0, 2^32) and unsigned; for a str seed use a word (e.g. daily:2026-11-29)",
+    ),
+]
+
+
+@pytest.mark.parametrize("method,path,arg,code,message", ARGUMENT_REFUSALS)
+def test_argument_errors_are_sent_by_the_one_table(
+    client: TestClient, method: str, path: str, arg: dict, code: str, message: str
+) -> None:
+    """The package's own rules refuse these values (ArgumentError, ArgumentTypeError); the web's error
+    table sends each with the code of the argument it names, and the rule's message unchanged."""
+    r = client.get(path, params=arg) if method == "GET" else client.post(path, json=arg)
+    assert error(r, 400, code)["message"] == message
+
+
+def test_an_argument_error_of_the_engine_is_the_routes_refusal(client: TestClient) -> None:
+    """An argument error naming no request argument is the engine refusing a route's data (its
+    ``refuses``): a guess of codes not on the board is bad_guess, not a bad argument."""
+    token = client.get("/api/connections/board", params={"seed": "12"}).json()["token"]
+    r = client.post("/api/connections/guess", json={"token": token, "codes": ["ZZ", "YY", "XX", "WW"]})
+    assert error(r, 400, "bad_guess")["message"] == "codes: not on this board: ['ZZ', 'YY', 'XX', 'WW']"
+
+
+def test_the_routes_enums_are_the_engines() -> None:
+    from flagcore._args.connections import DIFFICULTY_LEVELS, MAX_TEMPTING, MODES
+    from flagcore._args.puzzle import GRID_ALIASES, GRIDS
+    from flagcore.web.openapi import SPEC
+
+    board = SPEC["paths"]["/api/connections/board"]["get"]["parameters"]
+    assert next(p for p in board if p["name"] == "mode")["schema"]["enum"] == list(MODES)
+    deal = SPEC["paths"]["/api/puzzle/deal"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert deal["properties"]["grid"]["enum"] == [*GRIDS, *GRID_ALIASES]
+    trace = SPEC["paths"]["/api/connections/trace"]["get"]["parameters"]
+    pattern = next(p for p in trace if p["name"] == "difficulty")["schema"]["pattern"]
+    assert all(re.fullmatch(pattern, str(d)) for d in (*DIFFICULTY_LEVELS, *range(MAX_TEMPTING + 1)))
+    assert not re.fullmatch(pattern, str(MAX_TEMPTING + 1))

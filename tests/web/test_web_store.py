@@ -148,7 +148,7 @@ def test_a_future_daily_is_refused(client):
         err = error(client.get("/api/connections/board", params={"daily": day.isoformat()}), 400, "future_daily")
         assert "not out yet" in err["message"]
     err = error(client.get("/api/connections/board", params={"daily": "2025-12-31"}), 400, "bad_board")
-    assert "no daily board before 2026-01-01" in err["message"]  # the schedule's epoch (flagcore.days)
+    assert "no daily board before 2026-01-01" in err["message"]
 
 
 def test_the_days_board_is_published_once_and_read_from_the_store(store):

@@ -2,8 +2,10 @@
 dates, grids, flags, guesses, swap logs and bench boards (and create_app's own arguments).
 
 Each request rule returns the checked value or raises ``ApiError`` (a ValueError) with the HTTP status
-and JSON error code the client sees; flagcore.web.jsonapi sends it. Board requests (dates, modes)
-raise ``BoardRequestError`` (HTTP 400, ``bad_board``). The values a request may name (modes, grids,
+and JSON error code the client sees; flagcore.web.jsonapi sends it. A value with a rule of the
+package's own (a seed, a mode, a date, a difficulty) is handed to that rule as it is: its
+ArgumentError names the argument, and the web's error table (flagcore.web.jsonapi.ARGUMENT_CODES)
+sends it with that argument's code. The values a request may name (modes, grids,
 difficulties) are the engines' own (flagcore._args.connections, flagcore._args.puzzle): the routes'
 OpenAPI enums are written from the same names.
 """
@@ -11,12 +13,12 @@ OpenAPI enums are written from the same names.
 from __future__ import annotations
 
 import binascii
-import datetime as _dt
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import orjson
 
+from ..days import EPOCH
 from ..errors import ApiError, BoardRequestError
 from .common import parse_seed_text
 from .connections import DIFFICULTY_LEVELS, MAX_TEMPTING, as_date, as_difficulty, as_mode
@@ -26,8 +28,7 @@ from .season import as_day
 MAX_CODE_CHARS = 8
 MAX_BENCH_TILES = 64
 MAX_SWAPS = 1000  # a 5x3 board needs at most 14; anything near this is not a game
-DAILY_EPOCH = _dt.date(2024, 1, 1)  # no daily board before this day (flagcore's first)
-_EPOCH_TEXT = DAILY_EPOCH.isoformat()
+_EPOCH_TEXT = EPOCH.isoformat()  # no daily before the one epoch of every daily (flagcore.days)
 BOARD_NAMES = ("seed", "daily", "id")  # the ways a board request names its board (at most one)
 GRID_NAMES = (*GRIDS, *GRID_ALIASES)  # what a deal's "grid" may say: the engine's grids and their aliases
 DIFFICULTY_PATTERN = f"^({'|'.join(DIFFICULTY_LEVELS)}|[0-{MAX_TEMPTING}])$"  # the trace's difficulty
@@ -93,7 +94,7 @@ def as_board_query(query: dict[str, str], latest_day: str) -> BoardQuery:
         if "mode" in query:
             raise BoardRequestError("mode comes from the board id; do not pass both")
         return BoardQuery(None, board_id=query["id"])
-    mode = as_board_mode(query.get("mode", "flags"))
+    mode = as_mode(query.get("mode", "flags"))
     if "daily" in query:
         return BoardQuery(mode, daily=as_board_day(query["daily"], latest_day))
     if "seed" in query:
@@ -101,26 +102,14 @@ def as_board_query(query: dict[str, str], latest_day: str) -> BoardQuery:
     return BoardQuery(mode)
 
 
-def as_board_mode(mode: Any) -> str:
-    """``mode`` when it names a Connections mode (the package's rule and message, as_mode);
-    BoardRequestError otherwise."""
-    try:
-        return as_mode(mode)
-    except (TypeError, ValueError) as exc:
-        raise BoardRequestError(str(exc)) from None
-
-
 def as_board_day(date: str, latest_day: str) -> str:
-    """A daily board's date: a calendar day (as_date's rule) from DAILY_EPOCH to ``latest_day``."""
-    try:
-        as_date(date)
-    except (TypeError, ValueError) as exc:
-        raise BoardRequestError(str(exc)) from None
+    """A daily board's date: a calendar day (as_date's rule) from the epoch (flagcore.days) to ``latest_day``."""
+    as_date(date)
     return as_published_day(date, latest_day)
 
 
 def as_published_day(date: str, latest_day: str) -> str:
-    """A daily (a checked YYYY-MM-DD) that is out: from DAILY_EPOCH on, and begun somewhere by now
+    """A daily (a checked YYYY-MM-DD) that is out: from the epoch (flagcore.days) on, and begun somewhere by now
     (``latest_day``: today at UTC+14)."""
     if date < _EPOCH_TEXT:
         raise ApiError(400, "bad_board", f"there is no daily board before {_EPOCH_TEXT}")
@@ -144,10 +133,10 @@ class TraceQuery(NamedTuple):
 
 def as_trace_query(query: dict[str, str]) -> TraceQuery:
     """The simulator's engine seed (default 12), mode, legacy switch and difficulty (default none)."""
-    mode = as_board_mode(query.get("mode", "flags"))
+    mode = as_mode(query.get("mode", "flags"))
     legacy = as_flag_switch(query.get("legacy", "false"), "legacy")
     seed = as_request_seed(query.get("seed", "12"))
-    difficulty = as_difficulty_query(query["difficulty"]) if "difficulty" in query else None
+    difficulty = as_difficulty(query["difficulty"]) if "difficulty" in query else None
     return TraceQuery(seed, mode, legacy, difficulty)
 
 
@@ -194,10 +183,7 @@ def as_daily_deal(body: dict[str, Any]) -> str | None:
         raise ApiError(400, "bad_request", "daily names the flag, grid and seed: give it alone")
     if not isinstance(value, str):
         raise ApiError(400, "bad_date", f"daily must be a date YYYY-MM-DD, not {type(value).__name__}")
-    try:
-        as_day(value, "daily")  # the season's rule: a calendar day, on or after its epoch
-    except ValueError as exc:
-        raise ApiError(400, "bad_date", str(exc)) from None
+    as_day(value, "daily")  # the season's rule: a calendar day, on or after its epoch
     return value
 
 
@@ -209,10 +195,7 @@ def as_request_seed(value: Any, name: str = "seed") -> int | str:
         if not 0 <= value < 1 << 32:
             raise ApiError(400, "bad_seed", f"{name} {value}: an int seed must be in [0, 2^32)")
         return value
-    try:
-        return parse_seed_text(value, name)
-    except ValueError as exc:  # the shared rule's message, sent with the web's code
-        raise ApiError(400, "bad_seed", str(exc)) from None
+    return parse_seed_text(value, name)  # the shared rule; its ArgumentError is sent as bad_seed
 
 
 def as_flag_switch(text: str, name: str) -> bool:
@@ -221,14 +204,6 @@ def as_flag_switch(text: str, name: str) -> bool:
     if lowered not in ("true", "false", "1", "0"):
         raise ApiError(400, "bad_type", f"{name} must be true or false")
     return lowered in ("true", "1")
-
-
-def as_difficulty_query(text: str) -> Any:
-    """The ``difficulty`` query parameter: easy, normal, hard or a count 0..8 (flagcore._args.connections)."""
-    try:
-        return as_difficulty(text, "difficulty")
-    except (TypeError, ValueError) as exc:
-        raise ApiError(400, "bad_request", str(exc)) from None
 
 
 def as_guess_codes(codes: list[Any]) -> list[str]:

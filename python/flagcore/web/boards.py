@@ -23,17 +23,16 @@ from __future__ import annotations
 import datetime as _dt
 import hmac
 import re
-import time
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .._args.connections import BASE32_ALPHABET as _ALPHABET  # Crockford base32
 from .._args.connections import BASE32_DECODE as _DECODE  # o/i/l as 0/1/1
-from .._args.season import EPOCH as SCHEDULE_EPOCH
 from .._impl import core
 from ..connections import Board, daily, generate
 from ..connections.ids import daily_seed
+from ..days import EPOCH, latest_day
 from ..errors import BoardRequestError, ForgedTokenError, TokenError
 from ..library import MODES, Library
 from .tokens import Signer
@@ -44,21 +43,7 @@ _TO_DIGITS = str.maketrans({ch: "0123456789abcdefghijklmnopqrstuv"[digit] for ch
 _ID_TEXT = re.compile(f"[{''.join(sorted(_DECODE))}]{{{ID_LENGTH}}}")
 # every pair of id characters (10 bits), so an id is 7 lookups: 6 pairs and the last character
 _PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
-# The earliest time zone (UTC+14): a day's daily exists from the moment that day has begun somewhere.
-LATEST_ZONE = _dt.timezone(_dt.timedelta(hours=14))
 BOARD_CACHE = 4096  # boards kept per process, each with its id and encoded reply (a few kB each)
-
-
-def latest_day() -> str:
-    """Today's date in the earliest time zone (UTC+14), as YYYY-MM-DD, recomputed once a second:
-    the latest day whose daily is out."""
-    now = time.time()
-    if now >= _latest_cache[0]:
-        _latest_cache[:] = [now + 1.0, _dt.datetime.now(LATEST_ZONE).date().isoformat()]
-    return str(_latest_cache[1])
-
-
-_latest_cache: list[Any] = [0.0, ""]  # [time.time() until which it holds, the latest date out]
 
 
 def game_number(seed: int | str) -> int:
@@ -68,10 +53,7 @@ def game_number(seed: int | str) -> int:
 
 def daily_number(date: str) -> int:
     """The public game number of the daily board of ``date`` (YYYY-MM-DD, as the CLI reads it)."""
-    try:
-        return game_number(daily_seed(date))
-    except (TypeError, ValueError) as exc:
-        raise BoardRequestError(str(exc)) from None
+    return game_number(daily_seed(date))
 
 
 class Dealt(NamedTuple):
@@ -106,12 +88,12 @@ class KeyedBoards:
         # board: everyone); Boards are frozen, so one object can serve every request.
         self.dealt = lru_cache(maxsize=cache_size)(self._deal)
         self._days: dict[int, str] = {}  # game number of each day's daily so far -> its date
-        self._days_until = SCHEDULE_EPOCH - _dt.timedelta(days=1)
+        self._days_until = EPOCH - _dt.timedelta(days=1)
 
     def scheduled_day(self, number: int) -> str | None:
         """The date whose daily board has game number ``number`` (from the schedule's epoch to today
         in the earliest time zone), or None: such a board is the day's scheduled board."""
-        latest = _dt.datetime.now(LATEST_ZONE).date()
+        latest = latest_day()
         while self._days_until < latest:  # a day's number is added once, when the day begins
             self._days_until += _dt.timedelta(days=1)
             day = self._days_until.isoformat()

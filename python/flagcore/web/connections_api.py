@@ -20,11 +20,12 @@ import orjson
 
 from .._args.web import as_board_query, as_guess_codes, as_trace_query, field
 from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group
+from ..days import latest_day_text
 from ..errors import ApiError
 from ..library import Library
 from ..store import Store
 from . import stats
-from .boards import Dealt, KeyedBoards, daily_number, game_number, latest_day
+from .boards import Dealt, KeyedBoards, daily_number, game_number
 from .flag_names import FlagNames
 from .game_tokens import Game, GameTokens
 from .jsonapi import Reply
@@ -82,7 +83,7 @@ class ConnectionsApi:
     def board(self, query: dict[str, str], player: str | None = None) -> Reply | dict[str, Any]:
         """A keyed board by seed, daily date or id (tiles only); with a store, the player's game on
         it where it is."""
-        asked = as_board_query(query, latest_day())
+        asked = as_board_query(query, latest_day_text())
         if asked.board_id is not None:
             game = Game(*self.boards.keyed.parse_id(asked.board_id))
         else:
@@ -192,7 +193,7 @@ class ConnectionsApi:
         if not await self.store.save_game_batched(player, dealt.board_id, version, data, self.token_ttl, previous):
             raise ApiError(409, "stale_token", STALE)
         reply["token"] = self.tokens.sign(game, guesses, player, version + 1)
-        day = self.boards.daily_day(game.number) if reply["over"] else None
+        day = self.boards.keyed.scheduled_day(game.number) if reply["over"] else None
         if day is not None and stats.counts(day):  # a daily's end: the player's stats (once per day)
             entry = stats.result_data(reply["won"], reply["mistakes"])
             self.store.record_player_result(player, stats.result_key(stats.connections_game(game.mode), day), entry)

@@ -10,12 +10,14 @@ benchmarks' no-op ones included, goes through this same path, so a no-op endpoin
 the true ceiling of the other endpoints.
 
 Every error is ``{"error": {"code", "message"}}`` with a 4xx status, from ``ERRORS`` (exception
-class -> status and code); any other exception is answered with a JSON 500 and then re-raised,
+class -> status and code) and ``ARGUMENT_CODES`` (the package's argument errors, by the argument
+they name); any other exception is answered with a JSON 500 and then re-raised,
 so the server logs it (and a test client raises it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from types import CoroutineType
@@ -27,6 +29,8 @@ import orjson
 from .._args.web import as_json_object
 from ..errors import (
     ApiError,
+    ArgumentError,
+    ArgumentTypeError,
     BoardRequestError,
     ExpiredTokenError,
     FlagcoreError,
@@ -62,6 +66,19 @@ ERRORS: dict[type[FlagcoreError], tuple[int, str]] = {
     UnknownKeyError: (403, "secret_changed"),
     StoreUnavailable: (503, "store_unavailable"),  # nothing was recorded: the client may try again
 }
+# A request's value refused by the package's own rule (flagcore._args: ArgumentError or
+# ArgumentTypeError, whose message begins with the argument's name) is a 400 with the code of the
+# argument it names: the request rules (flagcore._args.web) hand those values to the package's
+# rules as they are. An argument error naming another argument is the engine refusing the data a
+# route gave it (the route's ``refuses``), or a bug (a 500).
+ARGUMENT_CODES: dict[str, str] = {
+    "mode": "bad_board",
+    "date": "bad_board",  # a daily board's date (the Puzzle's daily is "daily")
+    "daily": "bad_date",
+    "seed": "bad_seed",
+    "difficulty": "bad_request",
+}
+_ARGUMENT_NAME = re.compile(r"[A-Za-z_]+")
 
 
 class Reply(NamedTuple):
@@ -86,6 +103,11 @@ def error_reply_of(exc: Exception, refuses: Refusal | None, request: dict[str, A
         for cls in type(exc).__mro__:  # the most specific class listed wins
             if cls in ERRORS:
                 return error_reply(*ERRORS[cls], str(exc))
+    if isinstance(exc, (ArgumentError, ArgumentTypeError)):
+        named = _ARGUMENT_NAME.match(str(exc))
+        code = ARGUMENT_CODES.get(named.group()) if named else None
+        if code is not None:
+            return error_reply(400, code, str(exc))
     if refuses is not None and isinstance(exc, (TypeError, ValueError)):
         refusal = refuses(exc, request)
         return error_reply(refusal.status, refusal.code, str(refusal))

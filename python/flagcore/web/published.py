@@ -4,16 +4,14 @@ library never changes a board players have seen (the first writer wins)."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 
-from .._args.web import DAILY_EPOCH
 from ..connections import Board, Group
 from ..store import Store
-from .boards import LATEST_ZONE, Dealt, KeyedBoards, daily_number
+from .boards import Dealt, KeyedBoards
 
 
 class PublishedBoards:
@@ -27,9 +25,6 @@ class PublishedBoards:
         self._prepare = prepare
         # boards read from the store's published boards, by (game number, mode, secret): never change
         self._published: dict[tuple[int, str, int], Dealt] = {}
-        # the day of each daily's game number from DAILY_EPOCH to _daily_until: only these can be published
-        self._daily_days: dict[int, str] = {}
-        self._daily_until = DAILY_EPOCH - datetime.timedelta(days=1)
 
     def dealt(self, number: int, mode: str, key: int, publish: bool = False) -> Dealt:
         """The board of (number, mode, secret): its published version when the store has one
@@ -40,7 +35,7 @@ class PublishedBoards:
         known = self._published.get((number, mode, key))
         if known is not None:
             return known
-        if not publish and self.daily_day(number) is None:
+        if not publish and self.keyed.scheduled_day(number) is None:
             return dealt  # a board of a seed or an id: never a day's board, so never published
         mine = orjson.dumps(_board_json(dealt.board))
         store = self._store
@@ -52,15 +47,6 @@ class PublishedBoards:
             dealt = Dealt(board, dealt.board_id, self._prepare(board, dealt.board_id))
         self._published[(number, mode, key)] = dealt
         return dealt
-
-    def daily_day(self, number: int) -> str | None:
-        """The day (YYYY-MM-DD) whose daily board has game number ``number``, among the days so far."""
-        latest = datetime.datetime.now(LATEST_ZONE).date()
-        while self._daily_until < latest:
-            self._daily_until += datetime.timedelta(days=1)
-            day = self._daily_until.isoformat()
-            self._daily_days[daily_number(day)] = day
-        return self._daily_days.get(number)
 
 
 def _board_json(board: Board) -> dict[str, Any]:

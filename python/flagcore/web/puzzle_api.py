@@ -16,12 +16,12 @@ import orjson
 
 from .. import Rng, puzzle
 from .._args.web import as_bench_tiles, as_deal_request, as_swap_list, field
+from ..days import latest_day_text
 from ..errors import ApiError
 from ..season import puzzle_plan
 from ..signatures import flag_svg, piece_signatures
 from ..store import Store
 from . import stats
-from .boards import latest_day
 from .flag_names import FlagNames
 from .tokens import Signer, SpendHook
 
@@ -39,7 +39,7 @@ class PuzzleApi:
     def deal(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
         """A shuffled board with a signed token binding flag, grid, start and par;
         ``{"daily": "YYYY-MM-DD"}`` deals that day's Puzzle (the reply says the day)."""
-        asked = as_deal_request(body, self.names.codes, latest_day())
+        asked = as_deal_request(body, self.names.codes, latest_day_text())
         if asked.daily is not None:  # the deal of puzzle.daily
             return {**self._deal(*puzzle_plan(asked.daily), player, asked.daily), "daily": asked.daily}
         seed = asked.seed if asked.seed is not None else secrets.randbelow(1 << 32)
