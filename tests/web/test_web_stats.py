@@ -8,7 +8,7 @@ import datetime
 import orjson
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import SECRET, answers, optimal_log
+from web_helpers import SECRET, answers, optimal_log, par_log
 
 from flagcore.store import Store
 from flagcore.web import create_app
@@ -69,7 +69,7 @@ def test_todays_dailies_count_once_per_game_and_other_boards_are_practice(client
 
 def test_a_daily_puzzle_counts_its_swaps_over_par(client):
     deal = client.post("/api/puzzle/deal", json={"daily": today()}).json()
-    swaps = optimal_log(deal["tiles_by_slot"], deal["classes"])
+    swaps = par_log(deal["tiles_by_slot"], deal["classes"])  # today's grid may be 5x3: too large to search
     swaps = swaps[:1] + swaps[:1] + swaps  # a swap and its undo first: two over par
     verified = client.post("/api/puzzle/verify", json={"token": deal["token"], "swaps": swaps}).json()
     assert verified["solved"] and verified["over_par"] == 2

@@ -68,6 +68,25 @@ def optimal_log(start: list[int], classes: list[int]) -> list[list[int]]:
     raise AssertionError("unsolvable")
 
 
+def par_log(start: list[int], classes: list[int]) -> list[list[int]]:
+    """A shortest swap log of any board: each swap one that takes the engine's exact par one lower
+    (one always does). For boards too large for optimal_log's search (a 5x3 daily)."""
+    from flagcore.puzzle import min_swaps_to_visual_solve
+
+    tiles, log = list(start), []
+    pairs = [(a, b) for a in range(len(tiles)) for b in range(a + 1, len(tiles))]
+    left = min_swaps_to_visual_solve(tiles, classes)
+    while left:
+        for a, b in pairs:
+            tiles[a], tiles[b] = tiles[b], tiles[a]
+            if min_swaps_to_visual_solve(tiles, classes) == left - 1:
+                log.append([a, b])
+                left -= 1
+                break
+            tiles[a], tiles[b] = tiles[b], tiles[a]
+    return log
+
+
 class ServerThread:
     """uvicorn serving ``app`` on 127.0.0.1 (a port the OS picks) in a background thread."""
 
