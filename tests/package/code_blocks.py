@@ -12,7 +12,8 @@ Every fenced block names its language, and the language is its class:
   every extra it names is an extra of pyproject.toml, and the README's own set-up lines are lines
   of .ci/run, which runs them; and a command listed in NOT_RUN with the place it runs instead
   (servers, builds, runs of minutes, by-hand tools).
-* ``json``: an excerpt of a data file: with the ``...`` removed, each line is JSON.
+* ``json``: a data file's object, or an excerpt of one: the block is JSON, or with the ``...``
+  removed each line is.
 * ``text``: a picture or an excerpt shown as it is (a diagram, a file's layout): not run.
 
 Anything else (a block without a language, another language) fails test_every_block_has_a_class.
@@ -62,6 +63,8 @@ NOT_RUN = {
     "FLAGCORE_SECRET=... flagcore serve --store redis://redis.internal:6379/0 --host 0.0.0.0 --workers 4": "serves until stopped (tests/web/test_web_store_servers.py runs it on a local redis-server)",
     "FLAGCORE_SECRET=... flagcore serve --host 0.0.0.0 --workers 4": "serves until stopped (the web tests)",
     "FLAGCORE_SECRET=... uvicorn --factory flagcore.web:create_app --host 0.0.0.0 --workers 4": "serves until stopped (the web tests)",
+    "flagcore ratings fit --records records/blind-games.jsonl --out ratings.json": "needs play records: tests/ratings/test_ratings_cli.py fits synthetic ones",
+    "flagcore ratings show ratings.json --png ratings.png": "needs a fit: tests/ratings/test_ratings_cli.py shows one",
     "pip wheel . -w dist": "scripts/check_wheel.sh builds the wheel",
     "python -m build --sdist": "scripts/check_wheel.sh builds the sdist",
     "bash scripts/check_wheel.sh": "minutes (builds twice); by hand and in the wheels workflow",
@@ -150,6 +153,12 @@ def not_run_used(found: list[Block]) -> set[str]:
 
 
 def check_json_excerpt(body: str) -> None:
+    """The whole block is JSON (an object over several lines), or, with "..." removed, each line is."""
+    try:
+        json.loads(body)
+        return
+    except ValueError:
+        pass
     for line in body.splitlines():
         text = line.replace("..., ", "").strip()
         if text:
