@@ -34,13 +34,14 @@ from flagcore.connections import (
 )
 from flagcore.connections.batch import generate_many_with
 from flagcore.connections.search import generate_with
-from flagcore.errors import FlagcoreError
+from flagcore.errors import ArgumentError, ArgumentTypeError, FlagcoreError
 from flagcore.library import Category, Library, LibraryError
 from flagcore.puzzle import PuzzleGame, PuzzleResult
 from flagcore.reference import connections as ref_connections
 from flagcore.reference import puzzle as ref_puzzle
 from flagcore.reference import rng as ref_rng
 from flagcore.reference import signatures as ref_signatures
+from flagcore.types import Difficulty, DifficultyLevel, Grid, GridName, Mode
 
 if sys.version_info >= (3, 11):
     from typing import assert_type
@@ -172,7 +173,20 @@ def connections_functions(lib: Library) -> None:
 
     ident = connections.board_id(board)
     assert_type(ident, str)
-    assert_type(connections.parse_board_id(ident), tuple[int, str, bool])
+    assert_type(connections.parse_board_id(ident), tuple[int, Mode, bool])
+    assert_type(board.mode, Mode)
+    level: DifficultyLevel = "easy"
+    for difficulty in (level, 3, None):  # a level, a count of tempting phantoms, or the search alone
+        chosen: Difficulty | None = difficulty
+        assert connections.encode_board_id(12, board.mode, difficulty=chosen) != ident
+    try:
+        connections.generate(12, "capitals")  # type: ignore[arg-type]  # what Mode catches before it runs
+    except ArgumentError as exc:  # a ValueError naming the argument
+        assert str(exc).startswith("mode must be one of")
+    try:
+        connections.generate(12, "flags", legacy="yes")  # type: ignore[arg-type]
+    except ArgumentTypeError as exc:  # a TypeError naming the argument
+        assert isinstance(exc, TypeError)
     assert_type(connections.encode_board_id(12, "flags", False), str)
     assert connections.from_board_id(ident, lib) == board
     assert_type(connections.daily_seed("2026-11-29"), str)
@@ -221,6 +235,10 @@ def puzzle_functions() -> None:
         assert_type(e.max_nodes, int)
 
     assert_type(puzzle.daily("2027-01-01"), PuzzleGame)
+    named: GridName = "pro"
+    for grid in (named, (4, 3)):
+        shape: Grid = grid
+        assert puzzle.new_game(None, shape, seed=1).grid == (4, 3)
     game = puzzle.new_game("FR", grid="hard", seed=3)
     assert_type(game, PuzzleGame)
     assert_type(game.tiles_by_slot, list[int])

@@ -14,10 +14,11 @@ into one line on stderr.
 
 from __future__ import annotations
 
-import importlib
 import os
-from types import ModuleType
+from collections.abc import Callable
+from typing import Any
 
+from ._engines import ConnectionsEngine, PuzzleEngine, RngEngine, SignaturesEngine
 from .errors import ImplError
 
 ENGINES = ("puzzle", "rng", "signatures", "connections")
@@ -37,13 +38,70 @@ def choice_from_env() -> str:
     return name
 
 
-def modules(name: str) -> dict[str, ModuleType]:
+# One loader per engine: each imports that engine of one twin, by name, so that mypy checks both
+# twins' modules against the engine's Protocol (flagcore._engines) where they are returned.
+
+
+def _load_puzzle(twin: str) -> PuzzleEngine:
+    if twin == "python":
+        from .reference import puzzle
+
+        return puzzle
+    from . import _puzzle
+
+    return _puzzle
+
+
+def _load_rng(twin: str) -> RngEngine:
+    if twin == "python":
+        from .reference import rng
+
+        return rng
+    from . import _rng
+
+    return _rng
+
+
+def _load_signatures(twin: str) -> SignaturesEngine:
+    if twin == "python":
+        from .reference import signatures
+
+        return signatures
+    from . import _signatures
+
+    return _signatures
+
+
+def _load_connections(twin: str) -> ConnectionsEngine:
+    if twin == "python":
+        from .reference import connections
+
+        return connections
+    from . import _connections
+
+    return _connections
+
+
+LOADERS: dict[str, Callable[[str], Any]] = {
+    "puzzle": _load_puzzle,
+    "rng": _load_rng,
+    "signatures": _load_signatures,
+    "connections": _load_connections,
+}
+
+
+def load(name: str, engine: str) -> Any:
+    """Engine ``engine`` of implementation ``name`` ("compiled" or "python"), imported."""
+    if name not in ("compiled", "python"):
+        raise ImplError(f"implementation must be 'compiled' or 'python', not {name!r}")
+    return LOADERS[engine](name)
+
+
+def modules(name: str) -> dict[str, Any]:
     """The four engine modules of implementation ``name`` ("compiled" or "python")."""
-    if name == "python":
-        return {e: importlib.import_module(f"flagcore.reference.{e}") for e in ENGINES}
-    if name == "compiled":
-        return {e: importlib.import_module(f"flagcore._{e}") for e in ENGINES}
-    raise ImplError(f"implementation must be 'compiled' or 'python', not {name!r}")
+    if name not in ("compiled", "python"):
+        raise ImplError(f"implementation must be 'compiled' or 'python', not {name!r}")
+    return {e: load(name, e) for e in ENGINES}
 
 
 class Core:
@@ -54,10 +112,10 @@ class Core:
 
     __slots__ = ("name", *ENGINES)
     name: str | None
-    puzzle: ModuleType
-    rng: ModuleType
-    signatures: ModuleType
-    connections: ModuleType
+    puzzle: PuzzleEngine
+    rng: RngEngine
+    signatures: SignaturesEngine
+    connections: ConnectionsEngine
 
     def __init__(self) -> None:
         self.use(None)
@@ -83,10 +141,9 @@ class Core:
             self.name = choice_from_env()
         return self.name
 
-    def resolve(self, engine: str) -> ModuleType:
+    def resolve(self, engine: str) -> Any:
         """Import one engine of the implementation in use and keep it (a placeholder calls this)."""
-        name = self.check()
-        module = importlib.import_module(f"flagcore.reference.{engine}" if name == "python" else f"flagcore._{engine}")
+        module = load(self.check(), engine)
         setattr(self, engine, module)
         return module
 

@@ -42,12 +42,11 @@ from ._args.puzzle import (
 )
 from ._impl import core
 from .errors import ParSearchLimit
+from .types import Grid
 
 I32 = npt.NDArray[np.int32]
 
 # GRIDS, GRID_ALIASES and MAX_GRID_SIDE come from flagcore._args.puzzle, whose as_grid reads them.
-# A grid as callers name it: "easy" | "medium" | "hard" (or an alias), "CxR", or (columns, rows).
-Grid = str | tuple[int, int] | Sequence[int]
 MAX_VISUAL_RESHUFFLE_ATTEMPTS = core.puzzle.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 # Node budget of the exact par search (see ParSearchLimit). Every bundled flag on every grid
 # measured (docs/puzzle.md) needs a tiny fraction of it; an adversarial board stops in well
@@ -157,7 +156,7 @@ def min_swaps_batch(
 # ---------------------------------------------------------------- grids and rendering
 
 
-def resolve_grid(grid: Grid) -> tuple[int, int]:
+def resolve_grid(grid: Grid | str) -> tuple[int, int]:
     """'easy'|'medium'|'hard' (aliases regular/pro/elite), 'CxR', or (columns, rows) -> (columns, rows)."""
     return as_grid(grid)
 
@@ -363,4 +362,4 @@ def daily(date: Any = None, max_nodes: int | None = DEFAULT_MAX_NODES) -> Puzzle
     from .season import puzzle_plan
 
     flag, grid, seed = puzzle_plan(date)
-    return new_game(flag, grid, seed=seed, max_nodes=max_nodes)
+    return new_game(flag, resolve_grid(grid), seed=seed, max_nodes=max_nodes)

@@ -73,17 +73,17 @@ TABLE_FILE = "signatures.json"
 
 def hash_pixel_data(rgba: bytes | bytearray | memoryview | npt.NDArray[np.uint8], stride: int = 8) -> int:
     """The spec's hashPixelData: FNV-1a 32 over quantized RGB of every ``stride``-th byte (alpha ignored)."""
-    return core.signatures.hash_pixel_data(rgba, stride)  # type: ignore[no-any-return]
+    return core.signatures.hash_pixel_data(rgba, stride)
 
 
 def tile_signatures(image: npt.NDArray[np.uint8], columns: int, rows: int, inset: int = INSET) -> list[int]:
     """The spec's signature of each tile of ``image`` cut into columns x rows: hash_pixel_data of its interior."""
-    return core.signatures.tile_signatures(image, columns, rows, inset)  # type: ignore[no-any-return]
+    return core.signatures.tile_signatures(image, columns, rows, inset)
 
 
 def visual_signatures(image: npt.NDArray[np.uint8], columns: int, rows: int) -> list[int]:
     """Tile classes of ``image`` cut into columns x rows by how the tiles look (look-alike tiles share one)."""
-    return core.signatures.visual_signatures(image, columns, rows)  # type: ignore[no-any-return]
+    return core.signatures.visual_signatures(image, columns, rows)
 
 
 _CACHE_SIZE = 4096

@@ -18,7 +18,7 @@ import pytest
 
 SAMPLE = Path(__file__).resolve().parents[1] / "typing_sample.py"
 # The public modules; each one's __all__ must be used by the sample.
-PUBLIC_MODULES = ("flagcore", "flagcore.puzzle", "flagcore.connections", "flagcore.signatures")
+PUBLIC_MODULES = ("flagcore", "flagcore.puzzle", "flagcore.connections", "flagcore.signatures", "flagcore.types")
 # flagcore.library has no __all__ (it also holds the loader's helpers): its public API.
 LIBRARY_API = ("load_library", "Library", "Category", "LibraryError")
 # The reference twins: "flagcore.reference.<module>.<same function>" (docs/architecture.md).

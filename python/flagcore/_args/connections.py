@@ -29,14 +29,15 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, ArgumentTypeError
+from ..types import Difficulty, DifficultyLevel, Mode
 
-MODES = ("flags", "trivia")
+MODES: tuple[Mode, ...] = ("flags", "trivia")
 ITEMS_PER_CATEGORY = 4  # tiles per group
 
 # ---------------------------------------------------------------- scalars
 
 
-def as_mode(mode: Any, name: str = "mode") -> str:
+def as_mode(mode: Any, name: str = "mode") -> Mode:
     """``mode``: "flags" or "trivia"; TypeError for a non-str, ValueError for another str."""
     if not isinstance(mode, str):
         raise ArgumentTypeError(f"{name} must be a str, one of {MODES}, not {type(mode).__name__}")
@@ -125,16 +126,20 @@ def as_library(library: Any, library_type: type) -> Any:
 # visible groups' saliences summed at most the cap, NO_PAIR_CAP any pair); docs/difficulty.md.
 # "normal" makes two searches at most: its cost stays near a plain search.
 NO_PAIR_CAP = 99
-DIFFICULTY_LEVELS = {"easy": (0, 0, 8, NO_PAIR_CAP), "normal": (2, 99, 2, 6), "hard": (3, 99, 32, 5)}
+DIFFICULTY_LEVELS: dict[DifficultyLevel, tuple[int, int, int, int]] = {
+    "easy": (0, 0, 8, NO_PAIR_CAP),
+    "normal": (2, 99, 2, 6),
+    "hard": (3, 99, 32, 5),
+}
 MAX_TEMPTING = 8  # a number asks for exactly that many tempting phantoms, 0..MAX_TEMPTING
 DIFFICULTY_ATTEMPTS = 8
 # a board id's flags byte keeps the difficulty in bits 2..5: normal 0 (what an id before
 # difficulties names), None 1, easy 2, hard 3, a number n: 4 + n
 ID_DIFFICULTY_SHIFT = 2
-_DIFFICULTY_CODES: dict[Any, int] = {"normal": 0, None: 1, "easy": 2, "hard": 3}
+_DIFFICULTY_CODES: dict[DifficultyLevel | None, int] = {"normal": 0, None: 1, "easy": 2, "hard": 3}
 
 
-def as_difficulty(value: Any, name: str = "difficulty") -> Any:
+def as_difficulty(value: Any, name: str = "difficulty") -> Difficulty | None:
     """``difficulty``: "easy", "normal", "hard", an int 0..MAX_TEMPTING (tempting phantoms asked
     for), or None (the search alone: no model, the categories' tiers as colours)."""
     if value is None:
@@ -158,19 +163,19 @@ def as_difficulty(value: Any, name: str = "difficulty") -> Any:
     return int(value)
 
 
-def difficulty_target(difficulty: Any) -> tuple[int, int, int, int]:
+def difficulty_target(difficulty: Difficulty) -> tuple[int, int, int, int]:
     """(lo, hi, attempts, pair_cap) of a checked difficulty other than None."""
     if isinstance(difficulty, str):
         return DIFFICULTY_LEVELS[difficulty]
     return difficulty, difficulty, DIFFICULTY_ATTEMPTS, NO_PAIR_CAP
 
 
-def difficulty_code(difficulty: Any) -> int:
+def difficulty_code(difficulty: Difficulty | None) -> int:
     """A checked difficulty as the 4 bits a board id keeps."""
     return _DIFFICULTY_CODES[difficulty] if difficulty is None or isinstance(difficulty, str) else 4 + difficulty
 
 
-def difficulty_of_code(code: int, board_id: str) -> Any:
+def difficulty_of_code(code: int, board_id: str) -> Difficulty | None:
     """The difficulty a board id's 4 bits name."""
     for value, c in _DIFFICULTY_CODES.items():
         if c == code:
@@ -369,7 +374,7 @@ def check_board_id_options(board_id: str, mode: str, legacy: bool, asked_mode: s
         raise ArgumentError(f"--legacy contradicts board id {board_id!r} (not a legacy board)")
 
 
-def check_board_id_difficulty(board_id: str, difficulty: Any, asked: Any) -> None:
+def check_board_id_difficulty(board_id: str, difficulty: Difficulty | None, asked: Difficulty | None) -> None:
     """``--difficulty`` beside ``--id``: it may repeat the id's difficulty, never contradict it."""
     if asked != difficulty:
         raise ArgumentError(f"--difficulty {asked} contradicts board id {board_id!r} (difficulty {difficulty})")

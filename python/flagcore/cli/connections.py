@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from .._args.cli import check_daily_not_difficulty, check_daily_not_legacy
 from .._args.common import parse_seed_text
-from .._args.connections import as_difficulty, check_board_id_difficulty, check_board_id_options
+from .._args.connections import as_difficulty, as_mode, check_board_id_difficulty, check_board_id_options
 from ..connections import TIER_NAMES, Board, board_id, daily_seed, parse_board_id
 from ..library import MODES, Library, house_rules_text
 
@@ -200,7 +200,9 @@ def run(args: argparse.Namespace) -> int:
 
         board = daily(args.daily, mode, library=library)
     else:
-        board = generate(seed, mode, library=library, legacy=legacy, trace=args.trace, difficulty=_difficulty(args))
+        board = generate(
+            seed, as_mode(mode), library=library, legacy=legacy, trace=args.trace, difficulty=_difficulty(args)
+        )
     events = [format_event(i, e) for i, e in enumerate(board.events or [])]
     if args.png is not None:
         from ..review.pictures import connections_png

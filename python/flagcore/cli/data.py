@@ -81,7 +81,7 @@ def run_check(args: argparse.Namespace) -> int:
     from ..review.library_check import MINIMUM_PER_TIER, check_library
 
     if args.min_per_tier is not None:
-        minimums = {mode: as_tier_minimums(args.min_per_tier) for mode in MODES}
+        minimums: dict[str, tuple[int, int, int, int]] | None = {m: as_tier_minimums(args.min_per_tier) for m in MODES}
     elif args.library is not None:
         minimums = {mode: (1, 1, 1, 1) for mode in MODES}  # a board needs one category per tier
     else:

@@ -55,7 +55,7 @@ def collect(start: _dt.date, days: int, mode: str, step: Any = None) -> tuple[li
     scheduled, plain = [], []
     for j in range(days):
         scheduled.append(board_of_day(sched, first + j))
-        plain.append(generate(daily_seed(start + _dt.timedelta(days=j)), mode))
+        plain.append(generate(daily_seed(start + _dt.timedelta(days=j)), as_mode(mode)))
         if step is not None:
             step()
     return scheduled, plain

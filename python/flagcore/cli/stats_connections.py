@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import _connections_layout as _ref
 from .._args.common import as_at_least
+from .._args.connections import as_mode
 from ..connections.assembly import REASONS
 from ..connections.batch import generate_many
 from ..connections.tables import default_library
@@ -56,7 +57,12 @@ def measure(
         hi = min(seeds, lo + CHUNK)
         # the search alone (difficulty=None): the spec's tables compare searches, not the model's steering
         b = generate_many(
-            np.arange(lo, hi, dtype=np.uint32), mode, threads=threads, library=library, legacy=legacy, difficulty=None
+            np.arange(lo, hi, dtype=np.uint32),
+            as_mode(mode),
+            threads=threads,
+            library=library,
+            legacy=legacy,
+            difficulty=None,
         )
         parts.append((b.status, b.counters, b.decoys, b.ambiguous, b.arguable))
         progress(hi - lo)

@@ -83,7 +83,7 @@ def measure_flag(code: str, grid: str, seeds: int, method: str = "visual") -> di
     capped = k >= 4 and candidates > SPEC_CAP
     pars, over = [], []
     for seed in range(seeds):
-        game = puzzle.new_game(sigs, grid, seed=f"stats:{code}:{grid}:{seed}")
+        game = puzzle.new_game(sigs, (columns, rows), seed=f"stats:{code}:{grid}:{seed}")
         exact = puzzle.min_swaps_to_visual_solve(game.tiles_by_slot, sigs, method="exact")
         spec = puzzle.min_swaps_to_visual_solve(game.tiles_by_slot, sigs, method="enumerate")
         if exact != game.par or spec < exact:

@@ -10,14 +10,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import fields as dataclass_fields
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .. import _connections_layout as _layout
 from ..errors import NoBoardError
+from ..library import Category
 from .board import Board, Group, frozen_from_fields
 
-if TYPE_CHECKING:
-    from .tables import Tables
+
+class Tables(Protocol):
+    """What a board's assembly reads of its search tables (flagcore.connections.tables.Tables,
+    which imports this module for KIT: a Protocol here keeps the two modules out of a circle)."""
+
+    @property
+    def mode(self) -> str: ...
+    @property
+    def codes(self) -> tuple[str, ...]: ...
+    @property
+    def categories(self) -> tuple[Category, ...]: ...
+
 
 REASONS = _layout.REASONS
 EVENT_KINDS = _layout.EVENT_KINDS
@@ -83,7 +94,7 @@ def board(tables: Tables, seed: int | str, legacy: bool, raw: Sequence[Any]) -> 
                 Group, {"tier": g, "label": cat.label, "codes": gcodes[4 * g : 4 * g + 4], "category_id": cat.id}
             )
         )
-    return frozen_from_fields(  # type: ignore[no-any-return]
+    return frozen_from_fields(
         Board,
         {
             "tiles": itemgetter(*tiles)(codes),

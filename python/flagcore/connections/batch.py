@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from types import ModuleType
 from typing import Any, overload
 
 import numpy as np
@@ -21,8 +20,10 @@ from .._args.connections import (
     difficulty_target,
     in_item,
 )
+from .._engines import ConnectionsEngine
 from .._impl import core
 from ..library import Library
+from ..types import Difficulty, Mode
 from .assembly import board
 from .board import Board, Group, frozen_from_fields
 from .difficulty import model_tables
@@ -193,15 +194,15 @@ def _alloc(n: int) -> dict[str, np.ndarray]:
 
 
 def generate_many_with(
-    impl: ModuleType,
+    impl: ConnectionsEngine,
     seeds: Any,
-    mode: str = "flags",
+    mode: Mode = "flags",
     *,
     threads: int | None = None,
     library: Library | None = None,
     decoy: bool = True,
     legacy: bool = False,
-    difficulty: Any = "normal",
+    difficulty: Difficulty | None = "normal",
 ) -> BoardBatch:
     """``generate_many`` computed by ``impl`` (the compiled core or the reference twin)."""
     mode = as_mode(mode)
@@ -246,13 +247,13 @@ def generate_many_with(
 
 def generate_many(
     seeds: Any,
-    mode: str = "flags",
+    mode: Mode = "flags",
     *,
     threads: int | None = None,
     library: Library | None = None,
     decoy: bool = True,
     legacy: bool = False,
-    difficulty: Any = "normal",
+    difficulty: Difficulty | None = "normal",
 ) -> BoardBatch:
     """Boards for many seeds at once: ``generate_many(seeds, mode, difficulty=d)[i] ==
     generate(seeds[i], mode, difficulty=d)``, ``generate``'s default difficulty ("normal") included.

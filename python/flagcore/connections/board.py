@@ -9,21 +9,23 @@ client's JSON view, without answers; ``to_dict(reveal=True)`` adds them. Neither
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .._args.connections import as_instance
 from .._connections_layout import TIER_NAMES
+from ..types import Mode
 from .ids import encode_board_id
 
 _set_attr = object.__setattr__
+T = TypeVar("T")
 
 
-def frozen_from_fields(cls: type, fields: dict[str, Any]) -> Any:
+def frozen_from_fields(cls: type[T], fields: dict[str, Any]) -> T:
     """A frozen dataclass instance from all of its fields, without the per-field object.__setattr__
     calls of its generated __init__ (a few hundred ns each: a large share of generate() and of a
     guess). Only for values the caller built itself: every field must be set, since equality, hash
     and repr read the same attributes."""
-    obj: Any = object.__new__(cls)
+    obj = object.__new__(cls)
     _set_attr(obj, "__dict__", fields)
     return obj
 
@@ -54,7 +56,7 @@ class Board:
     tiles: tuple[str, ...]  # the 16 codes, shuffled
     groups: tuple[Group, Group, Group, Group]  # in tier order
     seed: int | str
-    mode: str
+    mode: Mode
     legacy: bool = False
     stats: dict[str, Any] = field(default_factory=dict, compare=False)  # moves_tried, backtracks, decoy_applied, ...
     events: list[dict[str, Any]] | None = field(default=None, compare=False)  # when generate(trace=True)

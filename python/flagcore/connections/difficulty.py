@@ -26,6 +26,7 @@ import numpy as np
 
 from .._args.connections import as_instance, as_mode, check_board_shape, check_category_known
 from .._connections_layout import SALIENCE_MAX, TEMPTING, TIER_NAMES, TIERS
+from .._engines import ConnectionsEngine
 from .._impl import core
 from ..errors import ArgumentError, LibraryError, RuleError
 from ..library import Library
@@ -240,14 +241,15 @@ class ModelTables:
 _CACHE_ATTR = "_flagcore_difficulty_tables"
 
 
-def model_tables(impl: Any, library: Library | None, mode: str) -> ModelTables:
+def model_tables(impl: ConnectionsEngine, library: Library | None, mode: str) -> ModelTables:
     """The model tables of (library, mode) for ``impl``, built once per Library object (kept on it)."""
     lib = library if library is not None else default_library()
     tables, _ = tables_for(impl, lib, mode)
     per_lib = lib.__dict__.get(_CACHE_ATTR)
     key = (mode, impl.__name__)
     if per_lib is not None and key in per_lib:
-        return per_lib[key]  # type: ignore[no-any-return]
+        cached: ModelTables = per_lib[key]
+        return cached
     difficulty_data()  # read before taking the lock, which difficulty_data takes too
     with _lock:
         per_lib = lib.__dict__.setdefault(_CACHE_ATTR, {})
@@ -255,7 +257,8 @@ def model_tables(impl: Any, library: Library | None, mode: str) -> ModelTables:
             data = tuple(category_difficulty(c, lib) for c in tables.categories)
             prepared = _prepare(impl, tables, data, [d.salience for d in data])
             per_lib[key] = ModelTables(tables, data, prepared)
-    return per_lib[key]  # type: ignore[no-any-return]
+        built: ModelTables = per_lib[key]
+    return built
 
 
 def _prepare(impl: Any, tables: Tables, data: Sequence[CategoryDifficulty], salience: Sequence[int]) -> Any:
@@ -337,7 +340,7 @@ def colour_by_model(board: Board, mt: ModelTables, cats: Sequence[int], raw: Any
         "scores": [scores[i] for i in order],
         "search_tiers": list(order),
     }
-    return frozen_from_fields(  # type: ignore[no-any-return]
+    return frozen_from_fields(
         Board,
         {
             "tiles": board.tiles,

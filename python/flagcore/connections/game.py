@@ -15,8 +15,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from types import ModuleType
 
-import flagcore
-
 from .._args.connections import (
     ITEMS_PER_CATEGORY,
     as_instance,
@@ -27,6 +25,7 @@ from .._args.connections import (
     check_playable,
     rng_error,
 )
+from .._impl import core
 from .board import Board, Group, board_id, frozen_from_fields
 from .grading import RESULTS
 
@@ -228,7 +227,7 @@ class ConnectionsGame:
 
     def _outcome(self, result: str, matched: Group | None) -> GuessOutcome:
         mistakes = self._mistakes
-        return frozen_from_fields(  # type: ignore[no-any-return]
+        return frozen_from_fields(
             GuessOutcome,
             {
                 "result": result,
@@ -265,7 +264,7 @@ class ConnectionsGame:
         the same state sees the same order. Returns the new order.
         """
         if isinstance(rng, (int, str)) and not isinstance(rng, bool):
-            self._order = flagcore.shuffle(self._remaining(), flagcore.Rng(rng))
+            self._order = core.rng.shuffle(self._remaining(), core.rng.Rng(rng))
             return tuple(self._order)
         module = _rng_module(rng)
         if module is not None:

@@ -30,6 +30,7 @@ from .._args.connections import (
     id_checksum,
 )
 from .._impl import core
+from ..types import Difficulty, Mode
 
 RATINGS_DIGEST_CHARS = 6  # flagcore.ratings.document.DIGEST_CHARS
 
@@ -37,7 +38,11 @@ __all__ = ["ID_LENGTH", "daily_seed", "encode_board_id", "id_difficulty", "parse
 
 
 def encode_board_id(
-    seed: int | str, mode: str = "flags", legacy: bool = False, difficulty: Any = "normal", ratings: str | None = None
+    seed: int | str,
+    mode: Mode = "flags",
+    legacy: bool = False,
+    difficulty: Difficulty | None = "normal",
+    ratings: str | None = None,
 ) -> str:
     """The board id of ``generate(seed, mode, legacy=legacy, difficulty=difficulty)`` without generating it
     (``ratings``: the digest of the ratings it is dealt with, appended after "-")."""
@@ -73,13 +78,13 @@ def id_ratings(board_id: str) -> str | None:
     return split_ratings(board_id)[1]
 
 
-def parse_board_id(board_id: str) -> tuple[int, str, bool]:
+def parse_board_id(board_id: str) -> tuple[int, Mode, bool]:
     """Decode a board id into (seed state, mode, legacy); ValueError names what is wrong."""
     state, flags = as_board_id(split_ratings(board_id)[0])
     return state, ("trivia" if flags & ID_FLAG_TRIVIA else "flags"), bool(flags & ID_FLAG_LEGACY)
 
 
-def id_difficulty(board_id: str) -> Any:
+def id_difficulty(board_id: str) -> Difficulty | None:
     """The difficulty a board id names ("normal" for an id made before difficulties)."""
     _, flags = as_board_id(split_ratings(board_id)[0])
     return difficulty_of_code((flags >> ID_DIFFICULTY_SHIFT) & 0xF, board_id)

@@ -21,14 +21,15 @@ fixed search exhausts, no valid board exists for the library and mode at all, wh
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from .._args.connections import MODES, as_difficulty, as_flag, as_mode, difficulty_target
+from .._engines import ConnectionsEngine
 from .._impl import core
 from ..library import Library
 from ..ratings.colouring import rated_model, recolour
 from ..ratings.document import as_ratings
+from ..types import Difficulty, Mode
 from .board import Board
 from .difficulty import model_tables
 from .ids import id_difficulty, id_ratings, parse_board_id
@@ -44,15 +45,15 @@ def normal_seed(seed: Any) -> tuple[int | str, int]:
 
 
 def generate_with(
-    impl: ModuleType,
+    impl: ConnectionsEngine,
     seed: int | str,
-    mode: str = "flags",
+    mode: Mode = "flags",
     *,
     library: Library | None = None,
     decoy: bool = True,
     legacy: bool = False,
     trace: bool = False,
-    difficulty: Any = "normal",
+    difficulty: Difficulty | None = "normal",
     ratings: Any = None,
 ) -> Board:
     """``generate`` computed by ``impl`` (the compiled core or the reference twin)."""
@@ -64,11 +65,12 @@ def generate_with(
     difficulty = as_difficulty(difficulty)
     _, prepared = tables_for(impl, library, mode)
     if legacy or difficulty is None:
-        return impl.search_board(prepared, state, board_seed, legacy, decoy, trace)  # type: ignore[no-any-return]
+        plain: Board = impl.search_board(prepared, state, board_seed, legacy, decoy, trace)
+        return plain
     lo, hi, attempts, pair_cap = difficulty_target(difficulty)
     if ratings is None:
         mt = model_tables(impl, library, mode)
-        board = impl.search_board_model(
+        board: Board = impl.search_board_model(
             prepared, mt.prepared, state, board_seed, decoy, lo, hi, attempts, pair_cap, trace
         )
     else:
@@ -81,7 +83,7 @@ def generate_with(
             rm,
         )
     board.stats["model"]["difficulty"] = difficulty
-    return board  # type: ignore[no-any-return]
+    return board
 
 
 def from_board_id(board_id: str, library: Library | None = None, *, ratings: Any = None) -> Board:
@@ -107,13 +109,13 @@ def from_board_id(board_id: str, library: Library | None = None, *, ratings: Any
 
 def generate(
     seed: int | str,
-    mode: str = "flags",
+    mode: Mode = "flags",
     *,
     library: Library | None = None,
     decoy: bool = True,
     legacy: bool = False,
     trace: bool = False,
-    difficulty: Any = "normal",
+    difficulty: Difficulty | None = "normal",
     ratings: Any = None,
 ) -> Board:
     """One Connections board from ``seed`` (int in [0, 2**32) or str) in ``mode`` ("flags" | "trivia").
@@ -161,7 +163,7 @@ def generate(
         prepared = _default_prepared.get((impl, mode))
         if prepared is not None:
             if ratings is None:
-                board = impl.search_board_model(prepared[0], prepared[1], seed, seed, True, *_NORMAL, False)
+                board: Board = impl.search_board_model(prepared[0], prepared[1], seed, seed, True, *_NORMAL, False)
             else:
                 rated = _rated_prepared.get((impl, mode))
                 if rated is None or rated[0] is not ratings:
@@ -174,7 +176,7 @@ def generate(
                     impl.search_board_model(prepared[0], rm.mt.prepared, seed, seed, True, *_NORMAL, False), rm
                 )
             board.stats["model"]["difficulty"] = "normal"
-            return board  # type: ignore[no-any-return]
+            return board
         if mode in MODES:
             _default_prepared[(impl, mode)] = (tables_for(impl, None, mode)[1], model_tables(impl, None, mode).prepared)
     return generate_with(
@@ -192,6 +194,6 @@ def generate(
 
 _NORMAL = difficulty_target("normal")
 # (impl, mode) -> the bundled library's search tables and model tables
-_default_prepared: dict[tuple[ModuleType, str], tuple[Any, Any]] = {}
+_default_prepared: dict[tuple[ConnectionsEngine, str], tuple[Any, Any]] = {}
 # (impl, mode) -> (the Ratings object last asked for, its RatedModel on the bundled library)
-_rated_prepared: dict[tuple[ModuleType, str], tuple[Any, Any]] = {}
+_rated_prepared: dict[tuple[ConnectionsEngine, str], tuple[Any, Any]] = {}

@@ -10,13 +10,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from .. import _connections_layout as _layout
 from .._args.connections import as_instance, as_library
+from .._engines import ConnectionsEngine
 from ..library import KINDS, Category, Library, LibraryError, load_library
 from .assembly import KIT
 
@@ -171,7 +171,7 @@ def default_library() -> Library:
     return _default[0]
 
 
-def tables_for(impl: ModuleType, library: Library | None, mode: str) -> tuple[Tables, Any]:
+def tables_for(impl: ConnectionsEngine, library: Library | None, mode: str) -> tuple[Tables, Any]:
     """(tables, prepared) for library and mode, compiled and prepared once per Library object."""
     if library is None:
         library = default_library()
@@ -182,15 +182,15 @@ def tables_for(impl: ModuleType, library: Library | None, mode: str) -> tuple[Ta
     per_lib = library.__dict__.get(_CACHE_ATTR)
     key = (mode, impl.__name__)
     if per_lib is not None:
-        hit = per_lib.get(key)
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
+        cached: tuple[Tables, Any] | None = per_lib.get(key)
+        if cached is not None:
+            return cached
     with _cache_lock:
         per_lib = library.__dict__.setdefault(_CACHE_ATTR, {})
-        hit = per_lib.get(key)
+        hit: tuple[Tables, Any] | None = per_lib.get(key)
         if hit is None:
             tables = next((t for (m, _), (t, _p) in per_lib.items() if m == mode), None)
             if tables is None:
                 tables = compile_tables(library, mode)
             hit = per_lib[key] = (tables, impl.prepare(tables, KIT))
-    return hit  # type: ignore[no-any-return]
+    return hit

@@ -120,7 +120,7 @@ def audit_flag(code: str, grid: str, seeds: int = 20) -> dict[str, Any]:
     pars: dict[str, list[int]] = {"spec": [], "visual": []}
     solved_by_spec = 0
     for seed in range(seeds):
-        board = puzzle.new_game(None, grid, seed=f"audit:{code}:{grid}:{seed}").tiles_by_slot
+        board = puzzle.new_game(None, puzzle.resolve_grid(grid), seed=f"audit:{code}:{grid}:{seed}").tiles_by_slot
         for name, sigs in (("spec", spec), ("visual", visual)):
             pars[name].append(puzzle.min_swaps_to_visual_solve(board, sigs))
         solved_by_spec += pars["spec"][-1] == 0 and pars["visual"][-1] > 0

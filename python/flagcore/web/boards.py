@@ -159,7 +159,7 @@ class KeyedBoards:
         if day is not None:  # a daily: the board of the season's schedule (connections.daily)
             board = daily(day, mode, library=self._library)
         else:
-            board = generate(int.from_bytes(keys[3:7], "big"), mode, library=self._library)
+            board = generate(int.from_bytes(keys[3:7], "big"), as_mode(mode), library=self._library)
         board_id = _encode_id(body + keys[:3])
         return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
 
