@@ -235,6 +235,7 @@ def puzzle_functions() -> None:
         assert_type(e.max_nodes, int)
 
     assert_type(puzzle.daily("2027-01-01"), PuzzleGame)
+    assert flagcore.types.Grid is Grid
     named: GridName = "pro"
     for grid in (named, (4, 3)):
         shape: Grid = grid

@@ -2,7 +2,9 @@
 
 ``flagcore.Rng`` and ``flagcore.shuffle`` are the seeded randomness every random choice uses;
 ``flagcore.puzzle``, ``flagcore.connections``, ``flagcore.signatures`` and ``flagcore.library``
-are the engines. Submodules load on first use so ``import flagcore`` stays cheap.
+are the engines; ``flagcore.types`` names the values they take (Mode, Difficulty, Grid) and
+``flagcore.errors`` the exceptions they raise. Submodules load on first use so ``import flagcore``
+stays cheap.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ from ._version import __version__
 if TYPE_CHECKING:
     # Type checkers see the compiled module's stub (the reference twin has the same signatures)
     # and the submodules as modules, not as the Any that __getattr__ returns.
-    from . import connections, library, puzzle, reference, signatures  # noqa: F401
+    from . import connections, library, puzzle, reference, signatures, types  # noqa: F401
     from ._rng import Rng, shuffle
 
-_SUBMODULES = ("puzzle", "connections", "signatures", "library", "reference")
+_SUBMODULES = ("puzzle", "connections", "signatures", "library", "reference", "types")
 
 __all__ = ["Rng", "shuffle", "__version__", *_SUBMODULES]
 

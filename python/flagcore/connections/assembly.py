@@ -23,11 +23,19 @@ class Tables(Protocol):
     which imports this module for KIT: a Protocol here keeps the two modules out of a circle)."""
 
     @property
-    def mode(self) -> str: ...
+    def mode(self) -> str:
+        """The tables' mode, "flags" or "trivia"."""
+        ...
+
     @property
-    def codes(self) -> tuple[str, ...]: ...
+    def codes(self) -> tuple[str, ...]:
+        """Every country code of the library, by code index."""
+        ...
+
     @property
-    def categories(self) -> tuple[Category, ...]: ...
+    def categories(self) -> tuple[Category, ...]:
+        """Every category of the mode, by category index."""
+        ...
 
 
 REASONS = _layout.REASONS
