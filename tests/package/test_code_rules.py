@@ -25,7 +25,6 @@ MAX_LINES = 80
 STILL_TOO_LONG = {
     "flagcore/cli/season.py figures",
     "flagcore/cli/serve.py run",
-    "flagcore/connections/daily.py _build",
     "flagcore/review/contact_sheets.py draw_sheet",
     "flagcore/web/app.py create_app",
     "flagcore/web/trace.py simulate",

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .._args.connections import as_mode
 from .._args.season import as_day, as_days_text
 from ..days import day_number
 from ..library import MODES, TIERS

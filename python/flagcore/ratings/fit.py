@@ -169,7 +169,7 @@ def fit(
     is skipped and counted (``ratings.skipped``)."""
     modes = MODES if mode is None else (as_mode(mode),)
     by_mode: dict[str, list[PlayRecord]] = {m: [] for m in modes}
-    sal = {m: _saliences(library, m) for m in modes}
+    sal: dict[str, dict[str, int]] = {m: _saliences(library, m) for m in modes}
     skipped = 0
     for rec in records:
         if rec.mode not in by_mode:
