@@ -16,6 +16,7 @@ from flagcore._args.connections import (
     as_mode,
     base32_encode,
 )
+from flagcore.errors import ArgumentError, ArgumentTypeError
 from flagcore.library import load_library
 
 LIB = load_library()
@@ -30,7 +31,7 @@ def error_of(call):
 @pytest.mark.parametrize("mode", ["x", "", "FLAGS", 5, None, ["flags"]])
 def test_every_mode_check_is_the_same_rule(mode):
     expected = error_of(lambda: as_mode(mode))
-    assert expected[0] is (ValueError if isinstance(mode, str) else TypeError)
+    assert expected[0] is (ArgumentError if isinstance(mode, str) else ArgumentTypeError)
     assert error_of(lambda: connections.generate(1, mode)) == expected
     assert error_of(lambda: connections.generate_many([1], mode)) == expected
     assert error_of(lambda: connections.encode_board_id(1, mode)) == expected
