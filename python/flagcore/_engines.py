@@ -115,6 +115,27 @@ class ConnectionsEngine(Protocol):
         arguable: npt.NDArray[np.int8],
         /,
     ) -> None: ...
+    def search_many_model(
+        self,
+        prep: Any,
+        mp: Any,
+        states: npt.NDArray[np.uint32],
+        decoy: bool,
+        lo: int,
+        hi: int,
+        attempts: int,
+        pair_cap: int,
+        status: npt.NDArray[np.int8],
+        cats: I32,
+        group_tiles: I32,
+        tiles: I32,
+        decoys: I32,
+        counters: I32,
+        ambiguous: npt.NDArray[np.int8],
+        arguable: npt.NDArray[np.int8],
+        model: I32,
+        /,
+    ) -> None: ...
     def search_categories(self, prep: Any, order_flat: I32, order_off: I32, /) -> tuple[int, list[int], list[int]]: ...
     def prepare_model(
         self, tables: Any, salience: Any, named_flat: Any, named_off: Any, simpler: Any, hides: Any, /

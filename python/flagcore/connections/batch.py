@@ -126,7 +126,7 @@ class BoardBatch(Sequence[Board]):
 
     def _steered(self, made: Board, row: list[int]) -> Board:
         """A steered row's Board as generate makes it: simpler labels and stats["model"]."""
-        groups = made.groups
+        groups: tuple[Group, ...] = made.groups
         flags = row[_layout.M_SIMPLER : _layout.M_SIMPLER + 4]
         if any(flags):
             index = self.tables.index

@@ -165,16 +165,7 @@ def generate(
             if ratings is None:
                 board: Board = impl.search_board_model(prepared[0], prepared[1], seed, seed, True, *_NORMAL, False)
             else:
-                rated = _rated_prepared.get((impl, mode))
-                if rated is None or rated[0] is not ratings:
-                    rated = _rated_prepared[(impl, mode)] = (
-                        ratings,
-                        rated_model(impl, None, mode, as_ratings(ratings)),
-                    )
-                rm = rated[1]
-                board = recolour(
-                    impl.search_board_model(prepared[0], rm.mt.prepared, seed, seed, True, *_NORMAL, False), rm
-                )
+                board = _rated_default(impl, prepared[0], seed, mode, ratings)
             board.stats["model"]["difficulty"] = "normal"
             return board
         if mode in MODES:
@@ -190,6 +181,16 @@ def generate(
         difficulty=difficulty,
         ratings=ratings,
     )
+
+
+def _rated_default(impl: ConnectionsEngine, prepared: Any, seed: int, mode: str, ratings: Any) -> Board:
+    """generate's default request steered by ``ratings``, its rated model kept for the next call."""
+    rated = _rated_prepared.get((impl, mode))
+    if rated is None or rated[0] is not ratings:
+        rated = _rated_prepared[(impl, mode)] = (ratings, rated_model(impl, None, mode, as_ratings(ratings)))
+    rm = rated[1]
+    board: Board = impl.search_board_model(prepared, rm.mt.prepared, seed, seed, True, *_NORMAL, False)
+    return recolour(board, rm)
 
 
 _NORMAL = difficulty_target("normal")

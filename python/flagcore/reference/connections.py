@@ -109,7 +109,7 @@ from .rng import Rng, shuffle
 # + the layout names
 __all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_categories", "search_many", "search_one"]
 # the difficulty model: its kernel (connections_model) and the search it steers
-__all__ += ["ModelPrepared", "board_model", "prepare_model", "search_board_model"]
+__all__ += ["ModelPrepared", "board_model", "prepare_model", "search_board_model", "search_many_model"]
 
 RawResult = tuple[int, list[int], list[int], list[int], list[int], list[int], int, int, "list[tuple[int, ...]] | None"]
 
