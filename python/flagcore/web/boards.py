@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 
 from .._args.connections import BASE32_ALPHABET as _ALPHABET  # Crockford base32
 from .._args.connections import BASE32_DECODE as _DECODE  # o/i/l as 0/1/1
+from .._args.connections import as_mode
 from .._impl import core
 from ..connections import Board, daily, generate
 from ..connections.ids import daily_seed

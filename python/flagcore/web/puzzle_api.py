@@ -53,7 +53,7 @@ class PuzzleApi:
     ) -> dict[str, Any]:
         columns, rows = puzzle.GRIDS[grid_key]
         # by code: the engine caches each flag's signatures on each grid; ParSearchLimit: no_deal (routes.py)
-        game = puzzle.new_game(flag, grid_key, seed=seed)
+        game = puzzle.new_game(flag, (columns, rows), seed=seed)
         start = list(game.start)
         claim: dict[str, Any] = {"f": flag, "c": columns, "r": rows, "st": start, "p": game.par}
         if player is not None:  # with a store: one verified result per (player, flag, grid, seed)

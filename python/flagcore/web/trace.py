@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._args.connections import as_mode
 from ..connections import generate
 from ..library import Library
 
@@ -33,7 +34,7 @@ def simulate(seed: int | str, mode: str, legacy: bool, library: Library, difficu
     and depth after it (at most MAX_STEPS steps). Raises NoBoardError when the seed has no board.
     ``difficulty`` (None: the search alone) steers the board as generate's does; the steps are then
     those of the attempt the model chose, and the groups wear the model's colours."""
-    board = generate(seed, mode, library=library, legacy=legacy, trace=True, difficulty=difficulty)
+    board = generate(seed, as_mode(mode), library=library, legacy=legacy, trace=True, difficulty=difficulty)
     spill = _Spill(library, mode, legacy)
     events = board.events or []
     stack: list[dict[str, Any]] = []  # one frame per tier entered: {"tier", "label", "codes"}
