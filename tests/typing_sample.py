@@ -159,8 +159,10 @@ def connections_functions(lib: Library) -> None:
     batch = connections.generate_many(seeds, "flags", threads=2)
     assert_type(batch, BoardBatch)
     assert_type(batch[3], Board)
-    # a batch is the search alone: generate's difficulty=None
-    assert len(batch) == 8 and batch[3] == connections.generate(3, "flags", difficulty=None)
+    # a batch makes generate's boards, at generate's default difficulty or the one it is given
+    assert len(batch) == 8 and batch[3] == connections.generate(3, "flags")
+    plain = connections.generate_many(seeds, "flags", difficulty=None)  # the search alone
+    assert plain[3] == connections.generate(3, "flags", difficulty=None)
 
     # the difficulty model (docs/difficulty.md)
     model = connections.board_difficulty(board, lib)
