@@ -18,8 +18,8 @@ record; then:
    (matched by board id, one board per game) are fitted apart and their rankings compared;
 3. the colours: the share of boards whose simulated solve order is exactly the colour order, has
    yellow first, has purple last, with today's model colours (the games above) and with the
-   learned colours (``--check-games`` more games on boards dealt with the ratings, the same
-   players and seeds played offline on the engine: ``generate(seed, ratings=...)``).
+   learned colours (``--check-games`` more games by the same players through the API of a server
+   started with ``--ratings`` the fitted file, on a fresh store of the same kind).
 
 The player knows the answers (a simulation measures the difficulty, not the search for groups):
 it deals the server's board itself under the server's secret (flagcore.web.boards.KeyedBoards),
@@ -48,7 +48,6 @@ from typing import Any
 
 import numpy as np
 
-from flagcore import connections
 from flagcore._args.secret import as_secret
 from flagcore.connections.tables import default_library
 from flagcore.ratings import fit, read_records, spearman
@@ -230,6 +229,40 @@ def start_redis(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("redis-server did not start")
 
 
+def play_many(
+    port: int,
+    secret: str,
+    people: list[Player],
+    games: int,
+    first_seed: int,
+    truth: Truth,
+    clients: int,
+    rng: np.random.Generator,
+    ratings: Any,
+) -> list[dict[str, Any]]:
+    """``games`` games through the API on ``clients`` connections at once (seeds from ``first_seed``)."""
+    picks = rng.integers(len(people), size=games)
+
+    def worker(k: int) -> list[dict[str, Any]]:
+        # games g with g % clients == k, each by a player of this client's share (a player's random
+        # stream is never used by two threads)
+        client = Client(port)
+        keyed = KeyedBoards(Signer(as_secret(secret, "secret")), ratings=ratings)
+        out = []
+        for g in range(k, games, clients):
+            player = people[min(len(people) - 1, (int(picks[g]) // clients) * clients + k)]
+            game = play_http(client, keyed, player, first_seed + g, MODES[g % 2], truth)
+            game["skill"] = player.skill
+            out.append(game)
+        return out
+
+    log: list[dict[str, Any]] = []
+    with ThreadPoolExecutor(clients) as pool:
+        for part in pool.map(worker, range(clients)):
+            log.extend(part)
+    return log
+
+
 def learned_vs_hidden(ratings: Any, truth: Truth) -> dict[str, Any]:
     out = {}
     for mode in MODES:
@@ -255,27 +288,9 @@ def run(
         url = f"sqlite:///{tmp / 'games.db'}"
     secret = secrets.token_urlsafe(32)
     server, port = start_server(url, secret)
-    log: list[dict[str, Any]] = []
     started = time.perf_counter()
-    picks = rng.integers(players, size=games)
-
-    def worker(k: int) -> list[dict[str, Any]]:
-        # games g with g % clients == k, each by a player of this client's share (a player's random
-        # stream is never used by two threads)
-        client = Client(port)
-        keyed = KeyedBoards(Signer(as_secret(secret, "secret")))
-        out = []
-        for g in range(k, games, clients):
-            player = people[min(players - 1, (int(picks[g]) // clients) * clients + k)]
-            game = play_http(client, keyed, player, 1_000_000 + g, MODES[g % 2], truth)
-            game["skill"] = player.skill
-            out.append(game)
-        return out
-
     try:
-        with ThreadPoolExecutor(clients) as pool:
-            for part in pool.map(worker, range(clients)):
-                log.extend(part)
+        log = play_many(port, secret, people, games, 1_000_000, truth, clients, rng, None)
         elapsed = time.perf_counter() - started
     finally:
         server.terminate()
@@ -305,20 +320,25 @@ def run(
             "spearman": spearman([s[c].difficulty for c in common], [w[c].difficulty for c in common]),
         }
     model_orders = {m: [x["order"] for x in log if x["mode"] == m] for m in MODES}
-    learned_orders: dict[str, list[list[int]]] = {m: [] for m in MODES}
-    for g in range(check_games):  # the same players on boards dealt with the ratings (offline)
-        mode = MODES[g % 2]
-        player = people[int(rng.integers(players))]
-        board = connections.generate(2_000_000 + g, mode, ratings=ratings)
-        groups = [(x.category_id, frozenset(x.codes)) for x in board.groups]  # in colour order
-        plan = player.plan(mode, groups, truth)
-        mistakes, order = 0, []
-        for gi, fails in plan:
-            mistakes += fails
-            if mistakes >= 4:
-                break
-            order.append(gi)
-        learned_orders[mode].append(order)
+    # the same players against a server dealing with the fitted ratings, on a fresh store
+    tmp2 = Path(tempfile.mkdtemp(prefix="flagcore-sim-"))
+    ratings_file = tmp2 / "ratings.json"
+    ratings.save(ratings_file)
+    if store_kind == "redis":
+        redis, url2 = start_redis(tmp2)
+    else:
+        redis, url2 = None, f"sqlite:///{tmp2 / 'games.db'}"
+    server, port = start_server(url2, secret, ["--ratings", str(ratings_file)])
+    try:
+        rated_log = play_many(port, secret, people, check_games, 2_000_000, truth, clients, rng, ratings)
+    finally:
+        server.terminate()
+        server.wait(30)
+        if redis is not None:
+            redis.terminate()
+            redis.wait(10)
+        shutil.rmtree(tmp2, ignore_errors=True)
+    learned_orders = {m: [x["order"] for x in rated_log if x["mode"] == m] for m in MODES}
     return {
         "store": store_kind,
         "players": players,
