@@ -69,6 +69,12 @@ def register(groups: dict[str, Any]) -> None:
         choices=["critical", "error", "warning", "info", "debug"],
         help="server log level (default: info)",
     )
+    p.add_argument(
+        "--ratings",
+        default=None,
+        metavar="FILE",
+        help="deal boards steered and coloured by this ratings file (flagcore ratings fit; docs/ratings.md)",
+    )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.set_defaults(func=run)
 
@@ -89,8 +95,9 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     from .._args.store import parse_store_url
     from ..library import load_library
+    from ..ratings import load_ratings
     from ..store import open_store
-    from ..web.app import LIBRARY_ENV, STORE_ENV
+    from ..web.app import LIBRARY_ENV, RATINGS_ENV, STORE_ENV
     from ..web.tokens import old_secrets_from_env, secret_from_env
 
     secret = secret_from_env()  # a weak FLAGCORE_SECRET fails here, before any worker starts
@@ -106,6 +113,10 @@ def run(args: argparse.Namespace) -> int:
     if secret is None:
         _keep_a_secret(kind, target)
     os.environ[STORE_ENV] = url
+    if args.ratings is not None:
+        # checked here, so a bad file is one line and exit 2 before any worker starts
+        load_ratings(args.ratings, None if args.library is None else load_library(Path(args.library)))
+        os.environ[RATINGS_ENV] = str(Path(args.ratings).resolve())
     if args.library is not None:
         load_library(args.library)  # a broken library fails here, naming the file and the problem
         os.environ[LIBRARY_ENV] = str(Path(args.library).resolve())

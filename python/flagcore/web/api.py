@@ -49,10 +49,11 @@ class Api:
         on_spend: SpendHook | None,
         store: Store | None = None,
         private_library: bool = False,
+        ratings: Any = None,
     ) -> None:
         self.store = store
         self.names = names = FlagNames(library)
-        self.connections = ConnectionsApi(signer, names, library, token_ttl, store, private_library)
+        self.connections = ConnectionsApi(signer, names, library, token_ttl, store, private_library, ratings)
         self.puzzle = PuzzleApi(signer, names, puzzle_ttl, on_spend, store)
         # replies that never change, encoded once
         self._flags_reply = Reply(

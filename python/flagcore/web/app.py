@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from .._args.secret import as_secret
 from .._args.web import as_spend_hook, as_ttl
 from ..library import house_rules_html, load_library
+from ..ratings import load_ratings
 from ..store import Store, open_store
 from .api import Api
 from .jsonapi import Endpoint, JsonApi
@@ -29,6 +30,7 @@ from .tokens import SECRET_ENV, Signer, SpendHook, old_secrets_from_env, secret_
 STATIC = Path(__file__).parent / "static"
 STORE_ENV = "FLAGCORE_STORE"  # a store URL (flagcore.store.open_store); flagcore serve sets it for its workers
 LIBRARY_ENV = "FLAGCORE_LIBRARY"  # a private library (file or folder); flagcore serve sets it from --library
+RATINGS_ENV = "FLAGCORE_RATINGS"  # a ratings file to deal boards with; flagcore serve sets it from --ratings
 HOSTS_ENV = "FLAGCORE_ALLOWED_HOSTS"  # comma-separated host names; flagcore serve sets it from --allowed-host
 PAGES = ("connections", "puzzle", "simulator", "bench")
 ROOT_FILES = {  # path -> (file in static/, content type): files a browser looks for at the site's root
@@ -59,6 +61,7 @@ def create_app(
     puzzle_ttl: int = 24 * 3600,
     on_spend: SpendHook | None = None,
     extra_endpoints: dict[str, Endpoint] | None = None,
+    ratings: Any = None,
 ) -> JsonApi:
     """The flagcore web app, an ASGI application you can serve or mount in your own server.
 
@@ -81,6 +84,9 @@ def create_app(
     on_spend(kind, jti, exp) -> bool: the single-use hook, called when a Puzzle result is
         verified; return False to refuse a token already spent. With a store, the app already
         records one result per deal and player.
+    ratings: a ratings file (flagcore.ratings: its path, or Ratings) to steer and colour boards by
+        learned difficulty (docs/ratings.md); None reads FLAGCORE_RATINGS, and without it the
+        model's colours. A bad file raises RatingsError here: the app does not start.
     extra_endpoints: more exact-path routes served like the API's own (path -> Endpoint), e.g. a
         benchmark's no-op endpoints (benchmarks/web_load.py); a path of the API cannot be replaced.
 
@@ -91,14 +97,20 @@ def create_app(
     if library is None:
         library = os.environ.get(LIBRARY_ENV) or None
     store = _store(store)
+    if ratings is None:
+        ratings = os.environ.get(RATINGS_ENV) or None
+    dealt_library = load_library(None if library is None else Path(library))
+    # a bad ratings file stops the app here, in one line (RatingsError), never mid-game
+    rated = None if ratings is None else load_ratings(ratings, dealt_library)
     api = Api(
         signer,
-        load_library(None if library is None else Path(library)),
+        dealt_library,
         as_ttl(token_ttl, "token_ttl"),
         as_ttl(puzzle_ttl, "puzzle_ttl"),
         as_spend_hook(on_spend),
         store,
         private_library=library is not None,
+        ratings=rated,
     )
     endpoints = api.endpoints()
     for path, endpoint in (extra_endpoints or {}).items():

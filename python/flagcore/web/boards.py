@@ -81,10 +81,16 @@ class KeyedBoards:
         prepare: Callable[[Board, str], Any] | None = None,
         cache_size: int = BOARD_CACHE,
         library: Library | None = None,
+        ratings: Any = None,
     ) -> None:
         self._signer = signer
         self._prepare = prepare
         self._library = library  # None: the bundled library (generate's fast path)
+        # dealt with ratings (docs/ratings.md): steered and coloured by learned difficulty, and the
+        # ids' MAC keyed with the ratings' digest too, so an id names the ratings it was dealt with
+        # (a server on other ratings refuses it as not its own, rather than deal another board)
+        self._ratings = ratings
+        self._label = b"connections board|" + (b"" if ratings is None else ratings.digest.encode() + b"|")
         # A board is dealt once and then graded at every guess of every player on it (a daily
         # board: everyone); Boards are frozen, so one object can serve every request.
         self.dealt = lru_cache(maxsize=cache_size)(self._deal)
@@ -104,7 +110,7 @@ class KeyedBoards:
     def _keys(self, body: bytes, key: int = 0) -> bytes:
         """The MAC of an id's first 5 bytes under secret ``key``: bytes 0-2 are its tag, bytes 3-6
         the engine seed."""
-        return self._signer.derive(b"connections board|" + body, 7, key)
+        return self._signer.derive(self._label + body, 7, key)
 
     def board_id(self, number: int, mode: str, key: int = 0) -> str:
         """The id a client sees for game number ``number`` in ``mode`` (13 Crockford base32 characters)."""
@@ -158,9 +164,11 @@ class KeyedBoards:
         keys = self._keys(body, key)  # bytes 3-6: the secret engine seed behind the public game number
         day = self.scheduled_day(number)
         if day is not None:  # a daily: the board of the season's schedule (connections.daily)
-            board = daily(day, mode, library=self._library)
+            board = daily(day, mode, library=self._library, ratings=self._ratings)
         else:
-            board = generate(int.from_bytes(keys[3:7], "big"), as_mode(mode), library=self._library)
+            board = generate(
+                int.from_bytes(keys[3:7], "big"), as_mode(mode), library=self._library, ratings=self._ratings
+            )
         board_id = _encode_id(body + keys[:3])
         return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
 

@@ -29,6 +29,7 @@ from .boards import Dealt, KeyedBoards, daily_number, game_number
 from .flag_names import FlagNames
 from .game_tokens import Game, GameTokens
 from .jsonapi import Reply
+from .plays import Plays
 from .published import PublishedBoards
 from .tokens import Signer
 from .trace import simulate
@@ -73,10 +74,13 @@ class ConnectionsApi:
         token_ttl: int,
         store: Store | None,
         private_library: bool = False,
+        ratings: Any = None,
     ) -> None:
         self.names, self.library, self.token_ttl, self.store = names, library, token_ttl, store
+        # with a store, each finished game's play record and the day's aggregate (flagcore.web.plays)
+        self.plays = Plays(store, signer) if store is not None else None
         # boards dealt from ``library`` when it is private, else the bundled one (generate's fast path)
-        keyed = KeyedBoards(signer, self.prepare, library=library if private_library else None)
+        keyed = KeyedBoards(signer, self.prepare, library=library if private_library else None, ratings=ratings)
         self.boards = PublishedBoards(keyed, store, self.prepare)
         self.tokens = GameTokens(signer, keyed, token_ttl)
 
@@ -123,6 +127,8 @@ class ConnectionsApi:
             reply.update(
                 won=played.won, lost=played.lost, groups=list(groups), share=_share_text(played, dealt.board_id)
             )
+            if self.plays is not None:  # the board's aggregate, once the player has finished
+                reply["today"] = self.plays.today(dealt.board_id, self.boards.keyed.scheduled_day(game.number))
         return reply
 
     def prepare(self, board: Board, board_id: str) -> Prepared:
@@ -168,7 +174,7 @@ class ConnectionsApi:
             reply["groups"] = list(groups)
             reply["share"] = _share_text(played, dealt.board_id)
         if self.store is not None and player is not None:
-            return self._bound_guess(reply, dealt, game, player, version, past, guesses)
+            return self._bound_guess(reply, dealt, game, player, version, past, guesses, played)
         reply["token"] = self.tokens.sign(game, guesses)
         return reply
 
@@ -181,6 +187,7 @@ class ConnectionsApi:
         version: int,
         past: list[list[str]],
         guesses: list[list[str]],
+        played: ConnectionsGame | None = None,
     ) -> dict[str, Any]:
         """Record a graded guess in the player's stored game, then answer it. Written only if the
         stored game is exactly the token's (its version and guesses, so no read first): a replayed
@@ -197,6 +204,10 @@ class ConnectionsApi:
         if day is not None and stats.counts(day):  # a daily's end: the player's stats (once per day)
             entry = stats.result_data(reply["won"], reply["mistakes"])
             self.store.record_player_result(player, stats.result_key(stats.connections_game(game.mode), day), entry)
+        if reply["over"] and self.plays is not None and played is not None:
+            # the play record (once per player and board) and the board's aggregate of the day
+            model = dealt.board.stats.get("model") or {}
+            reply["today"] = await self.plays.finished(played, dealt.board_id, player, day, model.get("difficulty"))
         return reply
 
     def trace(self, query: dict[str, str]) -> dict[str, Any]:
