@@ -2,12 +2,16 @@
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_ratings.py fit [--records 1000000]
     python benchmarks/bench_ratings.py generate
+    python benchmarks/bench_ratings.py finish [--games 300]
 
 fit: synthetic records (a hidden difficulty per category, Plackett-Luce draws) fitted on one
 core: the median of 3 runs of ``fit_arrays`` over N records, and ``fit`` (PlayRecord objects to
 arrays, the board and colour tables included) over N/10 records scaled to per-record cost.
 generate: the median over rounds of the mean ``generate(seed)`` call, with and without ratings
 (a ratings file fitted from synthetic records), in microseconds; distinct seeds in each round.
+finish: the guess that ends a game (POST /api/connections/guess in process, a SQLite store),
+median over games, with the play record and the day's aggregate and without (the same app with
+its recorder switched off), games alternating between the two.
 """
 
 from __future__ import annotations
@@ -76,13 +80,58 @@ def bench_generate() -> None:
         print(f"generate {mode}: {plain:.0f} us without ratings, {rated:.0f} us with ({rated / plain:.2f}x)")
 
 
+def bench_finish(games: int) -> None:
+    import tempfile  # noqa: PLC0415
+
+    from starlette.testclient import TestClient  # noqa: PLC0415
+
+    from flagcore.web import create_app  # noqa: PLC0415
+    from flagcore.web.boards import KeyedBoards  # noqa: PLC0415
+    from flagcore.web.tokens import Signer  # noqa: PLC0415
+
+    secret = "Xq3v9ZtKe_Lw0pRj7HcUy2mNfA8sDgB4"
+    keyed = KeyedBoards(Signer(secret.encode()))
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(secret, store=f"sqlite:///{tmp}/games.db")
+        conn_api = _connections_api(app)
+        recorder = conn_api.plays
+        client = TestClient(app)
+        times: dict[bool, list[float]] = {True: [], False: []}
+        for g in range(games):
+            board = client.get("/api/connections/board", params={"seed": str(5000 + g)}).json()
+            groups = [list(x.codes) for x in keyed.board(*keyed.parse_id(board["board_id"])).groups]
+            token = board["token"]
+            for codes in groups[:3]:
+                token = client.post("/api/connections/guess", json={"token": token, "codes": codes}).json()["token"]
+            recording = g % 2 == 0
+            conn_api.plays = recorder if recording else None
+            t = time.perf_counter()
+            end = client.post("/api/connections/guess", json={"token": token, "codes": groups[3]}).json()
+            times[recording].append(time.perf_counter() - t)
+            assert end["over"] and (("today" in end) == recording)
+    with_, without = statistics.median(times[True]) * 1e6, statistics.median(times[False]) * 1e6
+    print(f"finishing guess: {without:.0f} us without the play record, {with_:.0f} us with ({with_ / without:.2f}x)")
+
+
+def _connections_api(app: object) -> object:
+    """The app's Connections API object (the recorder lives on it), found through its endpoints."""
+    for endpoint in getattr(app, "endpoints", {}).values():
+        owner = getattr(endpoint.handler, "__self__", None)  # a bound method of the API objects
+        if owner is not None and hasattr(owner, "plays"):
+            return owner
+    raise RuntimeError("no Connections API in the app")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("fit", "generate"))
+    ap.add_argument("what", choices=("fit", "generate", "finish"))
     ap.add_argument("--records", type=int, default=1_000_000)
+    ap.add_argument("--games", type=int, default=300)
     a = ap.parse_args()
     if a.what == "fit":
         bench_fit(a.records)
+    elif a.what == "finish":
+        bench_finish(a.games)
     else:
         bench_generate()
 

@@ -43,16 +43,21 @@ def play(client: TestClient, order: list[int], mistakes: int, seed: str = "77") 
 
 def test_finished_games_are_recorded_once_with_the_days_aggregate(store: Store) -> None:  # noqa: F811
     app = create_app(SECRET, store=store)
-    first = TestClient(app)
-    board, end = play(first, [3, 0, 1, 2], mistakes=1)
-    assert end["won"] and end["today"]["plays"] == 1 and end["today"]["won"] == 1.0
-    assert end["today"]["found_first"]["purple"] == 1.0 and end["today"]["found_last"]["blue"] == 1.0
-    second = TestClient(app)  # another player (another cookie): lost
-    _, lost = play(second, [], mistakes=4)
-    assert lost["lost"] and lost["today"]["plays"] == 2 and lost["today"]["won"] == 0.5
-    # the finished game reopened shows the aggregate; a guess after the end records nothing more
-    again = first.get("/api/connections/board", params={"seed": "77"}).json()
-    assert again["over"] and again["today"]["plays"] == 2
+    # one client, so one event loop for the whole test, as a server has: a record is written in the
+    # batch after its game's reply; each player is a cookie of their own
+    with TestClient(app) as client:
+        board, end = play(client, [3, 0, 1, 2], mistakes=1)
+        assert end["won"] and end["today"]["plays"] == 1 and end["today"]["won"] == 1.0
+        assert end["today"]["found_first"]["purple"] == 1.0 and end["today"]["found_last"]["blue"] == 1.0
+        first = dict(client.cookies)
+        client.cookies.clear()  # another player: lost
+        _, lost = play(client, [], mistakes=4)
+        assert lost["lost"] and lost["today"]["plays"] == 2 and lost["today"]["won"] == 0.5
+        # the finished game reopened shows the aggregate
+        client.cookies.clear()
+        client.cookies.update(first)
+        again = client.get("/api/connections/board", params={"seed": "77"}).json()
+        assert again["over"] and again["today"]["plays"] == 2
     records = [parse_record(raw.decode()) for raw in store.play_records()]
     assert len(records) == 2
     won, lost_rec = records

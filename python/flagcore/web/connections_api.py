@@ -197,17 +197,23 @@ class ConnectionsApi:
         assert self.store is not None  # only called with a store (guess)
         previous = orjson.dumps(past) if version else None
         data = orjson.dumps(guesses)
+        day = self.boards.keyed.scheduled_day(game.number) if reply["over"] else None
+        # a finishing guess reads the board's counters in the same batch as its save (flagcore.web.plays)
+        counts = self.plays.counts(dealt.board_id, day) if reply["over"] and self.plays is not None else None
         if not await self.store.save_game_batched(player, dealt.board_id, version, data, self.token_ttl, previous):
+            if counts is not None:
+                counts.cancel()
             raise ApiError(409, "stale_token", STALE)
         reply["token"] = self.tokens.sign(game, guesses, player, version + 1)
-        day = self.boards.keyed.scheduled_day(game.number) if reply["over"] else None
         if day is not None and stats.counts(day):  # a daily's end: the player's stats (once per day)
             entry = stats.result_data(reply["won"], reply["mistakes"])
             self.store.record_player_result(player, stats.result_key(stats.connections_game(game.mode), day), entry)
-        if reply["over"] and self.plays is not None and played is not None:
-            # the play record (once per player and board) and the board's aggregate of the day
+        if counts is not None and self.plays is not None and played is not None:
+            # the play record (once per player and board, written after the reply) and the day's aggregate
             model = dealt.board.stats.get("model") or {}
-            reply["today"] = await self.plays.finished(played, dealt.board_id, player, day, model.get("difficulty"))
+            reply["today"] = await self.plays.finished(
+                counts, played, dealt.board_id, player, day, model.get("difficulty")
+            )
         return reply
 
     def trace(self, query: dict[str, str]) -> dict[str, Any]:

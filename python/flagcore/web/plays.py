@@ -8,12 +8,16 @@ plays, wins, which colour was found first and last. The aggregate of those count
 player sees after finishing ("62% solved today's board; purple found last by 71%"): the API's
 ``today`` field, only in a finished game's reply.
 
-A store that fails while recording costs the record, never the guess: the guess is saved already,
-the failure is logged and counted (``Plays.failed``), and the reply goes without ``today``.
+Cost: the finishing guess reads the board's counters in the same batch as its save, and the
+record is written in the next batch, after the reply (nothing more for the player to wait for).
+A store that fails while recording costs the record, never the guess: the guess is saved
+already, the failure is logged and counted (``Plays.failed``), and the reply goes without
+``today`` when the counters could not be read.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -56,6 +60,7 @@ class Plays:
         self.store, self.signer, self.ttl = store, signer, ttl
         self.recorded = 0  # this process's records written
         self.failed = 0  # records lost to a failing store (the guesses themselves were saved)
+        self._writing: set[asyncio.Task[bool]] = set()  # records on their way (a task needs a reference)
 
     def _key(self, player: str, board_id: str) -> str:
         return self.signer.derive(b"play|" + player.encode() + b"|" + board_id.encode(), 16).hex()
@@ -66,27 +71,52 @@ class Plays:
             fields += ["won", f"first:{COLOURS[solved_at.index(1)]}", f"last:{COLOURS[solved_at.index(4)]}"]
         return tuple(fields)
 
+    def counts(self, board_id: str, day: str | None) -> asyncio.Task[dict[str, int]]:
+        """Start reading the board's counters, to go in the batch of the finishing guess's save."""
+        return asyncio.ensure_future(self.store.aplay_counts(counts_key(board_id, day)))
+
     async def finished(
-        self, game: Any, board_id: str, player: str, day: str | None, difficulty: Any
+        self,
+        counts: asyncio.Task[dict[str, int]],
+        game: Any,
+        board_id: str,
+        player: str,
+        day: str | None,
+        difficulty: Any,
     ) -> dict[str, Any] | None:
-        """Record a finished game (once per player and board) and return the day's aggregate of
-        its board, this game included; None when the store failed."""
+        """The day's aggregate of a finished game's board, this game included (the counters read
+        with its save, plus its own), and its play record written after the reply, in the next
+        batch (once per player and board: the finishing save itself happens once). None when the
+        store failed."""
         rec = record_of_game(game, board_id, day, difficulty)
-        data = orjson.dumps(rec.to_dict())
-        key = counts_key(board_id, day)
-        try:
-            # the write, then the read in the next batch: within one batch a store may run a
-            # command again after the others (Redis loading a script), so the order is not kept
-            wrote = await self.store.arecord_play(
-                self._key(player, board_id), data, key, self._fields(rec.solved_at, rec.won), self.ttl
+        fields = self._fields(rec.solved_at, rec.won)
+        write = asyncio.ensure_future(
+            self.store.arecord_play(
+                self._key(player, board_id), orjson.dumps(rec.to_dict()), counts_key(board_id, day), fields, self.ttl
             )
-            counts = await self.store.aplay_counts(key)
+        )
+        self._writing.add(write)
+        write.add_done_callback(self._written)
+        try:
+            seen = dict(await counts)
         except StoreUnavailable as exc:
-            self.failed += 1
-            log.warning("play record of %s not kept: %s", board_id, exc)
+            log.warning("aggregate of %s not read: %s", board_id, exc)
             return None
-        self.recorded += bool(wrote)
-        return aggregate(counts)
+        for f in fields:
+            seen[f] = seen.get(f, 0) + 1
+        return aggregate(seen)
+
+    def _written(self, task: asyncio.Task[bool]) -> None:
+        self._writing.discard(task)
+        if task.cancelled():
+            self.failed += 1
+            return
+        exc = task.exception()
+        if exc is not None:
+            self.failed += 1
+            log.warning("play record not kept: %s", exc)
+        else:
+            self.recorded += bool(task.result())
 
     def today(self, board_id: str, day: str | None) -> dict[str, Any] | None:
         """The aggregate of a board (a finished game reopened); None when the store fails."""
