@@ -114,6 +114,14 @@ class Client:
         if player.cookie:
             headers["Cookie"] = player.cookie
         data = None if body is None else json.dumps(body)
+        for busy in range(20):  # a store busy past its timeout answers 503: wait and ask again
+            status, reply = self._send(method, path, headers, data, player)
+            if status != 503:
+                return status, reply
+            time.sleep(0.2 * (busy + 1))
+        raise RuntimeError(f"{method} {path}: HTTP 503 twenty times: {reply}")
+
+    def _send(self, method: str, path: str, headers: dict[str, str], data: str | None, player: Player) -> Any:
         for attempt in range(3):
             try:
                 self.conn.request(method, path, body=data, headers=headers)
@@ -144,6 +152,15 @@ def play_http(client: Client, keyed: Any, player: Player, seed: int, mode: str, 
         raise RuntimeError(f"seed {seed}: the server's tiles are not the board dealt under its secret")
     groups = [(g.category_id, frozenset(g.codes)) for g in dealt.groups]  # in the server's colours
     token = board["token"]
+
+    def guess(codes: list[str]) -> dict[str, Any]:
+        status, reply = client.call("POST", "/api/connections/guess", player, {"token": token, "codes": codes})
+        if status == 409:  # a retried guess that the store had kept: the game as it is now
+            status, reply = client.call("GET", f"/api/connections/board?seed={seed}&mode={mode}", player)
+        if status != 200:
+            raise RuntimeError(f"guess: HTTP {status} {reply}")
+        return reply  # type: ignore[no-any-return]
+
     found: list[str] = []
     reply: dict[str, Any] = {}
     tried: set[frozenset[str]] = set()
@@ -158,13 +175,13 @@ def play_http(client: Client, keyed: Any, player: Player, seed: int, mode: str, 
             if wrong in tried:
                 continue
             tried.add(wrong)
-            _, reply = client.call("POST", "/api/connections/guess", player, {"token": token, "codes": sorted(wrong)})
+            reply = guess(sorted(wrong))
             token = reply.get("token")
             if reply.get("over"):
                 break
         if reply.get("over"):
             break
-        _, reply = client.call("POST", "/api/connections/guess", player, {"token": token, "codes": sorted(codes)})
+        reply = guess(sorted(codes))
         token = reply.get("token")
         found.append(cid)
         if reply.get("over"):
