@@ -157,7 +157,20 @@ def min_swaps_batch(
 
 
 def resolve_grid(grid: Grid | str) -> tuple[int, int]:
-    """'easy'|'medium'|'hard' (aliases regular/pro/elite), 'CxR', or (columns, rows) -> (columns, rows)."""
+    """The (columns, rows) of a grid, from a name, a (columns, rows) pair or the text a person types.
+
+    Args:
+        grid: "easy" (3x2), "medium" (4x3) or "hard" (5x3), their aliases "regular", "pro" and
+            "elite" (any case, surrounding spaces ignored), text "CxR" ("4x3", "6 × 4"), or a
+            (columns, rows) pair of ints; each side 1..32, at least two tiles.
+
+    Returns:
+        (columns, rows).
+
+    Raises:
+        ArgumentError: an unknown name, a side out of 1..32, or a single tile.
+        ArgumentTypeError: neither a str nor a pair of ints.
+    """
     return as_grid(grid)
 
 
@@ -288,14 +301,26 @@ def new_game(
     """Deal a new board: shuffled until it does not look solved, with its exact par.
 
     Randomness comes from flagcore.Rng (mulberry32), so a seed deals the same board everywhere.
-
-    ``flag_or_signatures``: a flag code (signatures rendered by flagcore.signatures), a signature
-    list (one int per piece), or None (every tile distinct: strict identity). ``seed=None`` draws
-    one from os.urandom and records it on the game, so every game can be replayed.
     The start is never solved: the spec's createShuffledBoard (Fisher-Yates until the board is not
     the identity), up to 24 reshuffles while it is visually solved, then the first pair swap that
     breaks it; one class only (all tiles alike) is the identity mode, solved only by the identity.
-    Raises ParSearchLimit when the board's exact par needs more than ``max_nodes`` search nodes.
+
+    Args:
+        flag_or_signatures: a flag code ("FR": its tiles' signatures rendered by
+            flagcore.signatures), a signature list (one int per piece, None for a piece unlike any
+            other), or None (every tile distinct: strict identity).
+        grid: a grid name or (columns, rows) (flagcore.types.Grid); ``resolve_grid`` reads typed text.
+        seed: an int in [0, 2**32) or a str; None draws one from os.urandom and records it on the
+            game, so every game can be replayed.
+        max_nodes: the exact par search's node budget; None for no limit.
+
+    Returns:
+        The PuzzleGame, its ``start``, ``par`` and ``seed`` set.
+
+    Raises:
+        ArgumentError: a bad flag code, grid, seed value, signature count or max_nodes.
+        ArgumentTypeError: an argument of the wrong type.
+        ParSearchLimit: the board's exact par needs more than ``max_nodes`` search nodes.
     """
     budget = as_max_nodes(max_nodes)
     columns, rows = as_grid(grid)
@@ -339,13 +364,24 @@ def verify(
 ) -> PuzzleResult:
     """Replay a client's swap log on the server and return the result screen it earns.
 
-    Raises ValueError (TypeError for wrong types) naming the problem when the log is malformed,
-    touches a slot outside the board or swaps a slot with itself, keeps swapping after the board
-    is solved, does not solve the board, or has fewer swaps than par (impossible with an exact par,
-    so such a log is forged). signatures=None means strict identity, as in the game; a single
-    class (all tiles alike) also means strict identity (the game's identity mode). Raises
-    ParSearchLimit when par needs more than ``max_nodes`` search nodes (the log is then neither
-    accepted nor rejected: the server cannot prove par for that board).
+    Args:
+        start_tiles_by_slot: the dealt board, a permutation of 0..n-1 (n >= 2), not solved.
+        swaps: the log, (slot, slot) pairs in play order (JSON [a, b] lists too).
+        signatures: one int per piece (None for a piece unlike any other), or None for strict
+            identity, as in the game; a single class (all tiles alike) also means strict identity
+            (the game's identity mode).
+        max_nodes: the exact par search's node budget; None for no limit.
+
+    Returns:
+        The PuzzleResult the log earns (its swaps, par and how far over par).
+
+    Raises:
+        ArgumentError: the log is malformed, touches a slot outside the board or swaps a slot with
+            itself, keeps swapping after the board is solved, does not solve the board, or has
+            fewer swaps than par (impossible with an exact par, so such a log is forged).
+        ArgumentTypeError: an argument or a move of the wrong type.
+        ParSearchLimit: par needs more than ``max_nodes`` search nodes; the log is then neither
+            accepted nor rejected (the server cannot prove par for that board).
     """
     moves, par = core.puzzle.checked_verify(start_tiles_by_slot, swaps, signatures, max_nodes)
     return _result(moves, par, True)

@@ -258,15 +258,33 @@ def generate_many(
     """Boards for many seeds at once: ``generate_many(seeds, mode, difficulty=d)[i] ==
     generate(seeds[i], mode, difficulty=d)``, ``generate``'s default difficulty ("normal") included.
 
-    difficulty: as ``generate`` (docs/difficulty.md): each board steered by the model and coloured
-    by it; None for the search alone (the categories' tiers as colours), the fastest batch.
+    The batch runs in compiled code without the GIL, in contiguous chunks on a thread pool. Every
+    board depends only on its seed, so the result is identical for any thread count.
 
-    seeds: a sequence of int/str seeds or a 1-D integer numpy array. The batch runs in compiled
-    code without the GIL, in ``threads`` contiguous chunks on a thread pool (None: one chunk per
-    CPU but at least MIN_CHUNK seeds per chunk; an int: exactly that many, capped at len(seeds)).
-    Every board depends only on its seed, so the result is identical for any thread count. A seed
-    without a board does not stop the batch: ``batch.status`` marks it and ``batch[i]`` raises the
-    NoBoardError that ``generate`` would.
+    Args:
+        seeds: an ordered sequence of seeds (ints in [0, 2**32) or strs) or a 1-D integer numpy
+            array of states.
+        mode: "flags" or "trivia" (flagcore.types.Mode).
+        threads: None for one chunk per CPU but at least MIN_CHUNK seeds per chunk; an int >= 1
+            for exactly that many chunks, capped at len(seeds).
+        library: None for the bundled library, or your own Library.
+        decoy: as ``generate``.
+        legacy: as ``generate``.
+        difficulty: as ``generate`` (docs/difficulty.md): each board steered by the model and
+            coloured by it; None for the search alone (the categories' tiers as colours), the
+            fastest batch.
+
+    Returns:
+        A BoardBatch: ``batch[i]`` is the Board of ``seeds[i]``, with the search's arrays
+        (``status``, ``counters``...) for all of them.
+
+    Raises:
+        ArgumentError: a seed out of range (``seeds[i]: ...``), a bad mode, threads or difficulty.
+        ArgumentTypeError: seeds that are not an ordered sequence (a str, a set), or an argument of
+            the wrong type.
+
+    A seed without a board does not stop the batch: ``batch.status`` marks it and ``batch[i]``
+    raises the NoBoardError that ``generate`` would.
     """
     return generate_many_with(
         core.connections,

@@ -118,33 +118,36 @@ def generate(
     difficulty: Difficulty | None = "normal",
     ratings: Any = None,
 ) -> Board:
-    """One Connections board from ``seed`` (int in [0, 2**32) or str) in ``mode`` ("flags" | "trivia").
+    """One Connections board from ``seed``: the same board on every machine, thread and twin.
 
-    library: None for the bundled library (loaded once), or your own Library.
-    decoy: apply the spec's 25% decoy (the chance is drawn either way; False only skips the swap).
-    legacy: the spec's generator with its flaws, for measurement; default is the fixed search.
-    trace: record the search's steps in ``board.events`` (dicts with "event": enter, try, skip,
-      place, undo, backtrack, draw, decoy). ``board.stats`` is always filled: moves_tried,
-      backtracks, decoy_applied, decoy, skips (by reason), tier_entries, tier_exhaustions,
-      ambiguous_tiles (tiles in another group's pool), arguable_tiles (in another group's arguable set).
-    difficulty: what the board aims for (docs/difficulty.md): first a hidden pair, its two least
-      visible groups with saliences summing to at most 6 ("normal") or 5 ("hard"), then a number of
-      tempting phantom groups (red herrings): "easy" none, "normal" two or more (within 2
-      searches), "hard" three or more (within 32), an int n exactly n (within 8, any pair); else
-      the board closest to that. The groups are coloured by the model's score on this board
-      (yellow the easiest), and a group whose label's clause excludes no tile on the board shows
-      the simpler label. None: the search alone, coloured by the categories' tiers (what boards
-      were before the model). legacy=True ignores it. ``board.stats["model"]`` holds the attempt
-      used, the hidden pair, the tempting phantoms, the scores and the difficulty.
-    ratings: None, or a flagcore.ratings.Ratings (docs/ratings.md): the search steered and the
-      groups coloured by learned difficulty where a category has enough plays, blended with the
-      model by uncertainty where it has few; the board id then ends in the ratings' digest
-      ("-xxxxxx"), so that ``from_board_id(id, ratings=...)`` rebuilds it. Ignored with
-      legacy=True or difficulty=None (no model to steer).
-    Every board is a board of the fixed search: zero rule and arguable ambiguity at every difficulty.
-    Raises NoBoardError when no board is found (fixed: none exists for this library and mode),
-    TypeError/ValueError for a bad seed, mode, flag or library. Thread-safe; holds no global state
-    beyond the per-Library table cache.
+    Every board is a board of the fixed search: zero rule and arguable ambiguity at every
+    difficulty. Thread-safe; holds no global state beyond the per-Library table cache.
+
+    Args:
+        seed: an int in [0, 2**32) or a str (FNV-1a 32 of its UTF-8), as flagcore.Rng reads it.
+        mode: "flags" or "trivia" (flagcore.types.Mode).
+        library: None for the bundled library (loaded once), or your own Library.
+        decoy: apply the spec's 25% decoy (the chance is drawn either way; False only skips the swap).
+        legacy: the spec's generator with its flaws, for measurement; default is the fixed search.
+        trace: record the search's steps in ``board.events`` (enter, try, skip, place, undo,
+            backtrack, draw, decoy); ``board.stats`` (moves, backtracks, skips...) is always filled.
+        difficulty: what the board aims for (flagcore.types.Difficulty; docs/difficulty.md): a
+            hidden pair (two barely visible groups), then tempting phantom groups: "easy" none,
+            "normal" two or more, "hard" three or more, an int n exactly n; else the closest
+            board. Groups are coloured by the model's score (yellow the easiest). None: the search
+            alone, coloured by the categories' tiers. ``board.stats["model"]`` says what was met.
+        ratings: None, or a flagcore.ratings.Ratings (docs/ratings.md): steered and coloured by
+            learned difficulty; the board id then ends in the ratings' digest ("-xxxxxx"), which
+            ``from_board_id(id, ratings=...)`` needs. Ignored with legacy=True or difficulty=None.
+
+    Returns:
+        The Board: 16 shuffled tiles and its four groups in tier order.
+
+    Raises:
+        ArgumentError: a seed out of range, an unknown mode or difficulty.
+        ArgumentTypeError: a seed, mode, flag, difficulty or library of the wrong type.
+        NoBoardError: no board was found (in the fixed search: none exists for this library and
+            mode, whatever the seed).
     """
     if (
         type(seed) is int
