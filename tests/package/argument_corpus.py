@@ -292,6 +292,8 @@ CONNECTIONS: list[Case] = [
     ("from_board_id flag bits", lambda: connections.from_board_id(_id_of(7, 1, 0xC0))),
     ("from_board_id difficulty", lambda: connections.from_board_id(_id_of(7, 1, 15 << 2))),
     ("from_board_id library", lambda: connections.from_board_id(_id_of(7, 1, 0), library=1)),  # type: ignore[arg-type]
+    ("from_board_id ratings digest", lambda: connections.from_board_id(_id_of(7, 1, 0) + "-zz")),
+    ("from_board_id ratings missing", lambda: connections.from_board_id(_id_of(7, 1, 0) + "-abcdef")),
     ("parse_board_id length", lambda: connections.parse_board_id("0" * 14)),
     ("encode_board_id seed", lambda: connections.encode_board_id(-5)),
     ("encode_board_id mode", lambda: connections.encode_board_id(5, "x")),

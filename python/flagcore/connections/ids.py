@@ -30,6 +30,7 @@ from .._args.connections import (
     id_checksum,
 )
 from .._impl import core
+from ..errors import ArgumentError
 from ..types import Difficulty, Mode
 
 RATINGS_DIGEST_CHARS = 6  # flagcore.ratings.document.DIGEST_CHARS
@@ -69,7 +70,9 @@ def split_ratings(board_id: Any) -> tuple[Any, str | None]:
         return board_id, None  # not an id with a digest: the id's own rules name what is wrong
     digest = digest.lower()
     if len(digest) != RATINGS_DIGEST_CHARS or any(ch not in BASE32_DECODE for ch in digest):
-        raise ValueError(f"board id {board_id!r}: the ratings digest must be {RATINGS_DIGEST_CHARS} base32 characters")
+        raise ArgumentError(
+            f"board id {board_id!r}: the ratings digest must be {RATINGS_DIGEST_CHARS} base32 characters"
+        )
     return base, digest
 
 

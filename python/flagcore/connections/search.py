@@ -26,6 +26,7 @@ from typing import Any
 from .._args.connections import MODES, as_difficulty, as_flag, as_mode, difficulty_target
 from .._engines import ConnectionsEngine
 from .._impl import core
+from ..errors import ArgumentError
 from ..library import Library
 from ..ratings.colouring import rated_model, recolour
 from ..ratings.document import as_ratings
@@ -90,13 +91,13 @@ def from_board_id(board_id: str, library: Library | None = None, *, ratings: Any
     """Rebuild the board an id names (``library`` must be the one the board was made from).
 
     An id dealt with ratings ends in their digest ("-xxxxxx"): pass the same ratings, else
-    ValueError names the digest it needs. ``ratings`` is ignored for an id dealt without.
+    ArgumentError (a ValueError) names the digest it needs. ``ratings`` is ignored for an id dealt without.
     """
     state, mode, legacy = parse_board_id(board_id)
     digest = id_ratings(board_id)
     if digest is not None and (ratings is None or as_ratings(ratings).digest != digest):
         have = "no ratings" if ratings is None else f"ratings {as_ratings(ratings).digest}"
-        raise ValueError(f"board id {board_id!r} was dealt with ratings {digest}; got {have}")
+        raise ArgumentError(f"board id {board_id!r} was dealt with ratings {digest}; got {have}")
     return generate(
         state,
         mode,
