@@ -80,3 +80,18 @@ def test_a_bad_ratings_file_stops_the_app(tmp_path, text: str) -> None:
     path.write_text(text)
     with pytest.raises(ValueError, match="ratings"):
         create_app(SECRET, store="none", ratings=str(path))
+
+
+def test_serve_refuses_a_bad_ratings_file(tmp_path, capsys, monkeypatch) -> None:
+    from flagcore.cli import main
+
+    # serve sets its workers' environment: put it back after the test
+    for name in ("FLAGCORE_STORE", "FLAGCORE_RATINGS", "FLAGCORE_LIBRARY", "FLAGCORE_ALLOWED_HOSTS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FLAGCORE_SECRET", SECRET)
+
+    bad = tmp_path / "ratings.json"
+    bad.write_text('{"format": 1, "categories": {"flags": {"tag:cross": {"difficulty": NaN, "sd": 1, "plays": 1}}}}')
+    assert main(["serve", "--store", "none", "--ratings", str(bad), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "NaN" in err
