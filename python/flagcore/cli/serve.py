@@ -29,7 +29,7 @@ def register(groups: dict[str, Any]) -> None:
     p = groups[""].add_parser(
         "serve",
         help="run the web game and JSON API (needs the web extra)",
-        description="Serve the browser game and the JSON API (granian by default, or uvicorn). Games are "
+        description="Serve the browser game and the JSON API (uvicorn by default, or granian). Games are "
         "kept in a store, so a result is binding: a SQLite file by default (every worker of this machine), "
         "Redis for several machines (all with one FLAGCORE_SECRET), or none (stateless: nothing binding).",
     )
@@ -144,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             workers=args.workers,
+            http="httptools",  # the web extra installs it (C); uvicorn's fallback h11 is pure Python
+            loop="auto",  # uvloop where the web extra installed it (not on Windows)
             log_level=args.log_level,
             access_log=not args.no_access_log,
         )
