@@ -92,7 +92,7 @@ def free_port() -> int:
 
 def post(url: str, body: object) -> dict:
     req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=60) as r:
         return json.loads(r.read())  # type: ignore[no-any-return]
 
 
@@ -125,7 +125,7 @@ def mid_game_guess(board: dict, grade: Callable[[dict], dict]) -> dict:
 
 
 def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
-    with urllib.request.urlopen(base + "/api/connections/board?seed=12", timeout=10) as r:
+    with urllib.request.urlopen(base + "/api/connections/board?seed=12", timeout=60) as r:
         board = json.loads(r.read())
     deal_body = {"flag": "JP", "grid": "hard", "seed": 3}
     deal = post(base + "/api/puzzle/deal", deal_body)
@@ -305,7 +305,7 @@ def first_guesses(base: str, boards: int) -> list[str]:
     """The first guess of a new game on each of ``boards`` boards (the first four tiles)."""
     bodies = []
     for seed in range(boards):
-        with urllib.request.urlopen(f"{base}/api/connections/board?seed=bench{seed}", timeout=10) as r:
+        with urllib.request.urlopen(f"{base}/api/connections/board?seed=bench{seed}", timeout=60) as r:
             board = json.loads(r.read())
         bodies.append(json.dumps({"token": board["token"], "codes": [t["code"] for t in board["tiles"][:4]]}))
     return bodies
@@ -315,7 +315,7 @@ def player_cookies(base: str, players: int) -> list[str]:
     """``players`` players' cookies, each set by the server at the player's first visit."""
     cookies = []
     for _ in range(players):
-        with urllib.request.urlopen(base + "/api/stats", timeout=10) as r:
+        with urllib.request.urlopen(base + "/api/stats", timeout=60) as r:
             cookie = r.headers.get("set-cookie")
         assert cookie, "a server with a store sets a player's cookie at the first visit"
         cookies.append(cookie.split(";", 1)[0])
