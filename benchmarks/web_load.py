@@ -132,6 +132,8 @@ def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
     guess_body = mid_game_guess(board, lambda body: post(base + "/api/connections/guess", body))
     verify = {"token": deal["token"], "swaps": solving_log(deal["tiles_by_slot"], deal["classes"])}
     assert post(base + "/api/puzzle/verify", verify)["solved"]
+    with urllib.request.urlopen(base + "/api/connections/board?daily=2026-12-01", timeout=60) as r:
+        r.read()  # the day's board is dealt once (the schedule is planned at the first): measure it cached
     return {
         "board": ("/api/connections/board?seed={seed}", None),
         "daily": ("/api/connections/board?daily=2026-12-01", None),
