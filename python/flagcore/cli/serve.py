@@ -59,9 +59,10 @@ def register(groups: dict[str, Any]) -> None:
     )
     p.add_argument(
         "--server",
-        default="granian",
-        choices=["granian", "uvicorn"],
-        help="the HTTP server running the app (default: granian, the faster here; docs/server.md, Tests and load)",
+        default="uvicorn",
+        choices=["uvicorn", "granian"],
+        help="the HTTP server running the app (default: uvicorn, the cheaper on POSTs and the one that refuses "
+        "malformed chunked bodies and Content-Length with Transfer-Encoding; docs/server.md, Which server)",
     )
     p.add_argument(
         "--log-level",
