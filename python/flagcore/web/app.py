@@ -32,7 +32,7 @@ STORE_ENV = "FLAGCORE_STORE"  # a store URL (flagcore.store.open_store); flagcor
 LIBRARY_ENV = "FLAGCORE_LIBRARY"  # a private library (file or folder); flagcore serve sets it from --library
 RATINGS_ENV = "FLAGCORE_RATINGS"  # a ratings file to deal boards with; flagcore serve sets it from --ratings
 HOSTS_ENV = "FLAGCORE_ALLOWED_HOSTS"  # comma-separated host names; flagcore serve sets it from --allowed-host
-PAGES = ("connections", "puzzle", "simulator", "bench")
+PAGES = ("connections", "puzzle", "tools", "simulator", "bench")
 ROOT_FILES = {  # path -> (file in static/, content type): files a browser looks for at the site's root
     "/sw.js": ("sw.js", "text/javascript"),  # a service worker's scope is the folder it is served from
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
