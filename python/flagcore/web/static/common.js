@@ -136,14 +136,15 @@ function countdown(node) {
   tick();
 }
 
-// The day's figures of every player who finished it (the server's "aggregate", when it sends one).
+// The board's figures of every player who finished it: the server's "today" field of a finished
+// game (web/plays.py: plays, the share won, per colour the share of wins that found it last).
 function aggregateText(a) {
-  if (!a || typeof a !== "object" || !a.players) return "";
-  const parts = [`${plural(a.players, "player")} finished today's`];
-  if (typeof a.win_rate === "number") parts.push(`${a.win_rate}% solved it`);
-  if (typeof a.mean_mistakes === "number") parts.push(`${a.mean_mistakes.toFixed(1)} mistakes on average`);
-  if (typeof a.mean_over_par === "number") parts.push(`${a.mean_over_par.toFixed(1)} swaps over par on average`);
-  return parts.join(" · ") + ".";
+  if (!a || typeof a !== "object" || !(a.plays > 0) || typeof a.won !== "number") return "";
+  const share = x => `${Math.round(100 * x)}%`;
+  let text = `${share(a.won)} of ${plural(a.plays, "player")} solved this board`;
+  const last = Object.entries(a.found_last || {}).filter(([c, x]) => TIER_MARKS[c] && x > 0).sort((x, y) => y[1] - x[1])[0];
+  if (last) text += `; ${TIER_MARKS[last[0]]} ${last[0]} was found last by ${share(last[1])}`;
+  return text + ".";
 }
 
 // ------------------------------------------------------------ stats

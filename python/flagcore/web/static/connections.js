@@ -170,7 +170,7 @@ function finish(r, before) {
   const squares = { "\u{1F7E8}": "yellow", "\u{1F7E9}": "green", "\u{1F7E6}": "blue", "\u{1F7EA}": "purple" };
   $("share-grid").replaceChildren(...$("share").textContent.split("\n").slice(2).map(row => el("div", {},
     ...[...row].map(ch => el("span", { class: "sq tier-" + squares[ch], text: String(TIERS.indexOf(squares[ch]) + 1) })))));
-  const aggregate = aggregateText(r.aggregate);
+  const aggregate = aggregateText(r.today);
   $("aggregate").textContent = aggregate;
   $("aggregate").hidden = !aggregate;
   countdown($("next-daily"));

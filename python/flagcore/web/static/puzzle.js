@@ -136,7 +136,7 @@ function showResult(r, now) {
   const d = puzzle.deal, what = puzzle.daily ? `${puzzle.daily}${puzzle.daily === today() ? "" : " (archive)"}` : `seed ${d.seed}`;
   $("share").textContent = `flagcore Puzzle ${what}\n${d.name}, ${d.grid.columns}x${d.grid.rows}: ` +
     `solved in ${plural(r.swaps, "swap")}, par ${r.par}${r.perfect ? " (perfect)" : ` (${r.over_par} over)`}`;
-  const aggregate = aggregateText(r.aggregate || d.aggregate);
+  const aggregate = aggregateText(r.today || d.today);
   $("aggregate").textContent = aggregate;
   $("aggregate").hidden = !aggregate;
   countdown($("next-daily"));
