@@ -94,7 +94,8 @@ def test_names_and_flags_in_solved_rows_after_a_reload_and_an_end_screen_that_on
     assert page.inner_text("#outcome") == "Solved with 1 mistake"
     assert page.inner_text("#message") == ""  # the outcome is said once
     assert page.locator("#share-grid > div").count() == 5 and page.is_visible("#copy")
-    assert not page.is_visible("#aggregate")  # this server sends no day's figures for a seed's board
+    # the board's figures of every player who finished it (the server's "today"): this one player
+    assert page.inner_text("#aggregate") == "100% of 1 player solved this board; 4 ◆ purple was found last by 100%."
     # the next daily (a UTC day) in the player's time zone: New York's 19:00 in winter
     shown = page.inner_text("#next-daily")
     match = re.fullmatch(r"Next daily in (\d\d):(\d\d):(\d\d), at (\d\d:\d\d) your time\.", shown)
