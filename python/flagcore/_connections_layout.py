@@ -18,6 +18,9 @@ from typing import Any
 ITEMS = 4  # tiles per group
 TIERS = 4
 DECOY_BELOW = 1 << 30  # rng() < 0.25 <=> u / 2**32 < 0.25 <=> u < 2**30, exact
+# the fixed search draws a found board's tiles (and its decoy) up to REDRAWS times until its sixteen
+# tiles split into four fours in no other way; then it moves on to the next categories
+REDRAWS = 8
 
 # status of one search
 STATUS_OK, STATUS_NO_BOARD = 0, 1
@@ -78,6 +81,7 @@ LAYOUT = {
     "ITEMS": ITEMS,
     "TIERS": TIERS,
     "DECOY_BELOW": DECOY_BELOW,
+    "REDRAWS": REDRAWS,
     "STATUS_OK": STATUS_OK,
     "STATUS_NO_BOARD": STATUS_NO_BOARD,
     "REASONS": len(REASONS),

@@ -18,11 +18,11 @@ Rng draws in C without the GIL:
 ``search_many`` runs a whole batch in one nogil loop; callers split a batch into chunks on threads
 (each call allocates its own workspace, so calls never share mutable state).
 """
-from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset, memcpy
 from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_shuffle_i32
-from connections_search cimport (Tab, Work, ITEMS, TIERS, EW, DECOY_BELOW, STATUS_OK, STATUS_NO_BOARD,
+from connections_search cimport (Tab, Work, ITEMS, TIERS, EW, DECOY_BELOW, REDRAWS, STATUS_OK, STATUS_NO_BOARD,
                                  R_TAG_ON_BOARD, R_TOO_FEW_AVAILABLE, R_TOO_FEW_PICKABLE, R_TOO_FEW_EXCLUSIVE,
                                  R_CROWDS_PLACED, N_REASONS, C_MOVES, C_BACKTRACKS, C_SKIPS, C_ENTRIES,
                                  C_EXHAUSTED, NCOUNTERS, E_ENTER, E_TRY, E_SKIP, E_PLACE, E_UNDO, E_BACKTRACK,
@@ -39,7 +39,7 @@ cdef tuple _REASON_NAMES = tuple(_REASONS)
 # The layout this module was built with, checked against its Python mirror by
 # tests/connections/test_connections_layout.py.
 LAYOUT = {
-    "ITEMS": ITEMS, "TIERS": TIERS, "DECOY_BELOW": DECOY_BELOW,
+    "ITEMS": ITEMS, "TIERS": TIERS, "DECOY_BELOW": DECOY_BELOW, "REDRAWS": REDRAWS,
     "STATUS_OK": STATUS_OK, "STATUS_NO_BOARD": STATUS_NO_BOARD,
     "REASONS": N_REASONS, "R_TAG_ON_BOARD": R_TAG_ON_BOARD, "R_TOO_FEW_AVAILABLE": R_TOO_FEW_AVAILABLE,
     "R_TOO_FEW_PICKABLE": R_TOO_FEW_PICKABLE, "R_TOO_FEW_EXCLUSIVE": R_TOO_FEW_EXCLUSIVE,
@@ -73,6 +73,7 @@ cdef class Prepared:
     """The C tables of one (library, mode); built once, shared read-only by every search."""
     cdef Tab tab
     cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat, _fact  # keep the arrays the pointers refer to
+    cdef object _code_lists  # the per-code category lists (fit, pool): flat and offsets each
     cdef readonly object tables   # the generator's Tables (codes, categories, mode) for building Boards
     cdef readonly object kit      # the generator's BoardKit: the Board and Group types to build
     cdef tuple codes, labels, ids
@@ -109,6 +110,12 @@ cdef class Prepared:
         cdef int32_t[::1] tv = tag_index
         cdef int8_t[::1] factv = fact
         cdef int32_t[::1] fv = tier_flat
+        self._code_lists = _by_code(tables.fit_flat, tables.fit_off, n_codes) + _by_code(
+            tables.pool_flat, tables.pool_off, n_codes)
+        cdef int32_t[::1] cff = self._code_lists[0]
+        cdef int32_t[::1] cfo = self._code_lists[1]
+        cdef int32_t[::1] cpf = self._code_lists[2]
+        cdef int32_t[::1] cpo = self._code_lists[3]
         tier_off = [int(v) for v in tables.tier_off]
         self.tab.n_codes = <int>n_codes
         self.tab.W = <int>W
@@ -121,11 +128,29 @@ cdef class Prepared:
         self.tab.fact = &factv[0]
         self.tab.min_facts = <int>int(tables.min_facts)
         self.tab.tier_flat = &fv[0]
+        self.tab.code_fit_flat = &cff[0]
+        self.tab.code_fit_off = &cfo[0]
+        self.tab.code_pool_flat = &cpf[0]
+        self.tab.code_pool_off = &cpo[0]
         self.tab.max_tier = 1
         for t in range(5):
             self.tab.tier_off[t] = tier_off[t]
         for t in range(TIERS):
             self.tab.max_tier = max(self.tab.max_tier, tier_off[t + 1] - tier_off[t])
+
+
+def _by_code(flat_codes, offsets, Py_ssize_t n_codes):
+    """The transpose of sets flat[off[c]:off[c+1]]: per code, the sets holding it, as (flat, offsets)
+    int32 arrays (flat padded to one element, so its C pointer is valid for an empty library)."""
+    off = np.ascontiguousarray(offsets, dtype=np.int64)
+    flat = np.ascontiguousarray(flat_codes, dtype=np.int64)
+    rows = np.repeat(np.arange(off.shape[0] - 1, dtype=np.int64), np.diff(off))
+    order = np.argsort(flat, kind="stable")
+    cats = np.zeros(max(len(flat), 1), dtype=np.int32)
+    cats[: len(flat)] = rows[order]
+    starts = np.zeros(n_codes + 1, dtype=np.int32)
+    starts[1:] = np.cumsum(np.bincount(flat, minlength=n_codes)[:n_codes])
+    return cats, starts
 
 
 def _bitsets(flat_codes, offsets, Py_ssize_t W):
@@ -323,6 +348,242 @@ cdef void undo(const Tab *t, Work *w, int d, int c) noexcept nogil:
     # fixed: the planes of depth d were never written by deeper tiers, nothing to restore
 
 
+cdef inline bint has_bit(const uint64_t *bits, int x) noexcept nogil:
+    return (bits[x >> 6] >> (x & 63)) & 1
+
+
+cdef void apply_decoy(const Tab *t, Work *w, const int32_t *cats, int32_t *gt, int32_t *dec,
+                      const uint64_t *once) noexcept nogil:
+    """The decoy draw (made even when w.decoy is off) and, when applied, its swap in ``gt``; the
+    herring comes from ``once`` (the exclusive codes) when given, else from the whole pool (legacy)."""
+    cdef int W = t.W, k, g, h, j, x
+    cdef int32_t order[4]
+    cdef uint64_t *onboard = w.forbidden   # free after the search in both variants
+    cdef uint64_t b
+    cdef const uint64_t *P
+    dec[0] = -1
+    dec[1] = -1
+    dec[2] = -1
+    if not (fc_mulberry32_next(&w.state) < DECOY_BELOW and w.decoy):
+        return
+    for k in range(W):
+        onboard[k] = 0
+    for k in range(16):
+        onboard[gt[k] >> 6] |= (<uint64_t>1) << (gt[k] & 63)
+    for g in range(TIERS):
+        order[g] = g
+    fc_shuffle_i32(order, TIERS, &w.state)
+    for h in range(TIERS):
+        g = order[h]
+        P = t.pools + <Py_ssize_t>cats[g] * W
+        x = -1
+        for k in range(W):
+            # the source is the pool in legacy (flaw 3), the exclusive codes when fixed
+            b = P[k] & ~onboard[k]
+            if once != NULL:
+                b &= once[k]
+            if b:
+                x = (k << 6) + __builtin_ctzll(b)
+                break
+        if x < 0:
+            continue
+        j = fc_mulberry32_below(&w.state, ITEMS)
+        dec[0] = g
+        dec[1] = gt[g * ITEMS + j]
+        dec[2] = x
+        gt[g * ITEMS + j] = x
+        return
+
+
+cdef int leaf(const Tab *t, Work *w) noexcept nogil:
+    """Four categories found (fixed search): draw each group's four from its exclusive codes and the
+    decoy, up to REDRAWS times, until the sixteen tiles split into four fours in no other way.
+    1: accepted (w.drawn, w.gt, w.dec hold it; also on out of memory, w.oom set), 0: move on."""
+    cdef int W = t.W, k, g, j, n, a, r
+    cdef uint64_t *once = w.spill          # exclusive codes at depth 4 (spill is legacy-only)
+    cdef uint64_t *src = w.spill + W
+    cdef const uint64_t *P
+    for k in range(W):
+        once[k] = w.any_[4 * W + k] & ~w.multi[4 * W + k]
+    for a in range(REDRAWS):
+        for g in range(TIERS):
+            P = t.pools + <Py_ssize_t>w.cats[g] * W
+            for k in range(W):
+                src[k] = P[k] & once[k]
+            n = list_bits(src, W, w.avail)
+            fc_shuffle_i32(w.avail, n, &w.state)
+            for j in range(ITEMS):
+                w.drawn[g * ITEMS + j] = w.avail[j]
+                w.gt[g * ITEMS + j] = w.avail[j]
+        apply_decoy(t, w, w.cats, w.gt, w.dec, once)
+        r = second_split_search(t, w.gt, NULL, NULL)
+        if r < 0:
+            w.oom = True
+            return 1
+        if r == 0:
+            return 1
+    return 0
+
+
+cdef int cover(const int32_t *bcat, const uint16_t *bmask, const int32_t *boff, int covered, int depth,
+               int32_t *ccat, int32_t *cmask) noexcept nogil:
+    """Complete a split from ``covered`` (depth fours chosen): the lowest uncovered tile's bucket only."""
+    cdef int low, k, j, m, c
+    cdef bint dup
+    if covered == 0xFFFF:
+        for j in range(depth):
+            m = cmask[j]
+            if m != 0xF and m != 0xF0 and m != 0xF00 and m != 0xF000:
+                return 1
+        return 0
+    low = __builtin_ctzll(<unsigned long long>(~covered & 0xFFFF))
+    for k in range(boff[low], boff[low + 1]):
+        m = bmask[k]
+        c = bcat[k]
+        if m & covered:
+            continue
+        dup = False
+        for j in range(depth):
+            if ccat[j] == c:
+                dup = True
+        if dup:
+            continue
+        ccat[depth] = c
+        cmask[depth] = m
+        if cover(bcat, bmask, boff, covered | m, depth + 1, ccat, cmask):
+            return 1
+    return 0
+
+
+cdef enum:
+    SPLIT_STACK_CATS = 1024      # categories whose masks fit the C stack (more: the heap)
+    SPLIT_STACK_FOURS = 1024     # candidate fours likewise (a board has about 15 to 25)
+
+
+cdef int second_split_search(const Tab *t, const int32_t *gt, int32_t *out_cats, int32_t *out_masks) noexcept nogil:
+    """1 when the 16 tiles ``gt`` (group g at 4g..4g+3) split into four fours other than the groups
+    (then out_cats/out_masks, when not NULL, hold it), 0 when not, -1 out of memory. The twin:
+    flagcore.reference.connections._split, whose docstring states the search."""
+    cdef int c, i, k, m, nf, r, j, total = 0, n4 = 0, low, rc = 0, x
+    cdef int may, must, free_bits
+    cdef int32_t fb[16]
+    cdef int32_t idx[4]
+    cdef int32_t boff[17]
+    cdef int32_t ccat[4]
+    cdef int32_t cmask[4]
+    cdef uint16_t mays_stack[SPLIT_STACK_CATS]
+    cdef uint16_t musts_stack[SPLIT_STACK_CATS]
+    cdef int32_t fcat_stack[2 * SPLIT_STACK_FOURS]
+    cdef uint16_t fmask_stack[2 * SPLIT_STACK_FOURS]
+    cdef uint16_t *mays = mays_stack
+    cdef uint16_t *musts = musts_stack
+    cdef int32_t *fcat = fcat_stack
+    cdef uint16_t *fmask = fmask_stack
+    cdef int32_t *bcat
+    cdef uint16_t *bmask
+    if t.n_cat > SPLIT_STACK_CATS:
+        mays = <uint16_t *>malloc(2 * t.n_cat * sizeof(uint16_t))
+        if mays == NULL:
+            return -1
+        musts = mays + t.n_cat
+    memset(mays, 0, t.n_cat * sizeof(uint16_t))
+    memset(musts, 0, t.n_cat * sizeof(uint16_t))
+    # each tile's categories (fit set, then pool): 16 short lists instead of every category's bits
+    for i in range(16):
+        x = gt[i]
+        for k in range(t.code_fit_off[x], t.code_fit_off[x + 1]):
+            mays[t.code_fit_flat[k]] |= <uint16_t>(1 << i)
+        for k in range(t.code_pool_off[x], t.code_pool_off[x + 1]):
+            musts[t.code_pool_flat[k]] |= <uint16_t>(1 << i)
+    for c in range(t.n_cat):
+        if fc_popcount64(mays[c]) >= ITEMS:
+            m = fc_popcount64(musts[c])
+            if m <= ITEMS:
+                total += _choose(fc_popcount64(mays[c] & ~musts[c]), ITEMS - m)
+            else:
+                mays[c] = 0  # more than four tiles certainly fit it: no four of it
+    if total == 0:
+        if mays != mays_stack:
+            free(mays)
+        return 0
+    if total > SPLIT_STACK_FOURS:
+        fcat = <int32_t *>malloc(2 * total * sizeof(int32_t))
+        fmask = <uint16_t *>malloc(2 * total * sizeof(uint16_t))
+        if fcat == NULL or fmask == NULL:
+            if mays != mays_stack:
+                free(mays)
+            free(fcat)
+            free(fmask)
+            return -1
+    bcat = fcat + total
+    bmask = fmask + total
+    # every four of each category, by category, extras in lexicographic order
+    for c in range(t.n_cat):
+        if fc_popcount64(mays[c]) < ITEMS:
+            continue
+        must = musts[c]
+        free_bits = mays[c] & ~must
+        nf = 0
+        for i in range(16):
+            if (free_bits >> i) & 1:
+                fb[nf] = i
+                nf += 1
+        r = ITEMS - fc_popcount64(<uint64_t>must)
+        for j in range(r):
+            idx[j] = j
+        while True:
+            m = must
+            for j in range(r):
+                m |= 1 << fb[idx[j]]
+            fcat[n4] = c
+            fmask[n4] = <uint16_t>m
+            n4 += 1
+            j = r - 1
+            while j >= 0 and idx[j] == nf - r + j:
+                j -= 1
+            if j < 0:
+                break
+            idx[j] += 1
+            for i in range(j + 1, r):
+                idx[i] = idx[i - 1] + 1
+    # bucketed by lowest tile, keeping that order (a counting sort)
+    for i in range(17):
+        boff[i] = 0
+    for k in range(n4):
+        boff[__builtin_ctzll(<unsigned long long>fmask[k]) + 1] += 1
+    for i in range(16):
+        boff[i + 1] += boff[i]
+    for k in range(n4):
+        low = __builtin_ctzll(<unsigned long long>fmask[k])
+        bcat[boff[low]] = fcat[k]
+        bmask[boff[low]] = fmask[k]
+        boff[low] += 1
+    for i in range(15, -1, -1):
+        boff[i + 1] = boff[i]
+    boff[0] = 0
+    rc = cover(bcat, bmask, boff, 0, 0, ccat, cmask)
+    if rc and out_cats != NULL:
+        for j in range(4):
+            out_cats[j] = ccat[j]
+            out_masks[j] = cmask[j]
+    if mays != mays_stack:
+        free(mays)
+    if fcat != fcat_stack:
+        free(fcat)
+        free(fmask)
+    return rc
+
+
+cdef inline int _choose(int n, int k) noexcept nogil:
+    """n choose k for 0 <= k <= 4 (0 when k > n)."""
+    cdef int out = 1, i
+    if k < 0 or k > n:
+        return 0
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
 cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
     """The spec's backtrackCategories from tier d: 1 found, 0 exhausted."""
     cdef int32_t *moves
@@ -330,7 +591,10 @@ cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
     cdef int n = 0, i, c, placed, facts = 0, lo, hi
     cdef bint facts_only
     if d == TIERS:
-        return 1
+        # a caller's order (search_categories) asks for categories only: no tiles to draw
+        if w.legacy or w.order_off != NULL:
+            return 1
+        return leaf(t, w)
     w.counters[C_ENTRIES + d] += 1
     moves = w.moves + d * t.max_tier
     # the fixed search keeps room for min_facts fact groups: when the tiers left after this one
@@ -372,23 +636,14 @@ cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
     return 0
 
 
-cdef inline bint has_bit(const uint64_t *bits, int x) noexcept nogil:
-    return (bits[x >> 6] >> (x & 63)) & 1
-
-
 cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cats,
                  int32_t *gt, int32_t *tiles, int32_t *dec, int32_t *counters,
                  int8_t *ambiguous, int8_t *arguable) noexcept nogil:
     """One board into the output rows; returns its SearchStatus."""
     cdef int W = t.W, k, g, h, j, n, na, x
     cdef bint in_pool, in_arg
-    cdef int32_t order[4]
-    cdef uint64_t *once = w.spill          # fixed: exclusive codes at depth 4 (spill is legacy-only)
-    cdef uint64_t *onboard = w.forbidden   # free after the search in both variants
-    cdef uint64_t *src = w.spill + W
-    cdef uint64_t b
-    cdef const uint64_t *P
     w.state = state
+    w.decoy = decoy
     w.ncat = 0
     w.n_events = 0
     memset(w.counters, 0, sizeof(w.counters))
@@ -412,48 +667,18 @@ cdef int run_one(const Tab *t, Work *w, uint32_t state, bint decoy, int32_t *cat
     if w.legacy:
         for k in range(16):
             gt[k] = w.four[k]
+        apply_decoy(t, w, cats, gt, dec, NULL)
     else:
-        for k in range(W):
-            once[k] = w.any_[4 * W + k] & ~w.multi[4 * W + k]
-        for g in range(TIERS):
-            P = t.pools + <Py_ssize_t>cats[g] * W
-            for k in range(W):
-                src[k] = P[k] & once[k]
-            n = list_bits(src, W, w.avail)
-            fc_shuffle_i32(w.avail, n, &w.state)
-            for j in range(ITEMS):
-                gt[g * ITEMS + j] = w.avail[j]
-            emit(w, E_DRAW, g, cats[g], gt[g * ITEMS], gt[g * ITEMS + 1], gt[g * ITEMS + 2],
-                 gt[g * ITEMS + 3], -1)
-    if fc_mulberry32_next(&w.state) < DECOY_BELOW and decoy:
-        for k in range(W):
-            onboard[k] = 0
+        # the leaf drew the tiles and the decoy; the trace shows the accepted draw only
         for k in range(16):
-            onboard[gt[k] >> 6] |= (<uint64_t>1) << (gt[k] & 63)
+            gt[k] = w.gt[k]
+        for k in range(3):
+            dec[k] = w.dec[k]
         for g in range(TIERS):
-            order[g] = g
-        fc_shuffle_i32(order, TIERS, &w.state)
-        for h in range(TIERS):
-            g = order[h]
-            P = t.pools + <Py_ssize_t>cats[g] * W
-            x = -1
-            for k in range(W):
-                # the source is the pool in legacy (flaw 3), the exclusive codes when fixed
-                b = P[k] & ~onboard[k]
-                if not w.legacy:
-                    b &= once[k]
-                if b:
-                    x = (k << 6) + __builtin_ctzll(b)
-                    break
-            if x < 0:
-                continue
-            j = fc_mulberry32_below(&w.state, ITEMS)
-            dec[0] = g
-            dec[1] = gt[g * ITEMS + j]
-            dec[2] = x
-            gt[g * ITEMS + j] = x
-            emit(w, E_DECOY, g, cats[g], dec[1], x, -1, -1, -1)
-            break
+            emit(w, E_DRAW, g, cats[g], w.drawn[g * ITEMS], w.drawn[g * ITEMS + 1], w.drawn[g * ITEMS + 2],
+                 w.drawn[g * ITEMS + 3], -1)
+    if dec[0] >= 0:
+        emit(w, E_DECOY, dec[0], cats[dec[0]], dec[1], dec[2], -1, -1, -1)
     for k in range(16):
         tiles[k] = gt[k]
     fc_shuffle_i32(tiles, 16, &w.state)
@@ -640,9 +865,30 @@ def search_many(Prepared prep not None, const uint32_t[::1] states, bint legacy,
                 status[i] = <int8_t>run_one(&prep.tab, &w, states[i], decoy, &cats[i, 0],
                                             &group_tiles[i, 0], &tiles[i, 0], &decoys[i, 0],
                                             &counters[i, 0], &ambiguous[i], &arguable[i])
+                if w.oom:
+                    break
         work_free(&w)
-    if rc != 0:
+    if rc != 0 or w.oom:
         raise MemoryError("connections: out of memory")
+
+
+def second_split(Prepared prep not None, group_tiles):
+    """The first split of the 16 tiles (group g at 4g..4g+3, code indices) into four fours other
+    than the board's groups, as four (category, mask) pairs, or [] (the twin's docstring says how)."""
+    cdef int32_t gt[16]
+    cdef int32_t out_cats[4]
+    cdef int32_t out_masks[4]
+    cdef int rc, i
+    tiles = [int(x) for x in group_tiles]
+    if len(tiles) != 16 or not all(0 <= x < prep.tab.n_codes for x in tiles):
+        raise ValueError("second_split: group_tiles must be 16 code indices")
+    for i in range(16):
+        gt[i] = tiles[i]
+    with nogil:
+        rc = second_split_search(&prep.tab, gt, out_cats, out_masks)
+    if rc < 0:
+        raise MemoryError("connections: out of memory")
+    return [(out_cats[i], out_masks[i]) for i in range(4)] if rc else []
 
 
 def search_categories(Prepared prep not None, order_flat, order_off):

@@ -362,7 +362,7 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
     memcpy(counters, bcounters, sizeof(counters))
     free(prows)
     try:
-        if rc != 0:
+        if rc != 0 or w.oom:
             raise MemoryError("connections: out of memory")
         if status != STATUS_OK:
             raise NoBoardError(no_board_message(prep.mode, seed, False, counters[C_MOVES]))

@@ -9,6 +9,7 @@ cdef enum:
     TIERS = 4
     EW = 8                      # ints per trace event
     DECOY_BELOW = 1073741824    # 2**30: rng() < 0.25 exactly when the draw is below it
+    REDRAWS = 8                 # tile draws of a found board before the search moves on (no second split)
 
 # what one search returns
 cdef enum SearchStatus:
@@ -62,6 +63,11 @@ cdef struct Tab:
     int min_facts                # fact groups a fixed-search board must hold (0: no rule)
     int32_t *tier_flat           # candidates per tier in base order, tier t at tier_off[t]..tier_off[t+1]
     int32_t tier_off[5]
+    # per code, the categories whose fit set (pool) holds it: code x at *_off[x]..*_off[x+1] (second splits)
+    int32_t *code_fit_flat
+    int32_t *code_fit_off
+    int32_t *code_pool_flat
+    int32_t *code_pool_off
 
 # Per-search state; one per thread, reused across boards.
 cdef struct Work:
@@ -82,6 +88,10 @@ cdef struct Work:
     int32_t counters[15]
     bint trace
     int32_t *events              # 8 ints per event, grown with realloc
+    bint decoy                   # apply the decoy (its draw is made either way)
+    int32_t drawn[16]            # fixed: the found board's fours as drawn, before the decoy
+    int32_t gt[16]               # fixed: the same after the decoy (the board's group tiles)
+    int32_t dec[3]               # fixed: the decoy (tier, removed, added) or -1s
     const int32_t *order_flat    # a caller's candidate order per tier (search_categories), else NULL:
     const int32_t *order_off     # tier d tries order_flat[order_off[d]:order_off[d+1]] as given, no shuffle
     Py_ssize_t n_events

@@ -13,10 +13,11 @@ thread, given the same library (see ``tables`` for the orders that are part of w
 
 Fixed vs legacy. The default search has the spec's four flaws fixed (refcounted spill, pools checked
 in both directions, decoy only from a group's exclusive codes, complete search) and keeps a tile off
-any board where it fits another group even arguably (``Category.arguable``); ``legacy=True``
+any board where it fits another group even arguably (``Category.arguable``) and any board whose
+tiles split into four fours a second way (it draws the tiles again, then moves on); ``legacy=True``
 reproduces the spec's generator flaws included, for measurement, and knows pools only. When the
-fixed search exhausts, no valid board exists for the library and mode at all, whatever the seed:
-:class:`NoBoardError`.
+fixed search exhausts, no four categories of the library and mode form a valid board (or every
+draw of their tiles had a second split): :class:`NoBoardError`.
 """
 
 from __future__ import annotations
@@ -122,7 +123,9 @@ def generate(
     """One Connections board from ``seed``: the same board on every machine, thread and twin.
 
     Every board is a board of the fixed search: zero rule and arguable ambiguity at every
-    difficulty. Thread-safe; holds no global state beyond the per-Library table cache.
+    difficulty, and no second answer (its sixteen tiles split into four fours by no other labels,
+    ``find_second_split``; the leaf draws the tiles again when they do). Thread-safe; holds no
+    global state beyond the per-Library table cache.
 
     Args:
         seed: an int in [0, 2**32) or a str (FNV-1a 32 of its UTF-8), as flagcore.Rng reads it.
@@ -147,8 +150,8 @@ def generate(
     Raises:
         ArgumentError: a seed out of range, an unknown mode or difficulty.
         ArgumentTypeError: a seed, mode, flag, difficulty or library of the wrong type.
-        NoBoardError: no board was found (in the fixed search: none exists for this library and
-            mode, whatever the seed).
+        NoBoardError: no board was found (in the fixed search: no four categories of this
+            library and mode form one, or every draw of their tiles had a second split).
     """
     if (
         type(seed) is int

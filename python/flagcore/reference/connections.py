@@ -34,6 +34,15 @@ complete. The four tiles of each group are drawn after the search, ``shuffle(exc
 tier order, so no subset choice can break a solvable assignment. Without arguable codes the fit set
 is the pool and the search is the one over pools alone, draw for draw.
 
+No second answer (issue 31). The tiles are drawn at the search's leaf, with the decoy: when the
+sixteen tiles also split into four fours by other labels (``second_split``: some four categories,
+off the board or on it, each of whose labels names exactly four of the tiles under some reading),
+the leaf draws again from where the Rng stands, up to REDRAWS times, and when every draw has such
+a split the search moves on to its next candidate as if the last one had failed. A board without
+a second split on its first draw consumes the draws it did before this rule, so most seeds keep
+their board. The search over categories stays complete; over tiles it is bounded by REDRAWS (a
+library whose every board has a second split on each draw ends in NoBoardError).
+
 In trivia mode the fixed search from a seed also keeps room for ``min_facts`` (two) *fact* groups,
 categories flags mode never uses: at tier d, when the facts placed plus the tiers after d fall
 short of it, only fact categories are moves (filtered before the shuffle, like a synthetic tag
@@ -46,12 +55,13 @@ alternative reading takes out of the label (``Category.certain``; the others are
 count with the arguable codes). Legacy knows these pools only (the spec's generator never heard
 of arguable codes).
 
-After a board: one draw decides the decoy (u < 2**30, i.e. ``rng() < 0.25``); the draw is made even
-with ``decoy=False`` so that option changes nothing but the decoy itself. When applied: the four
-groups are shuffled, the first group with a herring (a code of its source not among its own tiles,
-in code order, not on the board) gets the first such herring in place of its tile ``below(4)``. The
-source is the whole pool in legacy (so the decoy can fit another group, flaw 3) and the exclusive
-set in the fixed search. Last, the 16 tiles (groups in tier order) are shuffled.
+With each draw of the tiles (after a legacy board): one draw decides the decoy (u < 2**30, i.e.
+``rng() < 0.25``); the draw is made even with ``decoy=False`` so that option changes nothing but the
+decoy itself. When applied: the four groups are shuffled, the first group with a herring (a code of
+its source not among its own tiles, in code order, not on the board) gets the first such herring in
+place of its tile ``below(4)``. The source is the whole pool in legacy (so the decoy can fit another
+group, flaw 3) and the exclusive set in the fixed search. Last, the 16 tiles (groups in tier order)
+are shuffled.
 
 Raw result (shared with the core): ``(status, cats, group_tiles, tiles, decoy, counters,
 ambiguous, arguable, events)``, laid out as flagcore._connections_layout says (the mirror of the
@@ -64,6 +74,7 @@ tables to search and, in ``prepare``, the kit that turns a raw result into a Boa
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -98,6 +109,7 @@ from .._connections_layout import (
     R_TOO_FEW_EXCLUSIVE,
     R_TOO_FEW_PICKABLE,
     REASONS,
+    REDRAWS,
     STATUS_NO_BOARD,
     STATUS_OK,
     TEMPTING,
@@ -108,6 +120,7 @@ from .rng import Rng, shuffle
 
 # + the layout names
 __all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_categories", "search_many", "search_one"]
+__all__ += ["second_split"]
 # the difficulty model: its kernel (connections_model) and the search it steers
 __all__ += ["ModelPrepared", "board_model", "prepare_model", "search_board_model", "search_many_model"]
 
@@ -131,6 +144,7 @@ class Prepared:
         "tier_lists",
         "fact",
         "min_facts",
+        "code_fits",
     )
 
     def __init__(self, tables: Any, kit: Any) -> None:
@@ -153,6 +167,11 @@ class Prepared:
         self.tier_lists = [tflat[toff[t] : toff[t + 1]] for t in range(TIERS)]
         self.fact = [bool(f) for f in tables.fact.tolist()]
         self.min_facts = int(tables.min_facts)
+        # per code, the categories whose fit set holds it (ascending): second_split reads 16 of them
+        self.code_fits: list[list[int]] = [[] for _ in range(self.n_codes)]
+        for c, fit in enumerate(self.fits):
+            for x in fit:
+                self.code_fits[x].append(c)
 
 
 def prepare(tables: Any, kit: Any) -> Prepared:
@@ -161,10 +180,16 @@ def prepare(tables: Any, kit: Any) -> Prepared:
 
 
 class _Search:
-    def __init__(self, prep: Prepared, state: int, legacy: bool, trace: bool) -> None:
+    def __init__(self, prep: Prepared, state: int, legacy: bool, trace: bool, decoy: bool = False) -> None:
         self.p = prep
         self.rng = Rng(state)
         self.legacy = legacy
+        self.decoy = decoy
+        # the fixed search's leaf: each group's exclusive codes, its four as drawn, after the decoy
+        self.sources: list[list[int]] = []
+        self.drawn: list[list[int]] = []
+        self.groups: list[list[int]] = []
+        self.decoy_info = [-1, -1, -1]
         self.events: list[tuple[int, ...]] | None = [] if trace else None
         self.counters = [0] * COUNTERS
         self.cats: list[int] = []
@@ -190,7 +215,8 @@ class _Search:
 
     def tier(self, d: int) -> bool:
         if d == TIERS:
-            return True
+            # a caller's order (search_categories) asks for categories only: no tiles to draw
+            return self.legacy or self.orders is not None or self.leaf()
         p = self.p
         self.counters[C_ENTRIES + d] += 1
         given = p.tier_lists[d] if self.orders is None else self.orders[d]
@@ -272,6 +298,20 @@ class _Search:
         self.ev(E_PLACE, d, c, -1, -1, -1, -1, len(self.exclusive(c)))
         return True
 
+    def leaf(self) -> bool:
+        """Four categories found: draw each group's four from its exclusive codes and the decoy, up to
+        REDRAWS times, until the sixteen tiles split into four fours in no other way
+        (``second_split``); False (the search moves on) when every draw has one."""
+        sources = [self.exclusive(c) for c in self.cats]
+        for _ in range(REDRAWS):
+            groups = [shuffle(sources[g], self.rng)[:ITEMS] for g in range(TIERS)]
+            drawn = [list(four) for four in groups]
+            decoy_info = _decoy(self.rng, self.decoy, sources, groups)
+            if not _split(self.p, [x for four in groups for x in four]):
+                self.sources, self.drawn, self.groups, self.decoy_info = sources, drawn, groups, decoy_info
+                return True
+        return False
+
     def undo(self, d: int, c: int) -> None:
         p = self.p
         self.cats.pop()
@@ -286,34 +326,37 @@ class _Search:
                 self.refcount[x] -= 1
 
 
+def _decoy(rng: Rng, decoy: bool, sources: list[list[int]], groups: list[list[int]]) -> list[int]:
+    """The decoy draw (made even with ``decoy=False``) and, when applied, its swap in ``groups``:
+    [tier, removed, added], or [-1, -1, -1]."""
+    if rng.next_uint32() < DECOY_BELOW and decoy:
+        on_board = {x for four in groups for x in four}
+        for g in shuffle(range(TIERS), rng):
+            herring = next((x for x in sources[g] if x not in groups[g] and x not in on_board), None)
+            if herring is None:
+                continue
+            k = rng.below(ITEMS)
+            info = [g, groups[g][k], herring]
+            groups[g][k] = herring
+            return info
+    return [-1, -1, -1]
+
+
 def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: bool) -> RawResult:
     """Search one board from a uint32 Rng state; see the module docstring for the raw result."""
-    s = _Search(prep, state, legacy, trace)
+    s = _Search(prep, state, legacy, trace, decoy)
     if not s.tier(0):
         return (STATUS_NO_BOARD, [-1] * 4, [-1] * 16, [-1] * 16, [-1, -1, -1], s.counters, 0, 0, s.events)
     cats = s.cats
     if legacy:
         groups = [list(f) for f in s.fours]
-        sources = [prep.pools[c] for c in cats]
+        decoy_info = _decoy(s.rng, decoy, [prep.pools[c] for c in cats], groups)
     else:
-        sources = [s.exclusive(c) for c in cats]
-        groups = []
+        groups, decoy_info = s.groups, s.decoy_info
         for g, c in enumerate(cats):
-            four = shuffle(sources[g], s.rng)[:ITEMS]
-            groups.append(four)
-            s.ev(E_DRAW, g, c, *four)
-    decoy_info = [-1, -1, -1]
-    if s.rng.next_uint32() < DECOY_BELOW and decoy:
-        on_board = {x for four in groups for x in four}
-        for g in shuffle(range(TIERS), s.rng):
-            herring = next((x for x in sources[g] if x not in groups[g] and x not in on_board), None)
-            if herring is None:
-                continue
-            k = s.rng.below(ITEMS)
-            decoy_info = [g, groups[g][k], herring]
-            groups[g][k] = herring
-            s.ev(E_DECOY, g, cats[g], decoy_info[1], herring)
-            break
+            s.ev(E_DRAW, g, c, *s.drawn[g])
+    if decoy_info[0] >= 0:
+        s.ev(E_DECOY, decoy_info[0], cats[decoy_info[0]], decoy_info[1], decoy_info[2])
     group_tiles = [x for four in groups for x in four]
     tiles = shuffle(group_tiles, s.rng)
     return (
@@ -326,6 +369,68 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
         *count_ambiguous(prep, cats, group_tiles),
         s.events,
     )
+
+
+FULL = (1 << (TIERS * ITEMS)) - 1  # all sixteen tiles
+
+
+def second_split(prep: Prepared, group_tiles: Any) -> list[tuple[int, int]]:
+    """The first split of the 16 tiles (group g at 4g..4g+3, code indices) into four fours other
+    than the board's groups, as four (category, mask) pairs, or [] (``_split`` says how)."""
+    tiles = [int(x) for x in group_tiles]
+    if len(tiles) != TIERS * ITEMS or not all(0 <= x < prep.n_codes for x in tiles):
+        raise ValueError("second_split: group_tiles must be 16 code indices")
+    return _split(prep, tiles)
+
+
+def _split(prep: Prepared, group_tiles: Sequence[int]) -> list[tuple[int, int]]:
+    """The first split of a board's sixteen tiles into four fours other than its own groups, as
+    four (category, mask) pairs (bit i of mask: ``group_tiles[i]``), or [] when there is none.
+
+    ``group_tiles`` holds group g at 4g..4g+3. A *four* of category c is four tiles that all fit c
+    (its fit set: certain or arguable) and hold every tile that certainly fits c (its pool here):
+    under some reading of the data, c's label fits exactly those four. A split is four disjoint
+    fours of four distinct categories; the board's own groups are fours of their categories, so a
+    split may keep some of them, but not all four. Fours are listed by category, then by their
+    extra tiles in lexicographic order, and bucketed by their lowest tile; the search covers the
+    lowest uncovered tile first (every tile below it is covered, so only its bucket can), depth
+    first, and returns the first split it completes.
+    """
+    tiles = list(group_tiles)
+    may: dict[int, int] = {}
+    for i, x in enumerate(tiles):
+        for c in prep.code_fits[x]:
+            may[c] = may.get(c, 0) | (1 << i)
+    buckets: list[list[tuple[int, int]]] = [[] for _ in range(TIERS * ITEMS)]
+    for c in sorted(may):
+        fit = may[c]
+        if fit.bit_count() < ITEMS:
+            continue
+        pool = prep.pool_sets[c]
+        must = sum(1 << i for i, x in enumerate(tiles) if x in pool)
+        if must.bit_count() > ITEMS:
+            continue
+        free = [i for i in range(TIERS * ITEMS) if (fit & ~must) >> i & 1]
+        for extra in itertools.combinations(free, ITEMS - must.bit_count()):
+            mask = must | sum(1 << i for i in extra)
+            buckets[(mask & -mask).bit_length() - 1].append((c, mask))
+    real = {0xF << (ITEMS * g) for g in range(TIERS)}
+    chosen: list[tuple[int, int]] = []
+
+    def cover(covered: int) -> bool:
+        if covered == FULL:
+            return any(mask not in real for _, mask in chosen)
+        low = (~covered & (covered + 1)).bit_length() - 1
+        for c, mask in buckets[low]:
+            if mask & covered or any(c == d for d, _ in chosen):
+                continue
+            chosen.append((c, mask))
+            if cover(covered | mask):
+                return True
+            chosen.pop()
+        return False
+
+    return chosen if cover(0) else []
 
 
 def search_categories(prep: Prepared, order_flat: Any, order_off: Any) -> tuple[int, list[int], list[int]]:
