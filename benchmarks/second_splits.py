@@ -1,52 +1,64 @@
-"""How often a board's sixteen tiles split into four fours in a second way.
+"""How often a board's sixteen tiles split into four fours a second way (issue 31).
 
-    python benchmarks/second_splits.py [BOARDS]
+    python benchmarks/second_splits.py [BOARDS] [--legacy] [--daily YEAR ...]
 
-The fixed search guarantees that no tile fits two groups of the board, so a careful player checks
-a candidate split: every answer's label fits exactly its four tiles. A decoy of four that leaves
-the other twelve without such a split gives itself away (the blind play-tests, README). A board
-whose tiles also split completely by categories *not* on the board (off-board fours only, or mixed
-with some of the real groups) holds a red herring that survives that check. This counts such
-boards per mode and difficulty (seeds 0..BOARDS-1): a measurement for the design question of
-whether hard boards should look for them, not something the engine steers toward.
+A *four* of a category is four tiles of the board that all fit it (certainly or arguably) and hold
+every tile that certainly fits it: under some reading of the data its label names exactly those
+four. A board has a second split when four disjoint fours of four distinct categories, not all of
+them its own groups, hold its sixteen tiles (``flagcore.connections.find_second_split``). Every
+play-tester who met one called it a true second answer; the fixed search draws a board's tiles
+again until it has none, so the figures for generate are zeros. ``--legacy`` counts the spec's
+generator, for comparison; ``--daily`` counts the scheduled dailies of the given years.
+
+Per mode and difficulty (seeds 0..BOARDS-1): boards with a second split, and of them those whose
+split keeps none of the board's groups (off-board labels only).
 """
 
 from __future__ import annotations
 
-import itertools
-import sys
+import argparse
+import datetime as dt
 
-from flagcore.connections import Board, board_difficulty, generate
-
-FULL = (1 << 16) - 1
+from flagcore.connections import Board, daily, find_second_split, generate
 
 
-def second_splits(board: Board) -> tuple[bool, bool]:
-    """(a second split by off-board fours alone exists, one exists with some real groups in it)."""
-    where = {code: i for i, code in enumerate(board.tiles)}
-    real = {sum(1 << where[c] for c in g.codes) for g in board.groups}
-    fours = {sum(1 << where[c] for c in p.codes) for p in board_difficulty(board).phantoms if len(p.codes) == 4}
-    off_only = mixed = False
-    for combo in itertools.combinations(sorted(fours | real), 4):
-        if sum(combo) == FULL and (combo[0] | combo[1] | combo[2] | combo[3]) == FULL:  # disjoint, all 16
-            kept = sum(1 for m in combo if m in real)
-            if kept < 4:
-                mixed = True
-                off_only = off_only or kept == 0
-    return off_only, mixed
+def split_kind(board: Board) -> tuple[bool, bool]:
+    """(a second split exists, one exists that keeps none of the board's groups: the first found)."""
+    split = find_second_split(board)
+    if split is None:
+        return False, False
+    groups = {frozenset(g.codes) for g in board.groups}
+    return True, not any(frozenset(f.codes) in groups for f in split)
 
 
-def main(boards: int) -> None:
+def report(name: str, boards: list[Board]) -> None:
+    found = [split_kind(b) for b in boards]
+    any_split = sum(f[0] for f in found)
+    off_only = sum(f[1] for f in found)
+    n = len(boards)
+    print(
+        f"{name:<28} boards {n}: a second split {any_split} ({100 * any_split / n:.2f}%), "
+        f"by off-board labels only {off_only} ({100 * off_only / n:.2f}%)"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("boards", nargs="?", type=int, default=2000)
+    ap.add_argument("--legacy", action="store_true", help="also the spec's generator (legacy=True)")
+    ap.add_argument("--daily", type=int, nargs="*", default=[], metavar="YEAR", help="the scheduled dailies of YEAR")
+    args = ap.parse_args()
     for mode in ("flags", "trivia"):
-        for difficulty in (None, "normal", "hard"):
-            found = [second_splits(generate(seed, mode, difficulty=difficulty)) for seed in range(boards)]
-            off_only = sum(f[0] for f in found)
-            mixed = sum(f[1] for f in found)
-            print(
-                f"{mode:<6} {difficulty or 'none':<6} boards {boards}: a second split by off-board fours only "
-                f"{off_only} ({100 * off_only / boards:.1f}%), any second split {mixed} ({100 * mixed / boards:.1f}%)"
-            )
+        for difficulty in (None, "easy", "normal", "hard"):
+            boards = [generate(s, mode, difficulty=difficulty) for s in range(args.boards)]
+            report(f"{mode} {difficulty or 'search alone'}", boards)
+        if args.legacy:
+            report(f"{mode} legacy", [generate(s, mode, legacy=True) for s in range(args.boards)])
+        for year in args.daily:
+            start = dt.date(year, 1, 1)
+            days = (dt.date(year + 1, 1, 1) - start).days
+            report(f"{mode} daily {year}", [daily(start + dt.timedelta(i), mode) for i in range(days)])
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+    main()

@@ -338,6 +338,9 @@ MORE_ARGUABLE = [
     ("ZM", "trivia", "capital named after a person", "Lusaka is named after the headman Lusaaka"),
     ("SZ", "trivia", "capital named after a person", "Mbabane, the seat of government, is named after a chief"),
     ("ZW", "trivia", "capital named after a person", "Harare takes its name from the chief Neharawa"),
+    # the play-test of issue 31: legends and gods tempted players too
+    ("IT", "trivia", "capital named after a person", "Rome takes its name from Romulus, in legend"),
+    ("GR", "trivia", "capital named after a person", "Athens is named after the goddess Athena"),
     ("GB", "history", "won the FIFA World Cup by 2022", "England won in 1966"),
     ("LR", "currencies", "United States dollar", "the US dollar is legal tender beside the Liberian dollar"),
     # the sixth blind play-test: a currency that circulates without being legal tender, and the
