@@ -14,6 +14,9 @@ Rng draws in C without the GIL:
   planes are untouched, so an undo restores every count exactly and can never free a code another
   placed group holds. A code fits exactly one placed group iff it is in ``any_ & ~multi``; a
   group's tiles are the codes of its pool among them.
+* the fixed search's leaf draws the tiles and the decoy, again while the draw has a second split
+  (``second_split_search``: each tile's categories from per-code lists, the fours of each, an exact
+  cover from the lowest uncovered tile), up to REDRAWS times before the search moves on.
 
 ``search_many`` runs a whole batch in one nogil loop; callers split a batch into chunks on threads
 (each call allocates its own workspace, so calls never share mutable state).

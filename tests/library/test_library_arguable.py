@@ -298,3 +298,31 @@ def test_library_in_memory_rejects_overlapping_or_unknown_arguable_codes() -> No
         Library(names, {}, [Category("x", "X", 0, "library", frozenset("ABCD"), doubtful=frozenset("E"))])
     cat = Category("x", "X", 0, "library", frozenset("ABCDE"), doubtful=frozenset("E"))
     assert cat.certain == frozenset("ABCD")
+
+
+# The play-test of issue 31 (flags/README.md): each borderline reading kept apart on one board.
+ISSUE_31 = [
+    ("tag:plain_field", "arguable", {"NZ", "NO", "IS", "AU", "DK", "SE", "FI", "TO", "TW", "FJ", "TV", "GE"}),
+    ("tag:red_field", "arguable", {"NO", "DK", "TO", "TW"}),
+    ("tag:canton_stars", "arguable", {"CN", "UZ", "SG", "PA"}),
+    ("flag:one-star-no-stripes", "arguable", {"PK", "DZ"}),
+    ("flag:two-colours-no-stripes", "arguable", {"PK"}),
+    ("flag:stripes-only", "arguable", {"BH"}),
+    ("flag:sun-no-stripes", "doubtful", {"AG"}),
+    ("tag:fimbriation", "doubtful", {"ZW"}),
+    ("tag:crown", "doubtful", {"SM"}),
+    ("tag:stars", "doubtful", {"MY", "MH"}),
+    ("tag:stars:1", "doubtful", {"MY", "MH"}),
+    ("tag:canton_stars", "doubtful", {"MY"}),
+    ("tag:star_white", "doubtful", {"MH"}),
+    ("flag:one-star-no-stripes", "doubtful", {"MH"}),
+    ("name:capital-person", "arguable", {"IT", "GR"}),
+]
+
+
+@pytest.mark.parametrize("category, kind, codes", ISSUE_31)
+def test_issue_31_play_test_readings(category: str, kind: str, codes: set[str]) -> None:
+    cat = next(c for c in load_library().categories("trivia") if c.id == category)
+    assert codes <= getattr(cat, kind), sorted(codes - getattr(cat, kind))
+    reasons = cat.arguable_reasons if kind == "arguable" else cat.doubtful_reasons
+    assert all(reasons[code] for code in codes)
