@@ -457,6 +457,8 @@ def search_many_model(Prepared prep not None, ModelPrepared mp not None, const u
             status[i] = <int8_t>steer_one(&prep.tab, &w, mp, states[i], decoy, lo, hi, attempts, pair_cap, prows,
                                           bcats, bgt, &tiles[i, 0], bdec, &counters[i, 0], bgrows,
                                           &ambiguous[i], &arguable[i], info, &best_state)
+            if w.oom:  # the leaf's second-split check could not allocate
+                raise MemoryError("connections: out of memory")
             if status[i] != STATUS_OK:
                 continue
             colour_order(bgrows, order)
