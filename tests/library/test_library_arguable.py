@@ -308,7 +308,6 @@ ISSUE_31 = [
     ("flag:one-star-no-stripes", "arguable", {"PK", "DZ"}),
     ("flag:two-colours-no-stripes", "arguable", {"PK"}),
     ("flag:stripes-only", "arguable", {"BH"}),
-    ("flag:sun-no-stripes", "doubtful", {"AG"}),
     ("tag:fimbriation", "doubtful", {"ZW"}),
     ("tag:crown", "doubtful", {"SM"}),
     ("tag:stars", "doubtful", {"MY", "MH"}),

@@ -42,7 +42,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "band between wider ones (under a twelfth of the flag's height) is an edging line, not a stripe; one "
         "between a twelfth and a sixth reads either way and never decides a group. A field of many equal "
         "stripes counts them all. Stripes beside a band or triangle at the hoist count as horizontal stripes;"
-        " a field split down its length is vertical stripes.",
+        " a field split down its length is vertical stripes. Bands inside a figure (the V of Antigua and"
+        " Barbuda) are the figure's, not stripes.",
     ),
     HouseRule(
         "Stars",
