@@ -64,7 +64,7 @@ def run_import(a: argparse.Namespace) -> int:
     import hashlib  # noqa: PLC0415
     import json  # noqa: PLC0415
 
-    from ..ratings import read_records  # noqa: PLC0415
+    from ..ratings import PlayRecord, PuzzleRecord, read_records  # noqa: PLC0415
     from ..store import open_store  # noqa: PLC0415
 
     got = read_records(a.records)
@@ -73,7 +73,8 @@ def run_import(a: argparse.Namespace) -> int:
         raise ValueError("--store none keeps no play records")
     added = 0
     try:
-        for n, rec in enumerate([*got.records, *got.puzzle]):
+        both: list[PlayRecord | PuzzleRecord] = [*got.records, *got.puzzle]
+        for n, rec in enumerate(both):
             data = json.dumps(rec.to_dict(), separators=(",", ":")).encode()
             # the record and its place in the file are its key: importing a file twice adds nothing
             key = "import:" + hashlib.sha256(b"%d:" % n + data).hexdigest()[:32]

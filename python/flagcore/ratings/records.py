@@ -141,7 +141,7 @@ def _lines(source: str | Path | IO[str] | Iterable[str]) -> Iterator[str]:
                 line = line[: MAX_RECORD_CHARS + 1]
             yield line
         return
-    yield from source  # type: ignore[misc]
+    yield from source
 
 
 def read_records(source: str | Path | IO[str] | Iterable[str]) -> RecordsRead:
@@ -192,7 +192,7 @@ def record_of_game(game: Any, board: str, day: str | None = None, difficulty: An
         difficulty,
         bool(game.won),
         int(game.mistakes),
-        tuple(g.category_id for g in groups),  # type: ignore[arg-type]
+        tuple(g.category_id for g in groups),
         tuple(order.get(g.category_id, 0) for g in groups),  # type: ignore[arg-type]
         wrong,
     )

@@ -256,7 +256,7 @@ class SQLiteStore(Store):
             with self._lock:
                 held = self._executor = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="flagcore-sqlite"))
         batch = self._batch(ops)
-        return await asyncio.get_running_loop().run_in_executor(held[1], self._call, batch)  # type: ignore[no-any-return]
+        return await asyncio.get_running_loop().run_in_executor(held[1], self._call, batch)
 
     def _now(self) -> int:
         return int(self._clock())

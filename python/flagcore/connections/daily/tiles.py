@@ -25,7 +25,7 @@ Made = tuple[Board, list[int], list[int]]  # (the Board, its groups' category in
 
 def board_of_day(s: Schedule, i: int) -> Board:
     """The scheduled Board of day i before the model's colours (its groups in search-tier order)."""
-    return made(s, i)[0]  # type: ignore[no-any-return]
+    return made(s, i)[0]
 
 
 def made(s: Schedule, i: int) -> Made:
