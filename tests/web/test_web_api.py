@@ -104,15 +104,18 @@ def test_same_secret_same_board_from_seed_daily_or_id() -> None:
 
 
 def test_the_daily_board_is_the_scheduled_one() -> None:
-    # The server's daily is connections.daily (the season's schedule), on every worker, and its id
-    # rebuilds it; a day before the one epoch of every daily (flagcore.days) has no daily.
+    # The server's daily is connections.daily of the schedule keyed by its season key (never the
+    # public schedule's board), on every worker, and its id rebuilds it; a day before the one epoch
+    # of every daily (flagcore.days) has no daily.
     from flagcore import connections
 
-    a, b = TestClient(create_app(SECRET)), TestClient(create_app(SECRET))
+    key = b"the season key of these servers"
+    a, b = TestClient(create_app(SECRET, season_key=key)), TestClient(create_app(SECRET, season_key=key))
     for day, mode in (("2026-11-30", "flags"), ("2026-06-01", "trivia")):
         served = a.get("/api/connections/board", params={"daily": day, "mode": mode}).json()
-        scheduled = connections.daily(day, mode)
+        scheduled = connections.daily(day, mode, key=key)
         assert [t["code"] for t in served["tiles"]] == list(scheduled.tiles)
+        assert list(connections.daily(day, mode).tiles) != list(scheduled.tiles)
         again = b.get("/api/connections/board", params={"id": served["board_id"]}).json()
         assert [t["code"] for t in again["tiles"]] == list(scheduled.tiles)
     before = error(a.get("/api/connections/board", params={"daily": "2025-12-31"}), 400, "bad_board")

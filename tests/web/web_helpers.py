@@ -17,8 +17,12 @@ SECRET = "Xq3v9ZtKe_Lw0pRj7HcUy2mNfA8sDgB4"  # 32 base64url characters: 192 bits
 
 
 def answers(board_id: str, secret: str = SECRET) -> Board:
-    """The board behind an id, rebuilt with the server's secret (what no client can do)."""
-    boards = KeyedBoards(Signer(secret.encode()))
+    """The board behind an id, rebuilt with the server's secret (what no client can do), a daily
+    from the schedule keyed by the season key the server derives from it."""
+    from flagcore.web.app import derived_season_key
+
+    signer = Signer(secret.encode())
+    boards = KeyedBoards(signer, season_key=derived_season_key(signer))
     return boards.board(*boards.parse_id(board_id))
 
 

@@ -73,3 +73,14 @@ def as_count(value: Any, name: str, minimum: int) -> int:
     if value < minimum:
         raise ArgumentError(f"{name} must be at least {minimum}, got {value}")
     return value
+
+
+def as_store_timeout(value: Any) -> float:
+    """A store's timeout in seconds: a number (or its text, from the environment) in (0, 60]."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"store timeout must be a number of seconds, got {value!r}") from None
+    if not 0 < seconds <= 60:
+        raise ValueError(f"store timeout must be in (0, 60] seconds, got {value!r}")
+    return seconds

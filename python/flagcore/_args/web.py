@@ -195,6 +195,8 @@ def as_request_seed(value: Any, name: str = "seed") -> int | str:
         if not 0 <= value < 1 << 32:
             raise ApiError(400, "bad_seed", f"{name} {value}: an int seed must be in [0, 2^32)")
         return value
+    if value != value.strip():  # "?seed=+7" reads " 7": a signed number, as the URL spells a plus
+        raise ApiError(400, "bad_seed", f"{name} {value!r}: no spaces around a seed (a '+' in a query is a space)")
     return parse_seed_text(value, name)  # the shared rule; its ArgumentError is sent as bad_seed
 
 

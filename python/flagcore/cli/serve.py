@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from .._args.cli import refuse_shared_store_without_secret
 from .._args.common import as_at_least, as_in_range
 
+HEAD_BUFFER = 64 * 1024  # bytes granian buffers of a request (its head must fit: docs/server.md, "The edge")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -29,7 +31,7 @@ def register(groups: dict[str, Any]) -> None:
     p = groups[""].add_parser(
         "serve",
         help="run the web game and JSON API (needs the web extra)",
-        description="Serve the browser game and the JSON API (uvicorn by default, or granian). Games are "
+        description="Serve the browser game and the JSON API (granian by default, or uvicorn). Games are "
         "kept in a store, so a result is binding: a SQLite file by default (every worker of this machine), "
         "Redis for several machines (all with one FLAGCORE_SECRET), or none (stateless: nothing binding).",
     )
@@ -59,10 +61,9 @@ def register(groups: dict[str, Any]) -> None:
     )
     p.add_argument(
         "--server",
-        default="uvicorn",
-        choices=["uvicorn", "granian"],
-        help="the HTTP server running the app (default: uvicorn, the cheaper on POSTs and the one that refuses "
-        "malformed chunked bodies and Content-Length with Transfer-Encoding; docs/server.md, Which server)",
+        default="granian",
+        choices=["granian", "uvicorn"],
+        help="the HTTP server running the app (default: granian, the faster here; docs/server.md, Tests and load)",
     )
     p.add_argument(
         "--log-level",
@@ -77,6 +78,13 @@ def register(groups: dict[str, Any]) -> None:
         help="deal boards steered and coloured by this ratings file (flagcore ratings fit; docs/ratings.md)",
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    p.add_argument(
+        "--store-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a store call may take before the request gets a 503 (default: 2)",
+    )
     p.set_defaults(func=run)
 
 
@@ -94,11 +102,12 @@ def run(args: argparse.Namespace) -> int:
         raise RuntimeError(
             f'flagcore serve --server {args.server} needs the web extra: pip install "flagcore[web]"'
         ) from None
-    from .._args.store import parse_store_url
+    from .._args.store import as_store_timeout, parse_store_url
     from ..library import load_library
     from ..ratings import load_ratings
-    from ..store import open_store
-    from ..web.app import LIBRARY_ENV, RATINGS_ENV, STORE_ENV
+    from ..store import DEFAULT_TIMEOUT, open_store
+    from ..web.app import LIBRARY_ENV, RATINGS_ENV, STORE_ENV, STORE_TIMEOUT_ENV
+    from ..web.ops import LOG_FORMAT_ENV, METRICS_DIR_ENV
     from ..web.tokens import old_secrets_from_env, secret_from_env
 
     secret = secret_from_env()  # a weak FLAGCORE_SECRET fails here, before any worker starts
@@ -107,10 +116,16 @@ def run(args: argparse.Namespace) -> int:
     kind, target = parse_store_url(url)
     if kind == "sqlite":
         Path(target).parent.mkdir(parents=True, exist_ok=True)
-    store = open_store(url)  # a store that cannot be opened fails here, with its reason
+    timeout = DEFAULT_TIMEOUT if args.store_timeout is None else as_store_timeout(args.store_timeout)
+    store = open_store(url, timeout=timeout)  # a store that cannot be opened fails here, with its reason
     if store is not None:
         store.ping()
         store.close()
+    os.environ[STORE_TIMEOUT_ENV] = str(timeout)
+    # the workers' metrics files (flagcore.web.ops): a folder of this run's, so no figure of an
+    # earlier run is counted; JSON logs unless the environment says otherwise
+    os.environ[METRICS_DIR_ENV] = tempfile.mkdtemp(prefix="flagcore-metrics-")
+    os.environ.setdefault(LOG_FORMAT_ENV, "json")
     if secret is None:
         _keep_a_secret(kind, target)
     os.environ[STORE_ENV] = url
@@ -124,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     _export_hosts(args.host, args.allowed_host)
     if args.server == "granian":
         from granian import Granian
+        from granian.http import HTTP1Settings
 
         Granian(
             "flagcore.web:create_app",
@@ -135,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
             websockets=False,
             log_level=args.log_level,
             log_access=not args.no_access_log,
+            # a request head of more than 64 KiB is refused by granian (431) before Python sees any of it
+            http1_settings=HTTP1Settings(max_buffer_size=HEAD_BUFFER),
         ).serve()
     else:
         import uvicorn
@@ -145,8 +163,6 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             workers=args.workers,
-            http="httptools",  # the web extra installs it (C); uvicorn's fallback h11 is pure Python
-            loop="auto",  # uvloop where the web extra installed it (not on Windows)
             log_level=args.log_level,
             access_log=not args.no_access_log,
         )

@@ -11,6 +11,7 @@ answer).
 
 from __future__ import annotations
 
+from collections.abc import Coroutine
 from typing import Any
 
 import orjson
@@ -20,7 +21,7 @@ from ..library import Library
 from ..signatures import flag_svg
 from ..store import Store
 from . import stats
-from .connections_api import ConnectionsApi
+from .connections_api import NEW_PLAYER_TTL, ConnectionsApi
 from .flag_names import FlagNames
 from .jsonapi import Endpoint, PatternRoute, Reply
 from .openapi import SPEC
@@ -50,11 +51,15 @@ class Api:
         store: Store | None = None,
         private_library: bool = False,
         ratings: Any = None,
+        season_key: bytes | None = None,
+        new_player_ttl: int = NEW_PLAYER_TTL,
     ) -> None:
         self.store = store
         self.names = names = FlagNames(library)
-        self.connections = ConnectionsApi(signer, names, library, token_ttl, store, private_library, ratings)
-        self.puzzle = PuzzleApi(signer, names, puzzle_ttl, on_spend, store)
+        self.connections = ConnectionsApi(
+            signer, names, library, token_ttl, store, private_library, ratings, season_key, new_player_ttl
+        )
+        self.puzzle = PuzzleApi(signer, names, puzzle_ttl, on_spend, store, season_key)
         # replies that never change, encoded once
         self._flags_reply = Reply(
             orjson.dumps([{"code": c, "name": names.name(c)} for c in names.sorted_codes]),
@@ -82,12 +87,18 @@ class Api:
             if "{" in r.path
         ]
 
-    def player_stats(self, query: dict[str, str], player: str | None = None) -> dict[str, Any]:
+    def player_stats(
+        self, query: dict[str, str], player: str | None = None
+    ) -> dict[str, Any] | Coroutine[Any, Any, dict[str, Any]]:
         """``GET /api/stats``: the player's figures per game (flagcore.web.stats) when the server has
         a store; ``{"kept": false}`` without one (a normal answer: the browser then shows its own)."""
         if self.store is None or player is None:
             return {"kept": False}
-        return {"kept": True, "games": stats.summary(self.store.player_results(player))}
+        return self._stored_stats(player)
+
+    async def _stored_stats(self, player: str) -> dict[str, Any]:
+        assert self.store is not None  # only called with a store (player_stats)
+        return {"kept": True, "games": stats.summary(await self.store.aplayer_results(player))}
 
     def flags(self, query: dict[str, str]) -> Reply:
         """``GET /api/flags``: every bundled flag's code and name."""

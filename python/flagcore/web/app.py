@@ -18,12 +18,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .._args.secret import as_secret
+from .._args.store import as_store_timeout
 from .._args.web import as_spend_hook, as_ttl
 from ..library import house_rules_html, load_library
 from ..ratings import load_ratings
 from ..store import Store, open_store
 from .api import Api
+from .connections_api import NEW_PLAYER_TTL
 from .jsonapi import Endpoint, JsonApi
+from .ops import LOG_FORMAT_ENV, METRICS, METRICS_DIR_ENV, Ops, configure_logging
 from .players import Players
 from .tokens import SECRET_ENV, Signer, SpendHook, old_secrets_from_env, secret_from_env
 
@@ -32,7 +35,9 @@ STORE_ENV = "FLAGCORE_STORE"  # a store URL (flagcore.store.open_store); flagcor
 LIBRARY_ENV = "FLAGCORE_LIBRARY"  # a private library (file or folder); flagcore serve sets it from --library
 RATINGS_ENV = "FLAGCORE_RATINGS"  # a ratings file to deal boards with; flagcore serve sets it from --ratings
 HOSTS_ENV = "FLAGCORE_ALLOWED_HOSTS"  # comma-separated host names; flagcore serve sets it from --allowed-host
-PAGES = ("connections", "puzzle", "tools", "simulator", "bench")
+SEASON_KEY_ENV = "FLAGCORE_SEASON_KEY"  # the dailies' schedule key (docs/server.md); unset: derived from the secret
+STORE_TIMEOUT_ENV = "FLAGCORE_STORE_TIMEOUT"  # seconds a store call may take (flagcore serve --store-timeout)
+PAGES = ("connections", "puzzle", "simulator", "bench")
 ROOT_FILES = {  # path -> (file in static/, content type): files a browser looks for at the site's root
     "/sw.js": ("sw.js", "text/javascript"),  # a service worker's scope is the folder it is served from
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
@@ -62,7 +67,9 @@ def create_app(
     on_spend: SpendHook | None = None,
     extra_endpoints: dict[str, Endpoint] | None = None,
     ratings: Any = None,
-) -> JsonApi:
+    season_key: str | bytes | None = None,
+    new_player_ttl: int = NEW_PLAYER_TTL,
+) -> Ops:
     """The flagcore web app, an ASGI application you can serve or mount in your own server.
 
     secret: signs game tokens and keys board ids, with at least 128 bits of entropy (make one with
@@ -89,6 +96,14 @@ def create_app(
         model's colours. A bad file raises RatingsError here: the app does not start.
     extra_endpoints: more exact-path routes served like the API's own (path -> Endpoint), e.g. a
         benchmark's no-op endpoints (benchmarks/web_load.py); a path of the API cannot be replaced.
+    season_key: the key of the dailies' schedule (at least 16 bytes; docs/server.md): every
+        server of a deployment shares it, and nobody without it computes a future daily; None
+        reads FLAGCORE_SEASON_KEY, and without it the key is derived from the secret.
+    new_player_ttl: seconds a game of a player without a cookie yet is kept (its next guess, with
+        the cookie, keeps it token_ttl): a flood of cookieless guesses leaves the store soon.
+
+    The app answers /healthz, /readyz and /metrics and logs as flagcore.web.ops says; with
+    FLAGCORE_STORE_TIMEOUT set, a store URL is opened with that timeout (seconds).
 
     An embedding server that knows its users names the player of a request by setting
     ``scope["flagcore.player"]`` (flagcore.web.players); otherwise a signed cookie does.
@@ -102,6 +117,10 @@ def create_app(
     dealt_library = load_library(None if library is None else Path(library))
     # a bad ratings file stops the app here, in one line (RatingsError), never mid-game
     rated = None if ratings is None else load_ratings(ratings, dealt_library)
+    if os.environ.get(LOG_FORMAT_ENV):
+        configure_logging()
+    if os.environ.get(METRICS_DIR_ENV):  # read in each worker (the metrics were made at import, maybe before)
+        METRICS.directory = Path(os.environ[METRICS_DIR_ENV])
     api = Api(
         signer,
         dealt_library,
@@ -111,6 +130,8 @@ def create_app(
         store,
         private_library=library is not None,
         ratings=rated,
+        season_key=_season_key(season_key, signer),
+        new_player_ttl=as_ttl(new_player_ttl, "new_player_ttl"),
     )
     endpoints = api.endpoints()
     for path, endpoint in (extra_endpoints or {}).items():
@@ -118,7 +139,7 @@ def create_app(
             raise ValueError(f"extra_endpoints: {path} is a route of the API")  # a caller's mistake, not a request
         endpoints[path] = endpoint
     players = Players(signer) if store is not None else None
-    return JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts))
+    return Ops(JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts)), store)
 
 
 def _signer(secret: str | bytes | None, old_secrets: Sequence[str | bytes] | None) -> Signer:
@@ -147,7 +168,27 @@ def _store(store: Store | str | None) -> Store | None:
     """create_app's store: a Store, a URL, or None (FLAGCORE_STORE, else stateless)."""
     if store is None:
         store = os.environ.get(STORE_ENV, "none")
-    return open_store(store) if isinstance(store, str) else store
+    if not isinstance(store, str):
+        return store
+    timeout = os.environ.get(STORE_TIMEOUT_ENV)
+    return open_store(store, timeout=as_store_timeout(timeout)) if timeout else open_store(store)
+
+
+def derived_season_key(signer: Signer) -> bytes:
+    """The season key of a server without FLAGCORE_SEASON_KEY: derived from its current secret."""
+    return signer.derive(b"season key", 32)
+
+
+def _season_key(key: str | bytes | None, signer: Signer) -> bytes:
+    """The dailies' schedule key: given, else FLAGCORE_SEASON_KEY, else derived from the secret."""
+    if key is None:
+        key = os.environ.get(SEASON_KEY_ENV) or None
+    if key is None:
+        return derived_season_key(signer)
+    raw = key.encode("utf-8") if isinstance(key, str) else key
+    if not isinstance(raw, bytes) or len(raw) < 16:
+        raise ValueError(f"season_key ({SEASON_KEY_ENV}) must be at least 16 bytes")
+    return raw
 
 
 def _hosts(allowed_hosts: Iterable[str] | None) -> frozenset[str] | None:

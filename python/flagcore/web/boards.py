@@ -21,8 +21,10 @@ which carry the engine seed and therefore the answers.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hmac
 import re
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -33,9 +35,10 @@ from .._args.connections import as_mode
 from .._impl import core
 from ..connections import Board, daily, generate
 from ..connections.ids import daily_seed
-from ..days import EPOCH, latest_day, latest_day_text
-from ..errors import BoardRequestError, ForgedTokenError, TokenError
+from ..days import EPOCH, latest_day
+from ..errors import ApiError, BoardRequestError, ForgedTokenError, TokenError
 from ..library import MODES, Library
+from .ops import METRICS
 from .tokens import Signer
 
 ID_LENGTH = 13
@@ -45,6 +48,7 @@ _ID_TEXT = re.compile(f"[{''.join(sorted(_DECODE))}]{{{ID_LENGTH}}}")
 # every pair of id characters (10 bits), so an id is 7 lookups: 6 pairs and the last character
 _PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
 BOARD_CACHE = 4096  # boards kept per process, each with its id and encoded reply (a few kB each)
+DAILY_YEARS = 100  # the game numbers of this many years of dailies are reserved for them (below)
 
 
 def game_number(seed: int | str) -> int:
@@ -55,6 +59,14 @@ def game_number(seed: int | str) -> int:
 def daily_number(date: str) -> int:
     """The public game number of the daily board of ``date`` (YYYY-MM-DD, as the CLI reads it)."""
     return game_number(daily_seed(date))
+
+
+@functools.cache
+def daily_numbers() -> frozenset[int]:
+    """The game numbers of the dailies of DAILY_YEARS years from EPOCH: a board of one of these,
+    asked by seed or id before its day has begun, is refused (it would be dealt and kept as a
+    plain board, then served beside the day's board under the same id once the day begins)."""
+    return frozenset(daily_number((EPOCH + _dt.timedelta(days=i)).isoformat()) for i in range(366 * DAILY_YEARS))
 
 
 class Dealt(NamedTuple):
@@ -82,6 +94,7 @@ class KeyedBoards:
         cache_size: int = BOARD_CACHE,
         library: Library | None = None,
         ratings: Any = None,
+        season_key: bytes | None = None,
     ) -> None:
         self._signer = signer
         self._prepare = prepare
@@ -91,23 +104,22 @@ class KeyedBoards:
         # (a server on other ratings refuses it as not its own, rather than deal another board)
         self._ratings = ratings
         self._label = b"connections board|" + (b"" if ratings is None else ratings.digest.encode() + b"|")
+        self.season_key = season_key  # the dailies' schedule (connections.daily's key; None: the public one)
         # A board is dealt once and then graded at every guess of every player on it (a daily
         # board: everyone); Boards are frozen, so one object can serve every request.
         self.dealt = lru_cache(maxsize=cache_size)(self._deal)
+        daily_numbers()  # made once per process, here rather than at some request
         self._days: dict[int, str] = {}  # game number of each day's daily so far -> its date
         self._days_until = EPOCH - _dt.timedelta(days=1)
-        self._days_text = ""  # _days_until as YYYY-MM-DD (empty: not read yet)
 
     def scheduled_day(self, number: int) -> str | None:
         """The date whose daily board has game number ``number`` (from the schedule's epoch to today
         in the earliest time zone), or None: such a board is the day's scheduled board."""
-        if self._days_text < latest_day_text():  # the clock read once a second, not at every request
-            latest = latest_day()
-            while self._days_until < latest:  # a day's number is added once, when the day begins
-                self._days_until += _dt.timedelta(days=1)
-                day = self._days_until.isoformat()
-                self._days[daily_number(day)] = day
-            self._days_text = self._days_until.isoformat()
+        latest = latest_day()
+        while self._days_until < latest:  # a day's number is added once, when the day begins
+            self._days_until += _dt.timedelta(days=1)
+            day = self._days_until.isoformat()
+            self._days[daily_number(day)] = day
         return self._days.get(number)
 
     def _keys(self, body: bytes, key: int = 0) -> bytes:
@@ -166,12 +178,17 @@ class KeyedBoards:
         body = _id_body(number, mode)
         keys = self._keys(body, key)  # bytes 3-6: the secret engine seed behind the public game number
         day = self.scheduled_day(number)
+        if day is None and number in daily_numbers():  # raised, so never cached: asked again when the day has begun
+            raise ApiError(400, "future_daily", "this board is the daily of a day that has not begun yet")
+        start = time.perf_counter()
         if day is not None:  # a daily: the board of the season's schedule (connections.daily)
-            board = daily(day, mode, library=self._library, ratings=self._ratings)
+            board = daily(day, mode, library=self._library, ratings=self._ratings, key=self.season_key)
         else:
             board = generate(
                 int.from_bytes(keys[3:7], "big"), as_mode(mode), library=self._library, ratings=self._ratings
             )
+        METRICS.count("boards_dealt", mode)
+        METRICS.observe("board_deal_duration_seconds", time.perf_counter() - start, mode)
         board_id = _encode_id(body + keys[:3])
         return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
 

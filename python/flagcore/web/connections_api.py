@@ -25,15 +25,18 @@ from ..errors import ApiError
 from ..library import Library
 from ..store import Store
 from . import stats
-from .boards import Dealt, KeyedBoards, daily_number, game_number
+from .boards import Dealt, KeyedBoards, daily_number, daily_numbers, game_number
 from .flag_names import FlagNames
 from .game_tokens import Game, GameTokens
 from .jsonapi import Reply
+from .ops import METRICS
+from .players import new_player
 from .plays import Plays
 from .published import PublishedBoards
 from .tokens import Signer
 from .trace import simulate
 
+NEW_PLAYER_TTL = 3600  # seconds a game of a player without a cookie is kept (create_app's new_player_ttl)
 STALE = (
     "this guess token was already used, or the game has moved on since it was issued "
     "(another tab or device): reload the board to continue the game where it is"
@@ -75,18 +78,28 @@ class ConnectionsApi:
         store: Store | None,
         private_library: bool = False,
         ratings: Any = None,
+        season_key: bytes | None = None,
+        new_player_ttl: int = NEW_PLAYER_TTL,
     ) -> None:
         self.names, self.library, self.token_ttl, self.store = names, library, token_ttl, store
         # with a store, each finished game's play record and the day's aggregate (flagcore.web.plays)
         self.plays = Plays(store, signer) if store is not None else None
-        # boards dealt from ``library`` when it is private, else the bundled one (generate's fast path)
-        keyed = KeyedBoards(signer, self.prepare, library=library if private_library else None, ratings=ratings)
+        # a game of a player made by this very request (no cookie yet) is kept this long: a script
+        # without cookies cannot grow the store for longer; the player's next guess keeps it token_ttl
+        self.new_player_ttl = min(new_player_ttl, token_ttl)
+        # boards dealt from ``library`` when it is private, else the bundled one (generate's fast path);
+        # the dailies from the schedule keyed by ``season_key`` (docs/server.md: secret dailies)
+        keyed = KeyedBoards(
+            signer, self.prepare, library=library if private_library else None, ratings=ratings, season_key=season_key
+        )
         self.boards = PublishedBoards(keyed, store, self.prepare)
         self.tokens = GameTokens(signer, keyed, token_ttl)
 
-    def board(self, query: dict[str, str], player: str | None = None) -> Reply | dict[str, Any]:
+    def board(
+        self, query: dict[str, str], player: str | None = None
+    ) -> Reply | Coroutine[Any, Any, Reply | dict[str, Any]]:
         """A keyed board by seed, daily date or id (tiles only); with a store, the player's game on
-        it where it is."""
+        it where it is (a coroutine: the store is asked without blocking the event loop)."""
         asked = as_board_query(query, latest_day_text())
         if asked.board_id is not None:
             game = Game(*self.boards.keyed.parse_id(asked.board_id))
@@ -94,17 +107,29 @@ class ConnectionsApi:
             assert asked.mode is not None  # as_board_query: a mode unless an id names it
             if asked.daily is not None:
                 number = daily_number(asked.daily)
+            elif asked.seed is not None:
+                number = game_number(asked.seed)
             else:
-                number = game_number(asked.seed) if asked.seed is not None else secrets.randbelow(1 << 32)
+                number = secrets.randbelow(1 << 32)
+                while number in daily_numbers():  # a random board is never a day's (1 draw in 100,000)
+                    number = secrets.randbelow(1 << 32)
             game = Game(number, asked.mode, 0)
-        dealt = self.boards.dealt(*game, publish=asked.daily is not None)
-        if self.store is not None and player is not None:
-            record = self.store.load_game(player, dealt.board_id)
+        if self.store is not None:
+            return self._stored_board(game, asked.daily, player)
+        prepared: Prepared = self.boards.dealt(*game).extra
+        return Reply(prepared.head + orjson.dumps(asked.daily) + prepared.tail)
+
+    async def _stored_board(self, game: Game, daily: str | None, player: str | None) -> Reply | dict[str, Any]:
+        """``board`` with a store: the published board, and the player's game on it where it is."""
+        assert self.store is not None  # only called with a store (board)
+        dealt = await self.boards.adealt(*game, publish=daily is not None)
+        if player is not None:
+            record = await self.store.aload_game(player, dealt.board_id)
             if record is not None:  # the game in progress (or finished), exactly where it is
                 guesses = orjson.loads(record.data)
-                return self._game_state(dealt, game, guesses, player, record.version, asked.daily)
+                return self._game_state(dealt, game, guesses, player, record.version, daily)
         prepared: Prepared = dealt.extra
-        return Reply(prepared.head + orjson.dumps(asked.daily) + prepared.tail)
+        return Reply(prepared.head + orjson.dumps(daily) + prepared.tail)
 
     def _game_state(
         self, dealt: Dealt, game: Game, guesses: list[list[str]], player: str, version: int, daily: str | None
@@ -153,12 +178,20 @@ class ConnectionsApi:
         codes = as_guess_codes(field(body, "codes", list))
         game, past, named, version = self.tokens.read(token, bound=self.store is not None)
         player = named or player  # a signed token names its player; a new game's is the request's
-        dealt = self.boards.dealt(*game)
+        if self.store is not None and player is not None:
+            return self._bound_guess(codes, game, player, version, past)
+        reply, guesses, _ = self._grade(self.boards.dealt(*game), codes, past)
+        reply["token"] = self.tokens.sign(game, guesses)
+        return reply
+
+    def _grade(
+        self, dealt: Dealt, codes: list[str], past: list[list[str]]
+    ) -> tuple[dict[str, Any], list[list[str]], ConnectionsGame]:
+        """The reply to a guess of ``codes`` after ``past`` (its token still to set), the guesses and the game."""
         played, groups = dealt.extra.play(dealt.board, past)  # signed by this server: every one was legal
         if played.over:
             raise ApiError(409, "game_over", "the game is over; start a new one")
         outcome = played.guess(codes)  # codes not on the board or already solved: bad_guess (routes.py)
-        guesses = [list(g) for g in played.guesses]
         reply: dict[str, Any] = {
             "result": outcome.result,
             "group": groups[outcome.matched.tier] if outcome.matched else None,
@@ -173,42 +206,42 @@ class ConnectionsApi:
         if outcome.over:  # the answers are earned once the game ends, won or lost
             reply["groups"] = list(groups)
             reply["share"] = _share_text(played, dealt.board_id)
-        if self.store is not None and player is not None:
-            return self._bound_guess(reply, dealt, game, player, version, past, guesses, played)
-        reply["token"] = self.tokens.sign(game, guesses)
-        return reply
+            METRICS.count("games_finished", "connections")
+            if outcome.won:
+                METRICS.count("games_won", "connections")
+        if not past:
+            METRICS.count("games_started", "connections")
+        return reply, [list(g) for g in played.guesses], played
 
     async def _bound_guess(
-        self,
-        reply: dict[str, Any],
-        dealt: Dealt,
-        game: Game,
-        player: str,
-        version: int,
-        past: list[list[str]],
-        guesses: list[list[str]],
-        played: ConnectionsGame | None = None,
+        self, codes: list[str], game: Game, player: str, version: int, past: list[list[str]]
     ) -> dict[str, Any]:
-        """Record a graded guess in the player's stored game, then answer it. Written only if the
+        """Grade a guess on the player's stored game and record it, then answer. Written only if the
         stored game is exactly the token's (its version and guesses, so no read first): a replayed
-        or older token, or a guess recorded meanwhile, finds another game and gets 409. The write
-        waits for the end of the event loop's turn and goes with the other requests' (the store's
-        ``save_game_batched``): the loop stops for the store once per turn, not once per guess."""
+        or older token, or a guess recorded meanwhile, finds another game and gets 409. The save
+        that ends a daily carries the player's result (the stats), one atomic step with it, so a
+        store failing between the two cannot lose it or count it twice; a client told 503 may send
+        the guess again. The write goes with the other requests' of this turn of the event loop
+        (the store's ``asave_game``): the loop never waits for the store."""
         assert self.store is not None  # only called with a store (guess)
+        dealt = await self.boards.adealt(*game)
+        reply, guesses, played = self._grade(dealt, codes, past)
         previous = orjson.dumps(past) if version else None
-        data = orjson.dumps(guesses)
+        result = None
         day = self.boards.keyed.scheduled_day(game.number) if reply["over"] else None
+        if day is not None and stats.counts(day):  # a daily's end: the player's stats (once per day)
+            key = stats.result_key(stats.connections_game(game.mode), day)
+            result = (key, stats.result_data(reply["won"], reply["mistakes"]))
         # a finishing guess reads the board's counters in the same batch as its save (flagcore.web.plays)
         counts = self.plays.counts(dealt.board_id, day) if reply["over"] and self.plays is not None else None
-        if not await self.store.save_game_batched(player, dealt.board_id, version, data, self.token_ttl, previous):
+        ttl = self.new_player_ttl if new_player.get() else self.token_ttl
+        data = orjson.dumps(guesses)
+        if not await self.store.asave_game(player, dealt.board_id, version, data, ttl, previous, result):
             if counts is not None:
                 counts.cancel()
             raise ApiError(409, "stale_token", STALE)
         reply["token"] = self.tokens.sign(game, guesses, player, version + 1)
-        if day is not None and stats.counts(day):  # a daily's end: the player's stats (once per day)
-            entry = stats.result_data(reply["won"], reply["mistakes"])
-            self.store.record_player_result(player, stats.result_key(stats.connections_game(game.mode), day), entry)
-        if counts is not None and self.plays is not None and played is not None:
+        if counts is not None and self.plays is not None:
             # the play record (once per player and board, written after the reply) and the day's aggregate
             model = dealt.board.stats.get("model") or {}
             reply["today"] = await self.plays.finished(

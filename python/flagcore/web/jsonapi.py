@@ -40,7 +40,7 @@ from ..errors import (
     TokenError,
     UnknownKeyError,
 )
-from .players import Players
+from .players import Players, new_player
 
 MAX_BODY_BYTES = 16 * 1024  # a Puzzle log of 1,000 moves with its token fits in about 12 kB
 
@@ -51,6 +51,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 JSON_TYPE = b"application/json"
+STORE_UNAVAILABLE = "the game store did not answer: try again in a moment (nothing is ever recorded twice)"
 
 # How a route sends the engine's builtin refusal of the client's data (see Endpoint)
 Refusal = Callable[[Exception, dict[str, Any]], ApiError]
@@ -64,7 +65,7 @@ ERRORS: dict[type[FlagcoreError], tuple[int, str]] = {
     BoardRequestError: (400, "bad_board"),
     NoBoardError: (422, "no_board"),  # no keyed seed of the bundled library has hit this; say so if one does
     UnknownKeyError: (403, "secret_changed"),
-    StoreUnavailable: (503, "store_unavailable"),  # nothing was recorded: the client may try again
+    StoreUnavailable: (503, "store_unavailable"),  # the client may try again: nothing is recorded twice
 }
 # A request's value refused by the package's own rule (flagcore._args: ArgumentError or
 # ArgumentTypeError, whose message begins with the argument's name) is a 400 with the code of the
@@ -100,6 +101,8 @@ def error_reply_of(exc: Exception, refuses: Refusal | None, request: dict[str, A
     if isinstance(exc, ApiError):
         return error_reply(exc.status, exc.code, str(exc))
     if isinstance(exc, FlagcoreError):
+        if isinstance(exc, StoreUnavailable):  # its message names the store's host or path: for the log only
+            return error_reply(*ERRORS[StoreUnavailable], STORE_UNAVAILABLE)
         for cls in type(exc).__mro__:  # the most specific class listed wins
             if cls in ERRORS:
                 return error_reply(*ERRORS[cls], str(exc))
@@ -200,6 +203,7 @@ class JsonApi:
                     player = None
                     if self.players is not None:
                         player, cookie = self.players.identify(scope)
+                        new_player.set(cookie is not None)
                     result = endpoint.handler(arg, player)
                 else:
                     result = endpoint.handler(arg)

@@ -14,6 +14,7 @@ With a store, each game is kept per (player, board). A player is either
 from __future__ import annotations
 
 import binascii
+import contextvars
 import hmac
 import os
 from collections.abc import Iterable, MutableMapping
@@ -25,6 +26,10 @@ COOKIE = "flagcore_player"
 SCOPE_KEY = "flagcore.player"
 MAX_PLAYER_CHARS = 128
 COOKIE_AGE = 400 * 24 * 3600  # the longest lifetime browsers keep
+MAX_COOKIE_TRIES = 2  # player cookies checked per request: a browser sends one; each costs a MAC per secret
+# whether the request being served made its player anew (no cookie yet): its games expire soon
+# (flagcore.web.connections_api), so a flood of cookieless requests cannot grow the store for long
+new_player: contextvars.ContextVar[bool] = contextvars.ContextVar("flagcore_new_player", default=False)
 
 
 class Players:
@@ -58,7 +63,7 @@ class Players:
         named = scope.get(SCOPE_KEY)
         if isinstance(named, str) and 0 < len(named) <= MAX_PLAYER_CHARS:
             return "u:" + named, None
-        for value in _cookies(scope.get("headers", ()), COOKIE):
+        for value in _cookies(scope.get("headers", ()), COOKIE)[:MAX_COOKIE_TRIES]:
             player = self.from_cookie(value)
             if player is not None:
                 return player, None
@@ -68,10 +73,12 @@ class Players:
 
 
 def _cookies(headers: Iterable[tuple[bytes, bytes]], name: str) -> list[str]:
-    """Every value of cookie ``name`` in the request's Cookie headers."""
+    """Every value of cookie ``name`` in the request's Cookie headers (a header without the name is
+    not split: most cookies of a site are other sites' business)."""
     found = []
+    needle = name.encode("ascii") + b"="
     for key, value in headers:
-        if key == b"cookie":
+        if key == b"cookie" and needle in value:
             for part in value.decode("latin-1").split(";"):
                 k, eq, v = part.strip().partition("=")
                 if eq and k == name:

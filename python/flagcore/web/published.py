@@ -26,7 +26,12 @@ class PublishedBoards:
         # boards read from the store's published boards, by (game number, mode, secret): never change
         self._published: dict[tuple[int, str, int], Dealt] = {}
 
-    def dealt(self, number: int, mode: str, key: int, publish: bool = False) -> Dealt:
+    def dealt(self, number: int, mode: str, key: int) -> Dealt:
+        """The board of (number, mode, secret) without a store (nothing is published)."""
+        assert self._store is None  # with a store: adealt
+        return self.keyed.dealt(number, mode, key)
+
+    async def adealt(self, number: int, mode: str, key: int, publish: bool = False) -> Dealt:
         """The board of (number, mode, secret): its published version when the store has one
         (``publish``: publishing this one if there is none yet, the first writer winning)."""
         dealt = self.keyed.dealt(number, mode, key)
@@ -39,7 +44,7 @@ class PublishedBoards:
             return dealt  # a board of a seed or an id: never a day's board, so never published
         mine = orjson.dumps(_board_json(dealt.board))
         store = self._store
-        data = store.publish_board(dealt.board_id, mine) if publish else store.published_board(dealt.board_id)
+        data = await (store.apublish_board(dealt.board_id, mine) if publish else store.apublished_board(dealt.board_id))
         if data is None:
             return dealt  # not published: a board of a seed or an id, never served as a daily
         if data != mine:  # published by another version of flagcore or of the library: that one stays

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Coroutine
 from functools import cache
 from typing import Any
 
@@ -23,6 +24,7 @@ from ..signatures import flag_svg, piece_signatures
 from ..store import Store
 from . import stats
 from .flag_names import FlagNames
+from .ops import METRICS
 from .tokens import Signer, SpendHook
 
 _SVG_SIZE = re.compile(rb'viewBox\s*=\s*["\']\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)[\s,]+([\d.eE+]+)')
@@ -32,16 +34,24 @@ class PuzzleApi:
     """``POST /api/puzzle/deal``, ``/verify`` and ``/cycles`` under one server secret (``signer``)."""
 
     def __init__(
-        self, signer: Signer, names: FlagNames, puzzle_ttl: int, on_spend: SpendHook | None, store: Store | None
+        self,
+        signer: Signer,
+        names: FlagNames,
+        puzzle_ttl: int,
+        on_spend: SpendHook | None,
+        store: Store | None,
+        season_key: bytes | None = None,
     ) -> None:
         self.signer, self.names, self.puzzle_ttl, self.on_spend, self.store = signer, names, puzzle_ttl, on_spend, store
+        self.season_key = season_key  # the dailies' schedule (season.puzzle_plan's key; None: the public one)
 
     def deal(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
         """A shuffled board with a signed token binding flag, grid, start and par;
         ``{"daily": "YYYY-MM-DD"}`` deals that day's Puzzle (the reply says the day)."""
         asked = as_deal_request(body, self.names.codes, latest_day_text())
         if asked.daily is not None:  # the deal of puzzle.daily
-            return {**self._deal(*puzzle_plan(asked.daily), player, asked.daily), "daily": asked.daily}
+            plan = puzzle_plan(asked.daily, self.season_key)
+            return {**self._deal(*plan, player, asked.daily), "daily": asked.daily}
         seed = asked.seed if asked.seed is not None else secrets.randbelow(1 << 32)
         flag = asked.flag
         if flag is None:
@@ -61,6 +71,7 @@ class PuzzleApi:
             if day is not None:  # a daily's deal: its result counts in the player's stats
                 claim["d"] = day
         token = self.signer.sign("puzzle", claim, self.puzzle_ttl)
+        METRICS.count("games_started", "puzzle")
         return {
             "flag": flag,
             "name": self.names.name(flag),
@@ -73,7 +84,9 @@ class PuzzleApi:
             "token": token,
         }
 
-    def verify(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
+    def verify(
+        self, body: dict[str, Any], player: str | None = None
+    ) -> dict[str, Any] | Coroutine[Any, Any, dict[str, Any]]:
         """Replay a swap log against a deal's token; the verified result."""
         claim = self.signer.check("puzzle", field(body, "token", str))
         swaps = as_swap_list(field(body, "swaps", list))
@@ -94,23 +107,27 @@ class PuzzleApi:
             "flag": claim["f"],
         }
         if self.store is not None and "u" in claim:
-            self._record(claim, verified)
+            return self._record(claim, verified)
+        _count_verified(verified)
         return verified
 
-    def _record(self, claim: dict[str, Any], verified: dict[str, Any]) -> None:
+    async def _record(self, claim: dict[str, Any], verified: dict[str, Any]) -> dict[str, Any]:
         """Keep a verified result: a token verifies once, and a deal (the same seed dealt again:
-        another token) has one result per player; a daily's counts in the player's stats."""
+        another token) has one result per player; a daily's counts in the player's stats. The
+        token's spend and both results are one atomic step (the store's ``record_verified``): a
+        store failing midway records none, and the client told 503 may verify again."""
         assert self.store is not None  # only called with a store (verify)
         deal_key = orjson.dumps(["puzzle", claim["u"], claim["f"], claim["c"], claim["r"], claim["s"]]).decode()
         mine = orjson.dumps({"jti": claim["jti"], **verified})
-        if (
-            not self.store.spend("puzzle", claim["jti"], claim["exp"])
-            or self.store.record_result(deal_key, mine) != mine
-        ):
-            raise ApiError(409, "already_verified", "this Puzzle deal already has a verified result (one per player)")
+        result = None
         if "d" in claim and stats.counts(claim["d"]):
             entry = stats.result_data(verified["solved"], verified["over_par"])
-            self.store.record_player_result(claim["u"], stats.result_key("puzzle", claim["d"]), entry)
+            result = (stats.result_key("puzzle", claim["d"]), entry)
+        player = claim["u"] if result is not None else None
+        if not await self.store.arecord_verified("puzzle", claim["jti"], claim["exp"], deal_key, mine, player, result):
+            raise ApiError(409, "already_verified", "this Puzzle deal already has a verified result (one per player)")
+        _count_verified(verified)
+        return verified
 
     def cycles(self, body: dict[str, Any]) -> dict[str, Any]:
         """The swap bench's cycles, min swaps and each slot's cycle."""
@@ -162,3 +179,9 @@ def _aspect(code: str) -> float:
         if w > 0 and h > 0:
             return round(w / h, 4)
     return 1.5
+
+
+def _count_verified(verified: dict[str, Any]) -> None:
+    METRICS.count("games_finished", "puzzle")
+    if verified["solved"]:
+        METRICS.count("games_won", "puzzle")

@@ -1,0 +1,423 @@
+"""Operations: health and readiness checks, Prometheus metrics, JSON logs with a request id, and a
+shutdown that drains the store.
+
+``Ops`` wraps the app (``create_app`` does it) and answers three paths itself, before any other:
+
+- ``GET /healthz``: 200 while the process serves requests (liveness: it never asks the store);
+- ``GET /readyz``: 200 if the store answers a ping within its timeout (none: always), else 503
+  (readiness: take the server out of rotation while its store is down);
+- ``GET /metrics``: the Prometheus text format (``prometheus-client`` writes it): requests by
+  route and status and their latency, the store's calls, errors and latency, games started,
+  finished and won, boards dealt and their time.
+
+Several workers: each worker counts in its own memory (a dict increment per request: the hot path
+pays no lock, no file, no system call) and writes its figures to a file of its own in
+``FLAGCORE_METRICS_DIR`` at most once a second and at shutdown; ``/metrics``, whichever worker
+answers it, adds up every worker's file (its own figures live). This is per-worker aggregation,
+not prometheus-client's multiprocess mode, whose memory-mapped values cost a lock and a file
+write at every increment. A scrape may so lag the other workers by up to a second. ``flagcore
+serve`` makes the folder for each run; without it (an app embedded in one process) the figures
+are this process's.
+
+Logs: ``configure_logging()`` (``flagcore serve`` calls it in each worker) sends flagcore's logs
+to stderr as one JSON object a line, with the request id of the request being served: the
+client's ``X-Request-Id`` when it sent a short plain one, else one made here; every reply carries
+it back in ``X-Request-Id``. A 5xx reply is logged with its route and status (a store failure
+with the store's own words, which the reply never shows), a crash with its traceback.
+
+Shutdown (the ASGI lifespan's shutdown, which servers send on SIGTERM after the last request):
+the store's pending batched calls are written, and the metrics file, before the process exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import itertools
+import logging
+import os
+import sys
+import time
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..errors import StoreUnavailable
+from ..store import Store
+from ..store import base as store_base
+from .jsonapi import JsonApi, Message, Receive, Scope, Send
+
+METRICS_DIR_ENV = "FLAGCORE_METRICS_DIR"  # flagcore serve sets it: one folder per run, every worker's file in it
+LOG_FORMAT_ENV = "FLAGCORE_LOG_FORMAT"  # "json" (flagcore serve's default) or "text"
+FLUSH_SECONDS = 1.0  # a worker writes its figures at most this often
+# latency buckets, seconds: 100 µs to 10 s (a board from the cache is ~100 µs; the store's timeout is seconds)
+BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+MAX_REQUEST_ID = 64
+log = logging.getLogger("flagcore.web")
+request_id: contextvars.ContextVar[str] = contextvars.ContextVar("flagcore_request_id", default="")
+
+# name -> (type, help, label names): every metric this module exposes
+FAMILIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "http_requests": ("counter", "HTTP requests answered, by route and status", ("route", "status")),
+    "http_request_duration_seconds": ("histogram", "time to answer a request, by route", ("route",)),
+    "store_calls": ("counter", "store calls made on the event loop, by outcome (ok, unavailable)", ("outcome",)),
+    "store_batch_duration_seconds": ("histogram", "time the store took for one turn's batch of calls", ()),
+    "games_started": ("counter", "games started (a Connections first guess, a Puzzle deal)", ("game",)),
+    "games_finished": ("counter", "games finished (a Connections game over, a Puzzle result verified)", ("game",)),
+    "games_won": ("counter", "games won (Connections) or solved (Puzzle)", ("game",)),
+    "boards_dealt": ("counter", "Connections boards dealt (not served from the cache), by mode", ("mode",)),
+    "board_deal_duration_seconds": ("histogram", "time to deal a Connections board, by mode", ("mode",)),
+}
+
+
+class Metrics:
+    """This process's figures, in plain dicts: ``count`` and ``observe`` cost a dict update each.
+
+    ``counts``: (name, *label values) -> total; ``histograms``: (name, *label values) -> the count
+    of each bucket of BUCKETS then +Inf, then the sum of the values."""
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+        self.directory = Path(directory) if directory else None
+        self.counts: dict[tuple[str, ...], float] = {}
+        self.histograms: dict[tuple[str, ...], list[float]] = {}
+        self._flushed = 0.0
+        self._dirty = False
+        self._timer = False  # a flush is scheduled
+
+    def _flush_later(self) -> None:
+        self._timer = False
+        self.flush()
+
+    def count(self, name: str, *labels: str, amount: float = 1) -> None:
+        key = (name, *labels)
+        self.counts[key] = self.counts.get(key, 0) + amount
+        self._dirty = True
+
+    def observe(self, name: str, seconds: float, *labels: str) -> None:
+        key = (name, *labels)
+        bins = self.histograms.get(key)
+        if bins is None:
+            bins = self.histograms[key] = [0.0] * (len(BUCKETS) + 2)
+        bins[bisect_left(BUCKETS, seconds)] += 1  # le: a value on a bound counts in that bucket
+        bins[-1] += seconds
+        self._dirty = True
+
+    # ------------------------------------------------------------ several workers
+
+    def _file(self) -> Path | None:
+        return None if self.directory is None else self.directory / f"worker-{os.getpid()}.json"
+
+    def flush(self, force: bool = False) -> None:
+        """Write this worker's figures to its file, at most once a FLUSH_SECONDS unless ``force``
+        (figures left unwritten by that bound are written by a timer, so an idle worker's file
+        catches up)."""
+        path = self._file()
+        now = time.monotonic()
+        if path is None or not self._dirty:
+            return
+        if not force and now - self._flushed < FLUSH_SECONDS:
+            if not self._timer:
+                self._timer = True
+                asyncio.get_running_loop().call_later(FLUSH_SECONDS, self._flush_later)
+            return
+        self._flushed, self._dirty = now, False
+        data = orjson.dumps(
+            {"c": [[*k, v] for k, v in self.counts.items()], "h": [[*k, v] for k, v in self.histograms.items()]}
+        )
+        temporary = path.with_suffix(".tmp")
+        try:
+            temporary.write_bytes(data)
+            os.replace(temporary, path)  # a reader sees the old file or the new one, never half of one
+        except OSError as exc:  # a full disk: the figures stay in memory, the next flush tries again
+            self._dirty = True
+            log.warning("metrics: cannot write %s: %s", path, exc)
+
+    def merged(self) -> tuple[dict[tuple[str, ...], float], dict[tuple[str, ...], list[float]]]:
+        """Every worker's figures added up: this one's live, the others' from their files."""
+        counts = dict(self.counts)
+        histograms = {k: list(v) for k, v in self.histograms.items()}
+        mine = self._file()
+        if self.directory is not None:
+            for path in self.directory.glob("worker-*.json"):
+                if path == mine:
+                    continue
+                try:
+                    data = orjson.loads(path.read_bytes())
+                except (OSError, orjson.JSONDecodeError):
+                    continue  # a worker's file being replaced: its figures show at the next scrape
+                for *key, value in data["c"]:
+                    counts[tuple(key)] = counts.get(tuple(key), 0) + value
+                for *key, bins in data["h"]:
+                    have = histograms.setdefault(tuple(key), [0.0] * len(bins))
+                    for i, b in enumerate(bins):
+                        have[i] += b
+        return counts, histograms
+
+    def exposition(self) -> bytes:
+        """The Prometheus text format of every worker's figures (written by prometheus-client)."""
+        from prometheus_client import CollectorRegistry, generate_latest
+
+        registry = CollectorRegistry(auto_describe=False)
+        registry.register(_Collector(*self.merged()))
+        return generate_latest(registry)
+
+
+class _Collector:
+    """prometheus-client's view of merged figures (a custom collector: collect() yields families)."""
+
+    def __init__(self, counts: dict[tuple[str, ...], float], histograms: dict[tuple[str, ...], list[float]]) -> None:
+        self.counts, self.histograms = counts, histograms
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
+
+        for name, (kind, doc, labels) in FAMILIES.items():
+            full = f"flagcore_{name}"
+            if kind == "counter":
+                family: Any = CounterMetricFamily(full, doc, labels=labels)
+                for key, value in sorted(self.counts.items()):
+                    if key[0] == name:
+                        family.add_metric(list(key[1:]), value)
+            else:
+                family = HistogramMetricFamily(full, doc, labels=labels)
+                for key, bins in sorted(self.histograms.items()):
+                    if key[0] == name:
+                        cumulative = list(itertools.accumulate(bins[:-1]))
+                        bounds = [*(repr(b) for b in BUCKETS), "+Inf"]
+                        family.add_metric(list(key[1:]), list(zip(bounds, cumulative, strict=True)), bins[-1])
+            yield family
+
+
+METRICS = Metrics(os.environ.get(METRICS_DIR_ENV) or None)  # this process's; the handlers count into it
+
+
+def _store_batch(seconds: float, ok: bool, calls: int) -> None:
+    METRICS.count("store_calls", "ok" if ok else "unavailable", amount=calls)
+    METRICS.observe("store_batch_duration_seconds", seconds)
+
+
+store_base.batch_observers.append(_store_batch)
+
+
+# ---------------------------------------------------------------- logs
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, the request id, and the traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        rid = request_id.get()
+        if rid:
+            entry["request_id"] = rid
+        for name in ("route", "status", "method"):
+            if hasattr(record, name):
+                entry[name] = getattr(record, name)
+        if record.exc_info:
+            entry["traceback"] = self.formatException(record.exc_info)
+        return orjson.dumps(entry).decode()
+
+
+def configure_logging(fmt: str | None = None) -> None:
+    """Send flagcore's logs (flagcore.web, flagcore.store) to stderr, as JSON lines unless ``fmt``
+    (or FLAGCORE_LOG_FORMAT) is "text". Called once per process; a second call changes nothing."""
+    logger = logging.getLogger("flagcore")
+    if any(getattr(h, "_flagcore", False) for h in logger.handlers):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler._flagcore = True  # type: ignore[attr-defined]
+    fmt = fmt or os.environ.get(LOG_FORMAT_ENV, "json")
+    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter("%(levelname)s %(name)s %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    logging.Formatter.converter = time.gmtime  # the times are UTC (the "Z")
+
+
+# ---------------------------------------------------------------- the wrapper
+
+
+_ids = itertools.count(1)
+_PREFIX = os.urandom(4).hex()
+_ID_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
+MAX_HEADER_BYTES = 16 * 1024  # every header name and value of a request, added up (browsers send ~1 kB)
+MAX_HEADERS = 64  # header lines in a request
+MAX_COOKIE_BYTES = 8 * 1024  # the Cookie headers, added up (flagcore's own cookie is ~70 bytes)
+
+
+def _check_headers(scope: Scope) -> tuple[str, bytes | None]:
+    """(the request id, the error reply's body or None): one pass over the headers, which refuses
+    what no client of the API sends: too many or too large headers, a large Cookie (parsing one
+    costs), and Content-Length beside Transfer-Encoding (a request smuggling trick: two framings)."""
+    headers = scope["headers"]
+    rid = ""
+    size = cookies = 0
+    length = encoding = False
+    if len(headers) > MAX_HEADERS:
+        return "", b"too_many_headers"
+    for name, value in headers:
+        size += len(name) + len(value)
+        if name == b"cookie":
+            cookies += len(value)
+        elif name == b"content-length":
+            length = True
+        elif name == b"transfer-encoding":
+            encoding = True
+        elif name == b"x-request-id" and 0 < len(value) <= MAX_REQUEST_ID and _ID_CHARS.issuperset(value):
+            rid = value.decode("ascii")
+    rid = rid or f"{_PREFIX}-{next(_ids):x}"
+    if size > MAX_HEADER_BYTES:
+        return rid, b"headers_too_large"
+    if cookies > MAX_COOKIE_BYTES:
+        return rid, b"cookie_too_large"
+    if length and encoding:
+        return rid, b"ambiguous_length"
+    return rid, None
+
+
+_REFUSALS = {
+    b"too_many_headers": (431, f"a request may have at most {MAX_HEADERS} headers"),
+    b"headers_too_large": (431, f"a request's headers may have at most {MAX_HEADER_BYTES} bytes"),
+    b"cookie_too_large": (431, f"a request's cookies may have at most {MAX_COOKIE_BYTES} bytes"),
+    b"ambiguous_length": (400, "give Content-Length or Transfer-Encoding, not both"),
+}
+_CUT_SHORT = orjson.dumps({"error": {"code": "bad_body", "message": "the request body was cut short or malformed"}})
+
+
+_TEXT = b"text/plain; version=0.0.4; charset=utf-8"
+
+
+class Ops:
+    """The ASGI app ``inner`` (a JsonApi) with /healthz, /readyz and /metrics, a request id and
+    metrics on every request, and the store drained at shutdown."""
+
+    def __init__(self, inner: JsonApi, store: Store | None, metrics: Metrics = METRICS) -> None:
+        self.inner = inner
+        self.store = store
+        self.metrics = metrics
+        # each request's route label: an exact path, a pattern's shape, or "other" (a bounded set)
+        self._routes = {path: path for path in inner.endpoints}
+        self._patterns = [(prefix, suffix, f"{prefix}{{}}{suffix}") for prefix, suffix, _ in inner.patterns]
+        self._own = {"/healthz": self._healthz, "/readyz": self._readyz, "/metrics": self._metrics}
+
+    def __getattr__(self, name: str) -> Any:
+        """The inner app's attributes (``endpoints``, ``players``, ...), as create_app's caller knew them."""
+        return getattr(self.__dict__["inner"], name)
+
+    def _route(self, path: str) -> str:
+        route = self._routes.get(path)
+        if route is not None:
+            return route
+        for prefix, suffix, shape in self._patterns:
+            if path.startswith(prefix) and path.endswith(suffix):
+                return shape
+        return "other"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.inner(scope, self._lifespan(receive), send)
+            return
+        if scope["type"] != "http":
+            await self.inner(scope, receive, send)
+            return
+        start = time.perf_counter()
+        rid, refused = _check_headers(scope)
+        request_id.set(rid)  # each request runs in a context of its own (the server's task)
+        header = (b"x-request-id", rid.encode("ascii"))
+        path = scope["path"]
+        status = 0
+        if refused is not None:
+            code, message = _REFUSALS[refused]
+            body = orjson.dumps({"error": {"code": refused.decode(), "message": message}})
+            await _reply(send, code, body, extra=(header, (b"connection", b"close")))
+            self.metrics.count("http_requests", "refused", str(code))
+            return
+
+        async def sent(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), header]
+            await send(message)
+
+        own = self._own.get(path)
+        route = path if own is not None else self._route(path)
+        try:
+            if own is not None:
+                await own(scope, sent)
+            else:
+                await self.inner(scope, receive, sent)
+                if not status:
+                    # the app read a disconnect before the body's end: a client gone away, or a body
+                    # the server could not parse (a malformed chunk): a 400, which a gone client never reads
+                    status = 400
+                    with contextlib.suppress(Exception):  # a connection already closed refuses it: nothing to say
+                        await _reply(send, 400, _CUT_SHORT, extra=(header, (b"connection", b"close")))
+        except Exception:
+            log.exception("request failed", extra={"route": route, "status": status or 500, "method": scope["method"]})
+            status = status or 500
+            raise
+        finally:
+            metrics = self.metrics
+            metrics.count("http_requests", route, str(status))
+            metrics.observe("http_request_duration_seconds", time.perf_counter() - start, route)
+            if status >= 500 and status != 503:
+                log.error("server error", extra={"route": route, "status": status, "method": scope["method"]})
+            metrics.flush()
+
+    def _lifespan(self, receive: Receive) -> Receive:
+        """``receive`` of the lifespan scope: at shutdown, the store's batches and the metrics are
+        written before the inner app hears of it."""
+
+        async def received() -> Message:
+            message = await receive()
+            if message["type"] == "lifespan.shutdown":
+                if self.store is not None:
+                    await self.store.drain()
+                self.metrics.flush(force=True)
+            return message
+
+        return received
+
+    # ------------------------------------------------------------ the three paths
+
+    async def _healthz(self, scope: Scope, send: Send) -> None:
+        await _reply(send, 200, b'{"status":"ok"}')
+
+    async def _readyz(self, scope: Scope, send: Send) -> None:
+        if self.store is not None:
+            try:
+                await self.store.aping()
+            except StoreUnavailable:
+                await _reply(send, 503, b'{"status":"unavailable","store":false}')
+                return
+        await _reply(send, 200, b'{"status":"ready","store":true}' if self.store else b'{"status":"ready"}')
+
+    async def _metrics(self, scope: Scope, send: Send) -> None:
+        await _reply(send, 200, self.metrics.exposition(), _TEXT)
+
+
+async def _reply(
+    send: Send,
+    status: int,
+    body: bytes,
+    content_type: bytes = b"application/json",
+    extra: Iterable[tuple[bytes, bytes]] = (),
+) -> None:
+    headers = [
+        (b"content-type", content_type),
+        (b"content-length", b"%d" % len(body)),
+        (b"cache-control", b"no-store"),
+        *extra,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,331 @@
+"""A real ``flagcore serve`` (granian, the default server) against faults and hostile requests: a
+hung or killed redis-server under load (every store request answered 503 within the deadline,
+the store-free routes as fast as without the fault, recovery without a restart, no acknowledged
+guess lost), SIGTERM under load (every guess acknowledged with 200 is in the store after), the
+SQLite file deleted (503 and a log line), malformed and oversized requests (no 5xx), a 56 KiB
+cookie (refused at about a normal request's cost), and /metrics of two workers read back by
+prometheus-client's own parser."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis_server import RedisServer, free_port
+
+from flagcore.store import RedisStore, SQLiteStore
+
+pytestmark = pytest.mark.slow
+SECRET = "Hk2s9ZtKe_Lw0pRj7HcUy2mNfA8sDgB4"
+TIMEOUT = 0.5  # the server's store timeout in these tests (--store-timeout)
+
+
+@contextmanager
+def serve(store: str, *args: str, env: dict[str, str] | None = None) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """``flagcore serve`` on a free port of 127.0.0.1: (port, process); stopped (SIGTERM) after."""
+    port = free_port()
+    environ = {**os.environ, "FLAGCORE_SECRET": SECRET, **(env or {})}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "flagcore", "serve", "--port", str(port), "--no-access-log", "--store", store, *args],
+        env=environ,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if request(port, "GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"server did not start: {proc.communicate(timeout=5)}")
+            time.sleep(0.2)
+        yield port, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def request(
+    port: int, method: str, path: str, body: Any = None, cookie: str | None = None, timeout: float = 30
+) -> tuple[int, Any, dict[str, str]]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if cookie:
+            headers["Cookie"] = cookie
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        reply = conn.getresponse()
+        data = reply.read()
+        try:
+            value = json.loads(data)
+        except ValueError:
+            value = data
+        return reply.status, value, {k.lower(): v for k, v in reply.getheaders()}
+    finally:
+        conn.close()
+
+
+def player_cookie(port: int) -> str:
+    status, _, headers = request(port, "GET", "/api/connections/board?seed=1")
+    assert status == 200
+    return headers["set-cookie"].split(";")[0]
+
+
+def load(port: int, seconds: float, cookie: str) -> dict[str, list[tuple[float, int]]]:
+    """Four threads for ``seconds``: two ask /api/flags (no store), two a board with the player's
+    cookie (a store read); each request's (seconds, status) by route."""
+    out: dict[str, list[tuple[float, int]]] = {"flags": [], "board": []}
+    stop = time.monotonic() + seconds
+
+    def run(route: str, path: str) -> None:
+        while time.monotonic() < stop:
+            start = time.monotonic()
+            try:
+                status = request(port, "GET", path, cookie=cookie, timeout=20)[0]
+            except OSError:
+                status = -1
+            out[route].append((time.monotonic() - start, status))
+
+    threads = [
+        threading.Thread(target=run, args=("flags", "/api/flags")),
+        threading.Thread(target=run, args=("flags", "/api/flags")),
+        threading.Thread(target=run, args=("board", "/api/connections/board?seed=5")),
+        threading.Thread(target=run, args=("board", "/api/connections/board?seed=6")),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def p99(samples: list[tuple[float, int]]) -> float:
+    return statistics.quantiles([s for s, _ in samples], n=100)[98]
+
+
+def guess_once(port: int, cookie: str, seed: int) -> tuple[str, int] | None:
+    """A wrong first guess on the board of ``seed``: (board id, version) when acknowledged with 200."""
+    status, board, _ = request(port, "GET", f"/api/connections/board?seed={seed}", cookie=cookie)
+    if status != 200:
+        return None
+    tiles = [t["code"] for t in board["tiles"]]
+    status, reply, _ = request(
+        port, "POST", "/api/connections/guess", {"token": board["token"], "codes": tiles[:4]}, cookie=cookie
+    )
+    return (board["board_id"], 1) if status == 200 else None
+
+
+@pytest.mark.parametrize("fault", ["SIGSTOP", "SIGKILL"])
+def test_a_hung_or_killed_redis_under_load(tmp_path: Path, fault: str) -> None:
+    redis = RedisServer(data_dir=str(tmp_path))
+    redis.start()
+    try:
+        with serve(redis.url, "--store-timeout", str(TIMEOUT)) as (port, _):
+            cookie = player_cookie(port)
+            player = cookie.split("=", 1)[1].split(".")[0]
+            acked = [g for g in (guess_once(port, cookie, seed) for seed in range(100, 110)) if g]
+            calm = load(port, 4, cookie)
+            if fault == "SIGSTOP":
+                os.kill(redis.process.pid, signal.SIGSTOP)
+            else:
+                redis.kill()
+            try:
+                faulty = load(port, 4, cookie)
+            finally:
+                if fault == "SIGSTOP":
+                    os.kill(redis.process.pid, signal.SIGCONT)
+                else:
+                    redis.start()
+            # recovery without a restart of the server
+            deadline = time.monotonic() + 30
+            while request(port, "GET", "/readyz")[0] != 200 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert request(port, "GET", "/api/connections/board?seed=5", cookie=cookie)[0] == 200
+            acked += [g for g in (guess_once(port, cookie, seed) for seed in range(200, 205)) if g]
+    finally:
+        if redis.process is not None:
+            os.kill(redis.process.pid, signal.SIGCONT)
+    # every request that needs the store: a 503 within the deadline (generous: twice it, and a second
+    # for a loaded machine's scheduling), none left hanging, none a 500
+    statuses = {status for _, status in faulty["board"]}
+    assert statuses == {503}, statuses
+    assert max(s for s, _ in faulty["board"]) < 2 * TIMEOUT + 1.0
+    # the store-free route kept its latency
+    assert {status for _, status in calm["flags"] + faulty["flags"]} == {200}
+    assert p99(faulty["flags"]) <= 1.2 * p99(calm["flags"]) + 0.005, (p99(calm["flags"]), p99(faulty["flags"]))
+    # no acknowledged guess lost
+    store = RedisStore(redis.url)
+    for board_id, version in acked:
+        record = store.load_game(player, board_id)
+        assert record is not None and record.version >= version
+    store.close()
+    redis.stop()
+
+
+def test_sigterm_under_load_keeps_every_acknowledged_guess(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    acked: list[tuple[str, str, int]] = []
+    with serve(f"sqlite://{path}", "--workers", "2") as (port, proc):
+        cookies = [player_cookie(port) for _ in range(4)]
+        stop = threading.Event()
+
+        def player(i: int) -> None:
+            seed = 1000 * (i + 1)
+            while not stop.is_set():
+                seed += 1
+                try:
+                    got = guess_once(port, cookies[i], seed)
+                except OSError:
+                    return  # the server is gone
+                if got:
+                    acked.append((cookies[i].split("=", 1)[1].split(".")[0], *got))
+
+        threads = [threading.Thread(target=player, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep(6)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+        stop.set()
+        for t in threads:
+            t.join()
+    assert len(acked) >= 4  # every player had guesses acknowledged before the signal
+    store = SQLiteStore(path)
+    for player, board_id, version in acked:
+        record = store.load_game(player, board_id)
+        assert record is not None and record.version >= version, (player, board_id)
+    store.close()
+
+
+def test_a_sqlite_file_deleted_under_the_server_gives_503_and_a_log_line(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with serve(f"sqlite://{path}") as (port, proc):
+        cookie = player_cookie(port)
+        assert guess_once(port, cookie, 7)
+        path.unlink()
+        status, body, _ = request(port, "GET", "/api/connections/board?seed=7", cookie=cookie)
+        ready = request(port, "GET", "/readyz")[0]
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert status == 503 and body["error"]["code"] == "store_unavailable"
+    assert str(tmp_path) not in json.dumps(body)
+    assert ready == 503
+    logged = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    assert any("deleted or replaced" in e["message"] and e.get("request_id") for e in logged), err[-2000:]
+
+
+def raw(port: int, data: bytes) -> int:
+    """Send raw bytes; the reply's status (0: the server closed without one)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        try:
+            s.sendall(data)
+            s.shutdown(socket.SHUT_WR)  # all of it: a request cut short is answered, not waited for
+            head = b""
+            while b"\r\n" not in head:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                head += chunk
+        except OSError:
+            return 0
+    return int(head.split()[1]) if head.startswith(b"HTTP/") else 0
+
+
+CHUNKED = b"Transfer-Encoding: chunked\r\n"
+HOSTILE = [
+    b"POST /api/connections/guess HTTP/1.1\r\nHost: 127.0.0.1\r\n" + CHUNKED + b"\r\nzz\r\n{}\r\n0\r\n\r\n",
+    b"POST /api/puzzle/cycles HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\n"
+    + CHUNKED
+    + b"\r\n2\r\n{}\r\n0\r\n\r\n",
+    b"POST /api/puzzle/cycles HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+    b"GET /api/flags HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 300_000 + b"\r\n\r\n",
+    b"GET /api/flags HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 40_000 + b"\r\n\r\n",
+    b"GET /api/flags HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X-%d: a\r\n" % i for i in range(200)) + b"\r\n",
+    b"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: flagcore_player=" + b"x" * 5000 + b"\r\n\r\n",
+    b"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: "
+    + b"; ".join(b"flagcore_player=a:%d.t" % i for i in range(300))
+    + b"\r\n\r\n",
+    b"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \xff\xfe=\x00; flagcore_player=..\r\n\r\n",
+    b'POST /api/connections/guess HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"tok\r\n',
+]
+
+
+def test_hostile_requests_never_get_a_5xx_and_a_56_kib_cookie_costs_about_a_normal_request(tmp_path: Path) -> None:
+    with serve(f"sqlite://{tmp_path / 'games.db'}") as (port, proc):
+        statuses: dict[int, int] = {}
+        for i in range(10_000):
+            status = raw(port, HOSTILE[i % len(HOSTILE)])
+            statuses[status] = statuses.get(status, 0) + 1
+        assert not [s for s in statuses if s >= 500], statuses
+        assert request(port, "GET", "/healthz")[0] == 200  # alive after it all
+        normal = "flagcore_player=" + player_cookie(port).split("=", 1)[1]
+        junk = "; ".join(f"flagcore_player=a:{i:040d}.tag" for i in range(1100))  # about 56 KiB
+        assert 55_000 < len(junk) < 60_000
+        costs = {}
+        for name, cookie in (("normal", normal), ("junk", junk), ("normal again", normal)):
+            before = _tree_cpu(proc.pid)
+            for _ in range(300):
+                request(port, "GET", "/api/stats", cookie=cookie)
+            costs[name] = _tree_cpu(proc.pid) - before
+    assert costs["junk"] <= 2 * min(costs["normal"], costs["normal again"]), costs
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process and its descendants so far."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    pending = [pid]
+    while pending:
+        p = pending.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in Path(f"/proc/{p}/task").iterdir():
+                pending += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return total
+
+
+def test_metrics_of_two_workers_add_up_and_parse(tmp_path: Path) -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with serve(f"sqlite://{tmp_path / 'games.db'}", "--workers", "2") as (port, _):
+        for _ in range(200):
+            assert request(port, "GET", "/api/flags")[0] == 200
+        time.sleep(2.5)  # each worker writes its figures within a second of its last request
+        totals = []
+        for _ in range(6):  # whichever worker answers, every worker's figures
+            text = request(port, "GET", "/metrics")[1].decode()
+            families = {f.name: f for f in text_string_to_metric_families(text)}
+            totals.append(
+                sum(
+                    s.value
+                    for s in families["flagcore_http_requests"].samples
+                    if s.name == "flagcore_http_requests_total" and s.labels == {"route": "/api/flags", "status": "200"}
+                )
+            )
+    assert totals == [200] * 6, totals
