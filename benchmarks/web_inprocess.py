@@ -41,7 +41,6 @@ Request = tuple[str, str, bytes, bytes] | tuple[str, str, bytes, bytes, bytes]  
 
 async def call(app: Any, request: Request) -> tuple[int, bytes]:
     method, path, query, body = request[:4]
-    player = [(b"x-bench-player", request[4])] if len(request) == 5 else []
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -56,11 +55,12 @@ async def call(app: Any, request: Request) -> tuple[int, bytes]:
             (b"host", b"127.0.0.1"),
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
-            *player,
         ],
         "client": ("127.0.0.1", 5000),
         "server": ("127.0.0.1", 8000),
     }
+    if len(request) == 5:  # a named player, as an embedding server names it
+        scope["flagcore.player"] = request[4].decode()
     sent = False
     status, chunks = 0, []
 
@@ -108,6 +108,8 @@ def requests_for(app: Any) -> dict[str, Callable[[], Request]]:
         "guess": lambda: ("POST", "/api/connections/guess", b"", guess),
         # the store run's request (web_load.py --stores): a new game's first guess by a new player
         "guess-new": lambda: ("POST", "/api/connections/guess", b"", first, b"%s-%d" % (run_id, next(players))),
+        # a browser's first visit: no cookie, so the server makes an anonymous player and sets its cookie
+        "guess-anon": lambda: ("POST", "/api/connections/guess", b"", first),
         "deal": lambda: (
             "POST",
             "/api/puzzle/deal",
@@ -149,14 +151,16 @@ def main() -> None:
         help="requests in flight together (default 1; a load run's 64 connections let a store batch its writes)",
     )
     parser.add_argument(
-        "--store", default="none", help="the app's store URL (default none); with a store, only no-op and guess-new"
+        "--store",
+        default="none",
+        help="the app's store URL (default none); with a store: no-op, guess-new, guess-anon",
     )
     args = parser.parse_args()
     os.environ["FLAGCORE_STORE"] = args.store
     app = create_bench_app()
     makers = requests_for(app)
     if args.store != "none":  # a guess token is single-use, a deal verified once: only these repeat
-        makers = {name: makers[name] for name in ("no-op", "guess-new")}
+        makers = {name: makers[name] for name in ("no-op", "guess-new", "guess-anon")}
     if args.profile:
         batch = [makers[args.profile]() for _ in range(args.requests)]
 

@@ -1,21 +1,22 @@
-"""Load run of the web server with wrk: requests per second and p50/p99 latency of board, guess,
-deal and verify beside the no-op endpoint of the same server, with 1 and 2 workers, under granian
-(what ``flagcore serve`` runs) and under uvicorn (``--server uvicorn``); then, with ``--stores``,
-the guess of a bound game with each store beside the stateless guess. The no-op endpoints are the
-benchmark's own (``create_bench_app``): the shipped app has none.
+"""Load run of the web server with wrk: requests per second, p50/p99 latency and the server's CPU
+per request of board, guess, deal and verify beside the no-op endpoint of the same server, with 1
+and 2 workers, under uvicorn (what ``flagcore serve`` runs, with its options: httptools, uvloop)
+and granian (``--server granian``); then, with ``--stores``, the first guess of a new game with
+each store beside the stateless guess, by anonymous and by returning players. The no-op endpoints
+are the benchmark's own (``create_bench_app``: the shipped app plus two ``extra_endpoints``,
+served by the same layer as the API's).
 
     apt-get install -y wrk redis-server   # the load tool; Redis for the store run
     python benchmarks/web_load.py         # defaults: 3 rounds of 4 s pairs, 64 connections, 1 wrk thread
-    python benchmarks/web_load.py --servers granian,uvicorn --stores none,sqlite,redis
+    python benchmarks/web_load.py --stores none,sqlite,redis --write-docs docs/performance.md
 
 Each endpoint is measured in rounds, and each round runs its no-op endpoint and then the
 endpoint, for the same number of seconds: the two are seconds apart, so a drift of the shared
-machine (the no-op's rate moves by half from one minute to the next here) moves both rates, not
-their ratio. The ratio shown is the median over the rounds. A GET endpoint stands beside
-``GET /api/noop``; a POST endpoint beside ``POST /api/noop/post`` sent the same body, which the
-server reads and parses as JSON and then ignores, so the two differ only by what the endpoint
-does. Each round of a POST endpoint also measures ``GET /api/noop``, and the ratio to it is shown
-too: it adds the cost of receiving a request body.
+machine moves both rates, not their ratio. The ratio shown is the median over the rounds. A GET
+endpoint stands beside ``GET /api/noop``; a POST endpoint beside ``POST /api/noop/post`` sent the
+same body, which the server reads and parses as JSON and then ignores, so the two differ only by
+what the endpoint does. Each round of a POST endpoint also measures ``GET /api/noop``, and the
+ratio to it is shown too: it adds the cost of receiving a request body.
 
 Beside each rate, the server's CPU time per request (user + system of the server process and
 its workers, from /proc): on a shared machine the rate moves with what else runs, the CPU cost
@@ -28,15 +29,19 @@ replays that guess and grades a second wrong one, deal deals Japan 5x3 with a ra
 (signatures, exact par, signed token), verify replays a solving swap log. The server listens on
 127.0.0.1 only.
 
-The store run (``--stores``): with a store, a guess token can be used once, so each request is
-the first guess of a new game by a new player (the player named as an embedding server names it,
-by ``scope["flagcore.player"]``, here from a request header only this benchmark's app reads): the
-server reads the player's game (none), grades the guess and writes the game (compare-and-set).
-The stateless server ("none") gets the same requests. Each round measures every store's server
-back to back (GET no-op, then guess), so the ratios to the stateless guess are side by side.
-wrk re-sends the request it was writing when a connection drops; with a store that second copy
-is refused (409, the replay protection at work), and up to 0.1 % of such refusals are allowed
-and counted.
+The store run (``--stores``) drives the server as browsers do. With a store a guess token is used
+once, so each request is the first guess of a new game (on one of 400 boards): by an
+**anonymous** player (a first visit: no cookie, so the server makes a player, grades the guess,
+writes the game and sets the player's signed cookie) or by a **returning** player (one of 500
+cookies the server set at earlier visits; each (player, board) pair once). The stateless server
+("none") gets the same requests. Each round measures every store's server back to back (GET
+no-op, then both guesses), so the ratios to the stateless guess are side by side. wrk re-sends
+the request it was writing when a connection drops; with a store that second copy is refused
+(409, the replay protection at work), and up to 0.1 % of such refusals are allowed and counted.
+
+``--write-docs PATH`` writes the tables into PATH's block between the markers DOCS_BEGIN and
+DOCS_END (docs/performance.md's server section), so the page holds the figures of a run, not
+figures copied by hand.
 """
 
 from __future__ import annotations
@@ -53,7 +58,6 @@ import sys
 import tempfile
 import time
 import urllib.request
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,25 +72,16 @@ def noop(request: dict) -> dict:
 
 
 def create_bench_app() -> object:
-    """The web app with the no-op endpoints ``GET /api/noop`` and ``POST /api/noop/post`` (the
-    shipped app has none), on the store FLAGCORE_STORE names; ``uvicorn web_load:create_bench_app
-    --factory`` serves it. A request's ``x-bench-player`` header names its player, as an
-    embedding server would (``scope["flagcore.player"]``)."""
+    """The shipped web app plus the no-op endpoints ``GET /api/noop`` and ``POST /api/noop/post``
+    (``create_app``'s ``extra_endpoints``: served by the same layer as the API's own), on the store
+    FLAGCORE_STORE names; ``uvicorn web_load:create_bench_app --factory`` serves it. Players are
+    named as a browser names them: by the signed cookie the server set at their first visit."""
     from flagcore.web import create_app
     from flagcore.web.jsonapi import Endpoint
 
-    app = create_app(
+    return create_app(
         SECRET, extra_endpoints={"/api/noop": Endpoint("GET", noop), "/api/noop/post": Endpoint("POST", noop)}
     )
-
-    async def bench_app(scope, receive, send):  # type: ignore[no-untyped-def]
-        if scope["type"] == "http":
-            for name, value in scope["headers"]:
-                if name == b"x-bench-player":
-                    scope["flagcore.player"] = value.decode("latin-1")
-        await app(scope, receive, send)
-
-    return bench_app
 
 
 def free_port() -> int:
@@ -97,7 +92,7 @@ def free_port() -> int:
 
 def post(url: str, body: object) -> dict:
     req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=60) as r:
         return json.loads(r.read())  # type: ignore[no-any-return]
 
 
@@ -130,13 +125,15 @@ def mid_game_guess(board: dict, grade: Callable[[dict], dict]) -> dict:
 
 
 def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
-    with urllib.request.urlopen(base + "/api/connections/board?seed=12", timeout=10) as r:
+    with urllib.request.urlopen(base + "/api/connections/board?seed=12", timeout=60) as r:
         board = json.loads(r.read())
     deal_body = {"flag": "JP", "grid": "hard", "seed": 3}
     deal = post(base + "/api/puzzle/deal", deal_body)
     guess_body = mid_game_guess(board, lambda body: post(base + "/api/connections/guess", body))
     verify = {"token": deal["token"], "swaps": solving_log(deal["tiles_by_slot"], deal["classes"])}
     assert post(base + "/api/puzzle/verify", verify)["solved"]
+    with urllib.request.urlopen(base + "/api/connections/board?daily=2026-12-01", timeout=60) as r:
+        r.read()  # the day's board is dealt once (the schedule is planned at the first): measure it cached
     return {
         "board": ("/api/connections/board?seed={seed}", None),
         "daily": ("/api/connections/board?daily=2026-12-01", None),
@@ -146,10 +143,12 @@ def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
     }
 
 
-def lua(path: str, body: object | None, new_player: bool = False) -> str:
+def lua(path: str, body: object | None, bodies: list[str] | None = None, cookies: list[str] | None = None) -> str:
     """A wrk script sending ``body`` to ``path``; "{seed}" becomes a random seed per request, so
-    board and deal build a new board every time (no cache can answer them). ``new_player``: each
-    request names a player of its own (header x-bench-player)."""
+    board and deal build a new board every time (no cache can answer them). ``bodies``: each
+    request the next of these bodies instead (the store run's first guesses, one per board);
+    ``cookies``: with them, each request a player of these cookies, every (player, board) pair
+    once (a player coming back); without them a first visit (no cookie: a new player)."""
     text = json.dumps(body) if body is not None else ""
 
     def quoted(s: str) -> str:
@@ -158,16 +157,29 @@ def lua(path: str, body: object | None, new_player: bool = False) -> str:
         )
 
     method = "POST" if body is not None else "GET"
-    headers = "nil"
-    prefix = ""
-    if new_player:  # an id of its own per wrk run and thread, and a counter: a new player per request
-        prefix = f'run = "{uuid.uuid4().hex}" .. tostring({{}})\ncount = 0\n'
-        headers = '{["x-bench-player"] = run .. "-" .. count}'
-    return (
-        f'wrk.headers["Content-Type"] = "application/json"\n{prefix}'
-        f"request = function() {'count = count + 1 ' if new_player else ''}"
-        f'return wrk.format("{method}", {quoted(path)}, {headers}, {quoted(text) if body is not None else "nil"}) end\n'
-    )
+    if bodies is None:
+        return (
+            f'wrk.headers["Content-Type"] = "application/json"\n'
+            f'request = function() return wrk.format("{method}", {quoted(path)}, nil, '
+            f"{quoted(text) if body is not None else 'nil'}) end\n"
+        )
+    # a thread's requests start at a random pair: wrk's threads and repeated runs meet other pairs
+    lines = ['wrk.headers["Content-Type"] = "application/json"', "count = math.random(0, 2147483647)"]
+    lines.append("bodies = {" + ", ".join(json.dumps(b) for b in bodies) + "}")
+    if cookies:
+        lines.append("cookies = {" + ", ".join(json.dumps(c) for c in cookies) + "}")
+        lines.append(
+            "request = function() count = count + 1\n"
+            "  local c = cookies[count % #cookies + 1]\n"
+            "  local b = bodies[math.floor(count / #cookies) % #bodies + 1]\n"
+            f'  return wrk.format("POST", {json.dumps(path)}, {{["Cookie"] = c}}, b) end'
+        )
+    else:
+        lines.append(
+            "request = function() count = count + 1\n"
+            f'  return wrk.format("POST", {json.dumps(path)}, nil, bodies[count % #bodies + 1]) end'
+        )
+    return "\n".join(lines) + "\n"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -195,21 +207,25 @@ def wrk(
     args: argparse.Namespace,
     scratch: Path,
     server_pid: int,
-    new_player: bool = False,
+    bodies: list[str] | None = None,
+    cookies: list[str] | None = None,
 ) -> dict[str, float]:
     script = scratch / "request.lua"
-    script.write_text(lua(path, body, new_player))
+    script.write_text(lua(path, body, bodies, cookies))
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script)]
     url = base + path.split("?")[0]
     cpu_before = cpu_seconds(server_pid)
-    out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
+    done = subprocess.run([*cmd, url], capture_output=True, text=True, check=True)
+    out = done.stdout
     cpu = cpu_seconds(server_pid) - cpu_before
     count = re.search(r"(\d+) requests in", out)
+    if not count or not int(count.group(1)):
+        raise SystemExit(f"wrk sent no request to {url}:\n{out}\n{done.stderr}")
     failed = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = int(failed.group(1)) if failed else 0
     # a bound guess that wrk sends twice (it re-sends the request it was writing when a connection
     # drops) is refused the second time (409): a handful of those are the rule working
-    if errors > (int(count.group(1)) * 0.001 if new_player and count else 0):
+    if errors > (int(count.group(1)) * 0.001 if bodies and count else 0):
         raise SystemExit(f"wrk saw error responses for {url}:\n{out}")
 
     def latency(pct: str) -> float:
@@ -240,9 +256,10 @@ def start_server(server: str, workers: int, store: str) -> tuple[subprocess.Pope
     if server == "granian":
         cmd = ["granian", "--interface", "asgi", "--factory", "--no-ws", "--workers", str(workers)]
         cmd += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning"]
-    else:
+    else:  # flagcore serve's options (cli/serve.py): httptools, uvloop
         cmd = [sys.executable, "-m", "uvicorn", "--factory", "--workers", str(workers), "--host", "127.0.0.1"]
-        cmd += ["--port", str(port), "--no-access-log", "--log-level", "warning"]
+        cmd += ["--port", str(port), "--no-access-log", "--log-level", "warning", "--http", "httptools"]
+        cmd += ["--loop", "auto"]
     proc = subprocess.Popen([*cmd, "web_load:create_bench_app"], env=env, cwd=here)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -286,39 +303,76 @@ def run_block(
         stop(proc)
 
 
-def store_block(workers: int, args: argparse.Namespace, scratch: Path, stores: dict[str, str]) -> None:
-    """The guess of a new game by a new player on one server per store, the servers side by side:
-    each round measures every server's GET no-op and guess back to back; prints the table rows."""
-    servers = {name: start_server(args.servers.split(",")[0], workers, url) for name, url in stores.items()}
+def first_guesses(base: str, boards: int) -> list[str]:
+    """The first guess of a new game on each of ``boards`` boards (the first four tiles)."""
+    bodies = []
+    for seed in range(boards):
+        with urllib.request.urlopen(f"{base}/api/connections/board?seed=bench{seed}", timeout=60) as r:
+            board = json.loads(r.read())
+        bodies.append(json.dumps({"token": board["token"], "codes": [t["code"] for t in board["tiles"][:4]]}))
+    return bodies
+
+
+def player_cookies(base: str, players: int) -> list[str]:
+    """``players`` players' cookies, each set by the server at the player's first visit."""
+    cookies = []
+    for _ in range(players):
+        with urllib.request.urlopen(base + "/api/stats", timeout=60) as r:
+            cookie = r.headers.get("set-cookie")
+        assert cookie, "a server with a store sets a player's cookie at the first visit"
+        cookies.append(cookie.split(";", 1)[0])
+    return cookies
+
+
+STORE_PLAYERS = ("anonymous", "returning")  # a first visit (no cookie), and a player with a cookie
+
+
+def store_block(workers: int, args: argparse.Namespace, scratch: Path, stores: dict[str, str]) -> list[str]:
+    """The first guess of a new game on one server per store, the servers side by side, by
+    anonymous players (a first visit: no cookie, so the server makes a player and sets its
+    cookie) and by returning players (a cookie from an earlier visit; each (player, board) pair
+    once); each round measures every server's GET no-op and both guesses back to back. Returns
+    the table rows."""
+    server = args.servers.split(",")[0]
+    servers = {name: start_server(server, workers, url) for name, url in stores.items()}
+    rows: list[str] = []
     try:
         some_base = next(iter(servers.values()))[1]
-        with urllib.request.urlopen(some_base + "/api/connections/board?seed=12", timeout=10) as r:
-            board = json.loads(r.read())
-        body = {"token": board["token"], "codes": [t["code"] for t in board["tiles"][:4]]}
-        results: dict[str, list[tuple[dict, dict]]] = {name: [] for name in servers}
+        bodies = first_guesses(some_base, 400)  # the same secret on every server: the same boards
+        cookies = {
+            name: player_cookies(base, 500) if stores[name] != "none" else None for name, (_, base) in servers.items()
+        }
+        results: dict[tuple[str, str], list[tuple[dict, dict]]] = {}
         for _ in range(args.rounds):
             for name, (proc, base) in servers.items():
                 noop_run = wrk(base, "/api/noop", None, args, scratch, proc.pid)
-                guess_run = wrk(base, "/api/connections/guess", body, args, scratch, proc.pid, new_player=True)
-                results[name].append((noop_run, guess_run))
-                print(
-                    f"  {workers} worker(s) {name:6s} guess {guess_run['rps']:8,.0f} rps"
-                    f" ({guess_run['errors']} re-sent requests refused)",
-                    file=sys.stderr,
-                )
+                for kind in STORE_PLAYERS:
+                    jar = cookies[name] if kind == "returning" else None
+                    guess_run = wrk(base, "/api/connections/guess", {}, args, scratch, proc.pid, bodies, jar)
+                    results.setdefault((name, kind), []).append((noop_run, guess_run))
+                    print(
+                        f"  {server} {workers} worker(s) {name:6s} {kind:9s} guess {guess_run['rps']:8,.0f} rps"
+                        f" ({guess_run['errors']} re-sent requests refused)",
+                        file=sys.stderr,
+                    )
     finally:
         for proc, _ in servers.values():
             stop(proc)
-    base_rps = statistics.median(g["rps"] for _, g in results["none"]) if "none" in results else None
-    for name, rows in results.items():
-        rps = statistics.median(g["rps"] for _, g in rows)
-        med = {k: statistics.median(g[k] for _, g in rows) for k in ("p50", "p99", "cpu_us")}
-        noop_rps = statistics.median(n["rps"] for n, _ in rows)
-        ratio = f"{rps / base_rps:.0%}" if base_rps else "-"
-        print(
-            f"| {workers} | {name} | {rps:,.0f} | {med['p50']:.2f} | {med['p99']:.2f} | {ratio} | "
-            f"{noop_rps:,.0f} | {med['cpu_us']:.0f} |"
-        )
+    for kind in STORE_PLAYERS:
+        stateless = results.get(("none", kind))
+        base_rps = statistics.median(g["rps"] for _, g in stateless) if stateless else None
+        for name in servers:
+            runs = results[(name, kind)]
+            rps = statistics.median(g["rps"] for _, g in runs)
+            med = {k: statistics.median(g[k] for _, g in runs) for k in ("p50", "p99", "cpu_us")}
+            noop_rps = statistics.median(n["rps"] for n, _ in runs)
+            noop_cpu = statistics.median(n["cpu_us"] for n, _ in runs)
+            ratio = f"{rps / base_rps:.0%}" if base_rps else "-"
+            rows.append(
+                f"| {server} | {workers} | {name} | {kind} | {rps:,.0f} | {med['p50']:.2f} | {med['p99']:.2f} | "
+                f"{ratio} | {noop_rps:,.0f} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |"
+            )
+    return rows
 
 
 def start_redis(scratch: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -340,6 +394,42 @@ def start_redis(scratch: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("redis-server did not start")
 
 
+DOCS_BEGIN = "<!-- web_load.py writes this table: begin -->"
+DOCS_END = "<!-- web_load.py writes this table: end -->"
+
+
+def write_docs(path: Path, lines: list[str]) -> None:
+    """Replace the table between DOCS_BEGIN and DOCS_END in ``path`` with ``lines``."""
+    text = path.read_text(encoding="utf-8")
+    head, begin, rest = text.partition(DOCS_BEGIN)
+    _, end, tail = rest.partition(DOCS_END)
+    if not begin or not end:
+        raise SystemExit(f"{path} has no {DOCS_BEGIN} ... {DOCS_END} block")
+    path.write_text(head + begin + "\n" + "\n".join(lines) + "\n" + end + tail, encoding="utf-8")
+
+
+def endpoint_rows(server: str, workers: int, rounds: dict[str, list[tuple[dict, dict, dict]]]) -> list[str]:
+    """The table rows of one server and worker count (run_block's rounds)."""
+    rows = []
+    for name in ENDPOINTS:
+        runs = rounds[name]
+        ratios = [r["rps"] / own["rps"] for _, own, r in runs]
+        to_get = statistics.median(r["rps"] / g["rps"] for g, _, r in runs)
+        med = {k: statistics.median(r[k] for _, _, r in runs) for k in ("rps", "p50", "p99", "cpu_us")}
+        noop_cpu = statistics.median(own["cpu_us"] for _, own, _ in runs)
+        rows.append(
+            f"| {server} | {workers} | {name} | {med['rps']:,.0f} | {med['p50']:.2f} | "
+            f"{med['p99']:.2f} | {statistics.median(ratios):.0%} ({min(ratios):.0%}-{max(ratios):.0%}) "
+            f"| {to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |"
+        )
+    get_rps = [g["rps"] for name in ENDPOINTS for g, _, _ in rounds[name]]
+    rows.append(
+        f"| {server} | {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
+        f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | |"
+    )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=4, help="seconds of each measurement (default 4)")
@@ -347,63 +437,68 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=64, help="open connections (default 64)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (default 1)")
     parser.add_argument("--workers", default="1,2", help="worker counts to measure (default 1,2)")
-    parser.add_argument("--servers", default="granian,uvicorn", help="servers to measure (default granian,uvicorn)")
+    parser.add_argument("--servers", default="uvicorn,granian", help="servers to measure (default uvicorn,granian)")
     parser.add_argument("--stores", default="", help="also the bound guess with these stores, e.g. none,sqlite,redis")
     parser.add_argument("--skip-endpoints", action="store_true", help="only the store run")
+    parser.add_argument(
+        "--write-docs", metavar="PATH", help="also write the tables into PATH's marked block (docs/performance.md)"
+    )
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk not found: apt-get install -y wrk")
-    print(
-        f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.rounds} rounds; load average "
-        f"before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
-    )
+    out = [
+        f"`python benchmarks/web_load.py {' '.join(sys.argv[1:])}` on "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: "
+        f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.rounds} rounds; load average before "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (2 cores)",
+        "",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         if not args.skip_endpoints:
-            print(
+            out.append(
                 "| server | workers | endpoint | requests/s | p50 ms | p99 ms | vs its no-op: median (range) "
                 "| vs GET no-op | server CPU µs/request (its no-op) |"
             )
-            print("|---|---|---|---|---|---|---|---|---|")
+            out.append("|---|---|---|---|---|---|---|---|---|")
             for server in args.servers.split(","):
                 for workers in (int(w) for w in args.workers.split(",")):
-                    rounds = run_block(workers, args, scratch, server)
-                    for name in ENDPOINTS:
-                        rows = rounds[name]
-                        ratios = [r["rps"] / own["rps"] for _, own, r in rows]
-                        to_get = statistics.median(r["rps"] / g["rps"] for g, _, r in rows)
-                        med = {k: statistics.median(r[k] for _, _, r in rows) for k in ("rps", "p50", "p99", "cpu_us")}
-                        noop_cpu = statistics.median(own["cpu_us"] for _, own, _ in rows)
-                        print(
-                            f"| {server} | {workers} | {name} | {med['rps']:,.0f} | {med['p50']:.2f} | "
-                            f"{med['p99']:.2f} | {statistics.median(ratios):.0%} ({min(ratios):.0%}-{max(ratios):.0%}) "
-                            f"| {to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |"
-                        )
-                    get_rps = [g["rps"] for name in ENDPOINTS for g, _, _ in rounds[name]]
-                    print(
-                        f"| {server} | {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
-                        f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | |"
-                    )
+                    out += endpoint_rows(server, workers, run_block(workers, args, scratch, server))
+            out.append("")
         if args.stores:
-            redis = None
-            stores = {}
-            for name in args.stores.split(","):
-                if name == "redis":
-                    redis = start_redis(scratch)
-                    stores[name] = redis[1]
-                elif name == "sqlite":
-                    stores[name] = f"sqlite://{scratch}/games.db"
-                else:
-                    stores[name] = "none"
-            print(f"\nguess of a new game by a new player, {args.servers.split(',')[0]}:")
-            print("| workers | store | requests/s | p50 ms | p99 ms | vs stateless | GET no-op req/s | CPU µs/req |")
-            print("|---|---|---|---|---|---|---|---|")
-            try:
-                for workers in (int(w) for w in args.workers.split(",")):
-                    store_block(workers, args, scratch, stores)
-            finally:
-                if redis is not None:
-                    stop(redis[0])
+            out += store_tables(args, scratch)
+    print("\n".join(out))
+    if args.write_docs:
+        write_docs(Path(args.write_docs), out)
+
+
+def store_tables(args: argparse.Namespace, scratch: Path) -> list[str]:
+    """The store run's table: each store's first guess beside the stateless one, by kind of player."""
+    redis = None
+    stores = {}
+    for name in args.stores.split(","):
+        if name == "redis":
+            redis = start_redis(scratch)
+            stores[name] = redis[1]
+        elif name == "sqlite":
+            stores[name] = f"sqlite://{scratch}/games.db"
+        else:
+            stores[name] = "none"
+    out = [
+        "The first guess of a new game, with each store beside the stateless server (anonymous: a first "
+        "visit, no cookie; returning: a player's cookie from an earlier visit):",
+        "",
+        "| server | workers | store | player | requests/s | p50 ms | p99 ms | vs stateless | GET no-op req/s "
+        "| server CPU µs/request (GET no-op) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    try:
+        for workers in (int(w) for w in args.workers.split(",")):
+            out += store_block(workers, args, scratch, stores)
+    finally:
+        if redis is not None:
+            stop(redis[0])
+    return out
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+LOCAL = "http://127.0.0.1:"
 # A returning player: the How to play dialog opens by itself only on a first visit.
 HELP_SEEN = "['connections', 'puzzle'].forEach(g => localStorage.setItem('flagcore.help-seen.' + g, '1'))"
 
@@ -47,6 +48,18 @@ def server() -> Iterator[ServerThread]:
 
     with ServerThread(create_app(SECRET)) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def bound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """The app with a store (a SQLite file): games are the player's (the browser's cookie)."""
+    from flagcore.store import SQLiteStore
+    from flagcore.web import create_app
+
+    store = SQLiteStore(tmp_path_factory.mktemp("store") / "games.db")
+    with ServerThread(create_app(SECRET, store=store)) as running:
+        yield running
+    store.close()
 
 
 @pytest.fixture(scope="session")
@@ -79,7 +92,7 @@ def new_page(browser: Any, server: ServerThread) -> Iterator[Callable[..., Any]]
             context.add_init_script(HELP_SEEN)
 
         def guard(route: Any) -> None:
-            if route.request.url.startswith(server.url):
+            if route.request.url.startswith(LOCAL):  # the test servers (stateless and bound) only
                 route.continue_()
             else:
                 outside.append(route.request.url)

@@ -46,6 +46,8 @@ def test_axe_finds_nothing_serious_on_any_page_or_state(new_page, server, scheme
     page.goto(f"{server.url}/connections?seed=5")  # the states of a game: dialogs, one away, lost
     page.wait_for_selector("#tiles .tile")
     page.click("#help-button")
+    page.wait_for_selector("#help[open] #rules-connections")
+    page.click("#help #more-rules summary")
     page.wait_for_selector("#help[open] #house-rules")
     problems["help dialog"] = serious(page)
     page.click("#help [data-close]")

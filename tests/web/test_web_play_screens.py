@@ -57,7 +57,7 @@ def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(new_p
             save_webp(page.screenshot(full_page=not first_screen), path, PICTURE_WIDTH[width])
 
     page.goto(server.url + "/connections")
-    page.wait_for_selector("#help[open] #house-rules")
+    page.wait_for_selector("#help[open] #rules-connections")
     page.wait_for_selector("#tiles .tile")
     state("connections-help", first_screen=True)
     page.click("#help [data-close]")

@@ -13,7 +13,7 @@ import flagcore.web
 
 STATIC = Path(flagcore.web.__file__).parent / "static"
 LIMIT = 60 * 1024
-PAGES = ["index", "connections", "puzzle", "simulator", "bench", "help", "offline"]
+PAGES = ["index", "connections", "puzzle", "tools", "simulator", "bench", "help", "offline", "404"]
 
 
 def page_files(name: str) -> list[Path]:

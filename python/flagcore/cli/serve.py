@@ -31,7 +31,7 @@ def register(groups: dict[str, Any]) -> None:
     p = groups[""].add_parser(
         "serve",
         help="run the web game and JSON API (needs the web extra)",
-        description="Serve the browser game and the JSON API (granian by default, or uvicorn). Games are "
+        description="Serve the browser game and the JSON API (uvicorn by default, or granian). Games are "
         "kept in a store, so a result is binding: a SQLite file by default (every worker of this machine), "
         "Redis for several machines (all with one FLAGCORE_SECRET), or none (stateless: nothing binding).",
     )
@@ -61,9 +61,10 @@ def register(groups: dict[str, Any]) -> None:
     )
     p.add_argument(
         "--server",
-        default="granian",
-        choices=["granian", "uvicorn"],
-        help="the HTTP server running the app (default: granian, the faster here; docs/server.md, Tests and load)",
+        default="uvicorn",
+        choices=["uvicorn", "granian"],
+        help="the HTTP server running the app (default: uvicorn, the cheaper on POSTs and the one that refuses "
+        "malformed chunked bodies and Content-Length with Transfer-Encoding; docs/server.md, Which server)",
     )
     p.add_argument(
         "--log-level",
@@ -163,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             workers=args.workers,
+            http="httptools",  # the web extra installs it (C); uvicorn's fallback h11 is pure Python
+            loop="auto",  # uvloop where the web extra installed it (not on Windows)
             log_level=args.log_level,
             access_log=not args.no_access_log,
         )

@@ -176,8 +176,16 @@ class ConnectionsGame:
     def guess(self, codes: Iterable[str]) -> GuessOutcome:
         """Grade four tile codes (any order) and update the game; return what happened.
 
-        Anything but four distinct codes of unsolved tiles on this board, or a guess after the
-        end, raises ValueError/TypeError and leaves the game unchanged.
+        Args:
+            codes: four distinct codes of unsolved tiles on this board.
+
+        Returns:
+            A GuessOutcome: the result, the group solved if any, and whether the game is over.
+
+        Raises:
+            ArgumentError: not four distinct codes, a code not on the board or already solved, or
+                a guess after the game ended. The game is left unchanged.
+            ArgumentTypeError: codes that are not a list of str.
         """
         if self._over:
             check_game_open(True, self.won)

@@ -26,7 +26,20 @@ class GuessResult:
 
 
 def check_guess(groups: Sequence[Group], selected: Iterable[str]) -> GuessResult:
-    """Grade four selected codes against the board's groups, exactly as the spec's checkGuess."""
+    """Grade four selected codes against the board's groups, exactly as the spec's checkGuess.
+
+    Args:
+        groups: the board's groups (``board.groups``), four codes each.
+        selected: four distinct country codes, in any order.
+
+    Returns:
+        A GuessResult: "correct" with the matched group, "one_away" or "wrong".
+
+    Raises:
+        ArgumentError: not exactly four codes, a repeated code, or a group without four codes.
+        ArgumentTypeError: groups that are not Group objects, or a selection that is not a list
+            of str codes.
+    """
     checked_groups = as_groups(groups, Group)
     codes = as_selection(selected)
     return grade(checked_groups, [frozenset(g.codes) for g in checked_groups], codes)

@@ -82,7 +82,20 @@ def id_ratings(board_id: str) -> str | None:
 
 
 def parse_board_id(board_id: str) -> tuple[int, Mode, bool]:
-    """Decode a board id into (seed state, mode, legacy); ValueError names what is wrong."""
+    """Decode a board id into (seed state, mode, legacy).
+
+    Args:
+        board_id: 13 Crockford base32 characters (any case; o, i and l read as 0, 1 and 1),
+            optionally followed by "-" and a ratings digest.
+
+    Returns:
+        (the seed's uint32 state, "flags" or "trivia", legacy).
+
+    Raises:
+        ArgumentError: the wrong length, a character outside the alphabet, a checksum mismatch
+            (a mistyped id), an unknown version or flag bits; the message says which.
+        ArgumentTypeError: board_id is not a str.
+    """
     state, flags = as_board_id(split_ratings(board_id)[0])
     return state, ("trivia" if flags & ID_FLAG_TRIVIA else "flags"), bool(flags & ID_FLAG_LEGACY)
 

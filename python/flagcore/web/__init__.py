@@ -1,6 +1,6 @@
 """flagcore.web: a game server and browser game on the engines (``pip install "flagcore[web]"``).
 
-``create_app()`` returns the ASGI app; ``flagcore serve`` runs it (granian, or uvicorn), with its
+``create_app()`` returns the ASGI app; ``flagcore serve`` runs it (uvicorn, or granian), with its
 games in a store (flagcore.store). See docs/server.md for the API, the token scheme and how to
 scale it out.
 """

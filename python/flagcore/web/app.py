@@ -37,7 +37,7 @@ RATINGS_ENV = "FLAGCORE_RATINGS"  # a ratings file to deal boards with; flagcore
 HOSTS_ENV = "FLAGCORE_ALLOWED_HOSTS"  # comma-separated host names; flagcore serve sets it from --allowed-host
 SEASON_KEY_ENV = "FLAGCORE_SEASON_KEY"  # the dailies' schedule key (docs/server.md); unset: derived from the secret
 STORE_TIMEOUT_ENV = "FLAGCORE_STORE_TIMEOUT"  # seconds a store call may take (flagcore serve --store-timeout)
-PAGES = ("connections", "puzzle", "simulator", "bench")
+PAGES = ("connections", "puzzle", "tools", "simulator", "bench")
 ROOT_FILES = {  # path -> (file in static/, content type): files a browser looks for at the site's root
     "/sw.js": ("sw.js", "text/javascript"),  # a service worker's scope is the folder it is served from
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),

@@ -35,7 +35,7 @@ from .._args.connections import as_mode
 from .._impl import core
 from ..connections import Board, daily, generate
 from ..connections.ids import daily_seed
-from ..days import EPOCH, latest_day
+from ..days import EPOCH, latest_day, latest_day_text
 from ..errors import ApiError, BoardRequestError, ForgedTokenError, TokenError
 from ..library import MODES, Library
 from .ops import METRICS
@@ -111,15 +111,18 @@ class KeyedBoards:
         daily_numbers()  # made once per process, here rather than at some request
         self._days: dict[int, str] = {}  # game number of each day's daily so far -> its date
         self._days_until = EPOCH - _dt.timedelta(days=1)
+        self._days_text = ""  # _days_until as YYYY-MM-DD (empty: not read yet)
 
     def scheduled_day(self, number: int) -> str | None:
         """The date whose daily board has game number ``number`` (from the schedule's epoch to today
         in the earliest time zone), or None: such a board is the day's scheduled board."""
-        latest = latest_day()
-        while self._days_until < latest:  # a day's number is added once, when the day begins
-            self._days_until += _dt.timedelta(days=1)
-            day = self._days_until.isoformat()
-            self._days[daily_number(day)] = day
+        if self._days_text < latest_day_text():  # the clock read once a second, not at every request
+            latest = latest_day()
+            while self._days_until < latest:  # a day's number is added once, when the day begins
+                self._days_until += _dt.timedelta(days=1)
+                day = self._days_until.isoformat()
+                self._days[daily_number(day)] = day
+            self._days_text = self._days_until.isoformat()
         return self._days.get(number)
 
     def _keys(self, body: bytes, key: int = 0) -> bytes:

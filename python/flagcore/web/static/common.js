@@ -17,6 +17,7 @@ async function api(path, body) {
   if (!response.ok) {
     const err = new Error(data.error ? data.error.message : `HTTP ${response.status}`);
     err.status = response.status;
+    err.code = data.error ? data.error.code : "";
     throw err;
   }
   return data;
@@ -48,30 +49,102 @@ function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function dialogs() {
+  setUpSettings();
   for (const button of document.querySelectorAll("dialog [data-close]"))
     button.onclick = () => button.closest("dialog").close();
 }
 
 // ------------------------------------------------------------ help
-// The rules are written once, in /static/help.html; the dialog shows the sections a page names.
+// The rules are written once, in /static/help.html. A game's dialog shows its short section (a few
+// lines and a picture) and, behind "More rules", its other sections.
 let helpLoaded = null;
-function openHelp(sections) {
+function openHelp(quick, more) {
   helpLoaded = helpLoaded || fetch("/static/help.html").then(r => r.text()).then(html => {
     const doc = new DOMParser().parseFromString(html, "text/html");
-    $("help-body").replaceChildren(...sections.map(id => {
-      const part = document.importNode(doc.getElementById(id), true);
-      for (const h of part.querySelectorAll("h2")) h.replaceWith(el("h3", { text: h.textContent }));
-      return part;
-    }));
+    const part = id => {
+      const section = document.importNode(doc.getElementById(id), true);
+      for (const h of section.querySelectorAll("h2")) h.replaceWith(el("h3", { text: h.textContent }));
+      return section;
+    };
+    const first = part(quick);
+    first.querySelector("h3").remove();  // the dialog's own title says it
+    $("help-body").replaceChildren(first,
+      el("details", { class: "more-rules", id: "more-rules" }, el("summary", { text: "More rules" }), ...more.map(part)));
   }).catch(() => { helpLoaded = null; $("help-body").textContent = "The rules could not be loaded (offline?)."; });
   $("help").showModal();
   return helpLoaded;
 }
 
 // Each game's help opens by itself on that game's first visit.
-function setUpHelp(game, sections) {
-  $("help-button").onclick = () => openHelp(sections);
-  if (!store.get("flagcore.help-seen." + game)) { store.set("flagcore.help-seen." + game, "1"); openHelp(sections); }
+function setUpHelp(game, quick, more) {
+  $("help-button").onclick = () => openHelp(quick, more);
+  if (!store.get("flagcore.help-seen." + game)) { store.set("flagcore.help-seen." + game, "1"); openHelp(quick, more); }
+}
+
+// ------------------------------------------------------------ names
+// Country names come from one source, the server's flag list (GET /api/flags, the names the board's
+// tiles carry too), fetched once a page: a solved row shows names even when its tiles are gone.
+let namesLoaded = null;
+function flagNames() {
+  namesLoaded = namesLoaded || api("/api/flags").then(list => new Map(list.map(f => [f.code, f.name])))
+    .catch(() => { namesLoaded = null; return new Map(); });
+  return namesLoaded;
+}
+
+// ------------------------------------------------------------ settings
+// High contrast (as Wordle's): stronger tier colours, borders and text, kept in this browser. Motion
+// follows the system's reduce-motion setting (app.css and reducedMotion()).
+function applyContrast() { document.documentElement.classList.toggle("contrast", store.get("flagcore.contrast") === "1"); }
+function setUpSettings() {
+  const button = $("settings-button");
+  if (!button) return;
+  const box = el("input", { type: "checkbox", id: "contrast" });
+  box.checked = store.get("flagcore.contrast") === "1";
+  box.onchange = () => { store.set("flagcore.contrast", box.checked ? "1" : "0"); applyContrast(); };
+  const dialog = el("dialog", { id: "settings", "aria-labelledby": "settings-title" },
+    el("button", { class: "close", "data-close": "" , text: "Close" }), el("h2", { id: "settings-title", text: "Settings" }),
+    el("p", {}, el("label", { class: "switch" }, box, " High contrast colours")),
+    el("p", { class: "muted", text: "Stronger colours, borders and text for the tiers, tiles and buttons." }),
+    el("p", { class: "muted", id: "motion-note" }));
+  document.body.append(dialog);
+  dialog.querySelector("[data-close]").onclick = () => dialog.close();
+  button.onclick = () => {
+    $("motion-note").textContent = reducedMotion() ? "Motion: off, as your system asks (reduce motion)."
+      : "Motion: tiles slide and shake; set reduce motion in your system to turn it off.";
+    dialog.showModal();
+  };
+}
+
+// ------------------------------------------------------------ days
+// A daily of day D opens when D begins in the earliest time zone (UTC+14), as the server serves it.
+const EARLIEST_OFFSET_MS = 14 * 3600000;
+function localTime(ms) { return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }); }
+function localDate(ms) { return new Date(ms).toLocaleDateString([], { weekday: "short", day: "numeric", month: "short", year: "numeric" }); }
+function opensText(day) {
+  const at = Date.parse(day + "T00:00:00Z") - EARLIEST_OFFSET_MS;
+  return `The daily of ${day} is not out yet: it opens on ${localDate(at)} at ${localTime(at)} your time.`;
+}
+// The next day's daily on this page (its days are UTC dates): a countdown to it, in the player's time.
+function countdown(node) {
+  const next = (dayNumber(today()) + 1) * DAY_MS;
+  const tick = () => {
+    const left = Math.max(0, next - Date.now()), s = Math.floor(left / 1000);
+    const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map(n => String(n).padStart(2, "0")).join(":");
+    node.textContent = `Next daily in ${hms}, at ${localTime(next)} your time.`;
+    if (left > 0 && node.isConnected) setTimeout(tick, 1000 - Date.now() % 1000);
+  };
+  tick();
+}
+
+// The board's figures of every player who finished it: the server's "today" field of a finished
+// game (web/plays.py: plays, the share won, per colour the share of wins that found it last).
+function aggregateText(a) {
+  if (!a || typeof a !== "object" || !(a.plays > 0) || typeof a.won !== "number") return "";
+  const share = x => `${Math.round(100 * x)}%`;
+  let text = `${share(a.won)} of ${plural(a.plays, "player")} solved this board`;
+  const last = Object.entries(a.found_last || {}).filter(([c, x]) => TIER_MARKS[c] && x > 0).sort((x, y) => y[1] - x[1])[0];
+  if (last) text += `; ${TIER_MARKS[last[0]]} ${last[0]} was found last by ${share(last[1])}`;
+  return text + ".";
 }
 
 // ------------------------------------------------------------ stats
@@ -170,4 +243,5 @@ function archiveList(game, href, count = 14) {
   });
 }
 
+applyContrast();
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => { /* served without /sw.js */ });

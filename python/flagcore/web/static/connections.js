@@ -1,7 +1,7 @@
 // Connections: the board's tiles come from the server without the groups; each guess is graded
 // on the server against the signed game token, which this page only stores and sends back.
 "use strict";
-const game = { token: null, tiles: [], names: {}, selected: new Set(), busy: false, over: false,
+const game = { token: null, tiles: [], names: new Map(), selected: new Set(), busy: false, over: false,
                boardId: null, daily: null, mode: "flags", focus: 0 };
 const MAX_MISTAKES = 4;
 const MISTAKE_BUCKETS = ["0", "1", "2", "3"];
@@ -9,15 +9,17 @@ const statsKey = () => (game.mode === "flags" ? "connections" : "connections-" +
 
 async function load(query) {
   try {
-    const data = await api("/api/connections/board?" + new URLSearchParams(query));
+    const [data, names] = await Promise.all([api("/api/connections/board?" + new URLSearchParams(query)), flagNames()]);
+    game.names = names;  // every country's name, the solved rows' too (a reload brings only the tiles left)
     Object.assign(game, { token: data.token, tiles: data.tiles, over: false, boardId: data.board_id,
                           daily: data.daily, mode: data.mode, focus: 0 });
-    for (const t of data.tiles) game.names[t.code] = t.name;
+    for (const t of data.tiles) if (!names.has(t.code)) names.set(t.code, t.name);
     game.selected.clear();
     // with a store, the board reply is the player's game where it is: solved groups, mistakes, over
     $("solved").replaceChildren(...(data.solved || []).map(g => groupRow(g, false)));
     $("revealed").replaceChildren();
     $("end").hidden = true;
+    $("play").hidden = false;
     $("mode").value = data.mode;
     const mode = data.mode === "flags" ? "" : ` (${data.mode})`;
     $("board-label").textContent = data.daily ? `${data.daily === today() ? "Today's board" : "Daily"} ${data.daily}${mode}`
@@ -32,7 +34,14 @@ async function load(query) {
     if (data.over) finish(data, new Map());
     render();
     performance.mark("flagcore-interactive");  // benchmarks/web_pages.py reads it
-  } catch (err) { say(err.message); }
+  } catch (err) {
+    if (err.code === "future_daily" && query.daily) {  // a day not begun: when it opens, in the player's time
+      $("board-label").textContent = `Daily ${query.daily}`;
+      $("play").hidden = true;  // no board yet: nothing to play
+      return say(opensText(query.daily));
+    }
+    say(err.message);
+  }
 }
 
 function render() {
@@ -48,7 +57,7 @@ function render() {
   }));
   if ((hadFocus || document.activeElement === document.body) && game.tiles.length) tiles.children[game.focus].focus();
   $("submit").disabled = game.over || game.busy || game.selected.size !== 4;
-  $("shuffle").disabled = $("deselect").disabled = game.over;
+  $("play").hidden = game.over;  // a finished game has nothing left to shuffle, select or submit
 }
 
 $("tiles").addEventListener("keydown", e => {
@@ -75,11 +84,13 @@ function showMistakes(mistakes, left) {
 }
 
 function groupRow(g, revealed) {
-  const names = g.codes.map(c => game.names[c] || c).join(", ");
+  const names = g.codes.map(c => game.names.get(c) || c).join(", ");
   return el("div", { role: "group", class: `group tier-${g.tier_name}${revealed ? " revealed" : ""}`, "data-tier": g.tier_name },
     el("span", { class: "badge", "aria-hidden": "true", text: TIER_MARKS[g.tier_name] }),
     el("span", { class: "visually-hidden", text: `${revealed ? "Not found" : "Solved"}, ${g.tier_name} group: ` }),
-    el("div", { class: "label", text: g.label }), el("div", { class: "codes", text: names }));
+    el("div", { class: "label", text: g.label }),
+    el("div", { class: "flags", "aria-hidden": "true" }, ...g.codes.map(c => el("img", { src: `/flags/${c}.svg`, alt: "" }))),
+    el("div", { class: "codes", text: names }));
 }
 
 // Where each tile is now, so that after a change the tiles can slide from there (FLIP).
@@ -150,21 +161,24 @@ function finish(r, before) {
   game.tiles = [];
   render();
   if (r.won && r.group) slide(before, { group: r.group, row: rows[rows.length - 1] });  // not on a reload
-  const outcome = r.won ? `Solved with ${plural(r.mistakes, "mistake")}!`
-                        : `Out of mistakes: ${plural(r.mistakes, "mistake")}, ${r.solved.length} of 4 groups found.`;
+  // One line of outcome (the mistakes row and the controls are gone); the share grid below it.
+  const outcome = r.won ? `Solved with ${plural(r.mistakes, "mistake")}`
+                        : `Not solved: ${r.solved.length} of 4 groups found, ${plural(r.mistakes, "mistake")}`;
   $("outcome").textContent = outcome;
   $("share").textContent = shareText(r);  // the text the Copy button copies (emoji squares)
   // Drawn as coloured, numbered cells too: not every system has a font with the emoji squares.
   const squares = { "\u{1F7E8}": "yellow", "\u{1F7E9}": "green", "\u{1F7E6}": "blue", "\u{1F7EA}": "purple" };
-  const lines = $("share").textContent.split("\n");
-  $("share-grid").replaceChildren(el("div", { class: "muted", text: lines.slice(0, 2).join(" · ") }),
-    ...lines.slice(2).map(row => el("div", {}, ...[...row].map(ch => el("span", {
-      class: "sq tier-" + squares[ch], text: String(TIERS.indexOf(squares[ch]) + 1) })))));
+  $("share-grid").replaceChildren(...$("share").textContent.split("\n").slice(2).map(row => el("div", {},
+    ...[...row].map(ch => el("span", { class: "sq tier-" + squares[ch], text: String(TIERS.indexOf(squares[ch]) + 1) })))));
+  const aggregate = aggregateText(r.today);
+  $("aggregate").textContent = aggregate;
+  $("aggregate").hidden = !aggregate;
+  countdown($("next-daily"));
   $("end").hidden = false;
   const counted = game.daily && Stats.record(statsKey(), game.daily, r.won, r.mistakes);
-  say(`${r.won ? "You won!" : "Game over."} ${outcome}${counted ? " Your stats are updated." : ""}`);
+  say(counted ? "Your stats are updated." : "");
   $("archive").replaceChildren(...archiveList(statsKey(), day => `/connections?daily=${day}&mode=${game.mode}`));
-  $("copy").focus();
+  if (before.size) $("end").focus();  // just ended (not a reload): a screen reader reads the outcome, the section's name
 }
 
 // The share text says which day (or board) and the result as it was, then the guesses' colours.
@@ -195,7 +209,7 @@ $("open").onclick = () => load({ id: $("board-id").value.trim() });
 $("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent).then(() => say("Copied."), () => {});
 const showStats = () => openStats(statsKey(), "Mistakes per win", MISTAKE_BUCKETS);
 $("stats-button").onclick = $("end-stats").onclick = showStats;
-setUpHelp("connections", ["rules-connections", "house-rules", "rules-stats"]);
+setUpHelp("connections", "rules-connections", ["rules-connections-more", "house-rules", "rules-stats"]);
 
 const params = new URLSearchParams(location.search);
 if (params.has("id")) load({ id: params.get("id") });

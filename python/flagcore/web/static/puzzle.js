@@ -1,8 +1,11 @@
 // Puzzle: one SVG of the flag is the background of every tile; background-size is the grid
 // times 100% and background-position is the server's background_percent of the piece's column
-// and row, so each tile shows its piece. The page keeps the swap log; the server verifies it.
+// and row, so each tile shows its piece. The page keeps the swap log; the server verifies it and,
+// when it keeps games (a store), keeps the log too: a reload or another browser of the same player
+// finds the game where it was, and a finished deal finished.
 "use strict";
-const puzzle = { deal: null, tiles: [], log: [], picked: null, done: false, dragFrom: null, focus: 0, daily: null };
+const puzzle = { deal: null, tiles: [], log: [], picked: null, done: false, dragFrom: null, focus: 0, daily: null,
+                 saving: null, unsaved: false };
 const OVER_PAR_BUCKETS = ["0", "1", "2", "3+"];
 
 // body: {daily: "YYYY-MM-DD"} for a day's deal, else flag, grid and seed
@@ -15,11 +18,30 @@ async function deal(body) {
     $("title").textContent = `${what} · ${d.name} · ${d.grid.columns}x${d.grid.rows}`;
     history.replaceState(null, "", d.daily ? `/puzzle?daily=${d.daily}` : `/puzzle?flag=${d.flag}&grid=${d.grid.name}&seed=${d.seed}`);
     $("result").hidden = true;
+    $("counters").hidden = false;
+    $("par-text").hidden = d.par === undefined;
+    $("par").textContent = d.par;
     $("archive").replaceChildren(...archiveList("puzzle", day => `/puzzle?daily=${day}`));
     say("");
-    render();
+    for (const [a, b] of d.swaps || []) swapTiles(a, b);  // the game in progress, as the server kept it
+    if (d.result) {  // finished: the flag whole, and its verified result
+      puzzle.tiles = puzzle.tiles.map((_, slot) => slot);
+      puzzle.done = true;
+      render();
+      showResult(d.result, false);
+    } else {
+      render();
+      if (puzzle.log.length) say(`Your game so far: ${plural(puzzle.log.length, "swap")}.`);
+    }
     performance.mark("flagcore-interactive");  // benchmarks/web_pages.py reads it
-  } catch (err) { say(err.message); }
+  } catch (err) {
+    if (err.code === "future_daily" && body.daily) {  // a day not begun: when it opens, in the player's time
+      $("title").textContent = `Daily ${body.daily}`;
+      $("counters").hidden = true;  // no deal yet: nothing to count
+      return say(opensText(body.daily));
+    }
+    say(err.message);
+  }
 }
 
 function place(slot) {
@@ -50,6 +72,7 @@ function render() {
   }));
   if (hadFocus) board.children[puzzle.focus].focus();
   $("swaps").textContent = puzzle.log.length;
+  $("board").classList.toggle("done", puzzle.done);
   $("count").textContent = puzzle.tiles.length;
 }
 
@@ -65,35 +88,63 @@ function pick(slot) {
   else swap(puzzle.picked, slot);
 }
 
+function swapTiles(a, b) {
+  [puzzle.tiles[a], puzzle.tiles[b]] = [puzzle.tiles[b], puzzle.tiles[a]];
+  puzzle.log.push([a, b]);
+}
+
 function swap(a, b) {
   if (puzzle.done || a === b) return;
   if (puzzle.daily && !puzzle.log.length) Stats.start("puzzle", puzzle.daily);
-  [puzzle.tiles[a], puzzle.tiles[b]] = [puzzle.tiles[b], puzzle.tiles[a]];
-  puzzle.log.push([a, b]);
+  swapTiles(a, b);
   puzzle.picked = null;
   render();
+  if (puzzle.deal.kept && !looksSolved()) save();
   say(`Swapped ${place(a)} and ${place(b)}. ${plural(puzzle.log.length, "swap")}.`);
   if (looksSolved()) verify();
 }
 
+// With a store, each swap's log goes to the server (the latest log wins; one request at a time).
+async function save() {
+  puzzle.unsaved = true;
+  if (puzzle.saving) return;
+  const token = puzzle.deal.token;
+  while (puzzle.unsaved && puzzle.deal.token === token && !puzzle.done) {
+    puzzle.unsaved = false;
+    puzzle.saving = api("/api/puzzle/progress", { token, swaps: puzzle.log.slice() }).catch(err => say(err.message));
+    await puzzle.saving;
+  }
+  puzzle.saving = null;
+}
+
 async function verify() {
   puzzle.done = true;
+  render();
   say("Solved! Checking with the server…");
   try {
-    const r = await api("/api/puzzle/verify", { token: puzzle.deal.token, swaps: puzzle.log });
-    $("verdict").textContent = r.perfect ? "Perfect solve!" : `Solved, ${r.over_par} over par.`;
-    $("r-swaps").textContent = r.swaps;
-    $("r-par").textContent = r.par;
-    $("r-over").textContent = r.over_par;
-    const d = puzzle.deal, what = puzzle.daily ? `${puzzle.daily}${puzzle.daily === today() ? "" : " (archive)"}` : `seed ${d.seed}`;
-    $("share").textContent = `flagcore Puzzle ${what}\n${d.name}, ${d.grid.columns}x${d.grid.rows}: ` +
-      `solved in ${plural(r.swaps, "swap")}, par ${r.par}${r.perfect ? " (perfect)" : ` (${r.over_par} over)`}`;
-    $("result").hidden = false;
-    const counted = puzzle.daily && Stats.record("puzzle", puzzle.daily, true, r.over_par);
-    say(`Verified by the server: ${$("verdict").textContent}${counted ? " Your stats are updated." : ""}`);
-    $("archive").replaceChildren(...archiveList("puzzle", day => `/puzzle?daily=${day}`));
-    $("result").focus();
+    if (puzzle.saving) await puzzle.saving;
+    showResult(await api("/api/puzzle/verify", { token: puzzle.deal.token, swaps: puzzle.log }), true);
   } catch (err) { say("Not accepted: " + err.message); }
+}
+
+// The end: one line of outcome, the swaps against par, the share, the day's figures, the next daily.
+function showResult(r, now) {
+  $("verdict").textContent = r.perfect ? `Perfect: solved in ${plural(r.swaps, "swap")}` : `Solved, ${r.over_par} over par`;
+  $("r-swaps").textContent = r.swaps;
+  $("r-par").textContent = r.par;
+  $("r-over").textContent = r.over_par;
+  const d = puzzle.deal, what = puzzle.daily ? `${puzzle.daily}${puzzle.daily === today() ? "" : " (archive)"}` : `seed ${d.seed}`;
+  $("share").textContent = `flagcore Puzzle ${what}\n${d.name}, ${d.grid.columns}x${d.grid.rows}: ` +
+    `solved in ${plural(r.swaps, "swap")}, par ${r.par}${r.perfect ? " (perfect)" : ` (${r.over_par} over)`}`;
+  const aggregate = aggregateText(r.today || d.today);
+  $("aggregate").textContent = aggregate;
+  $("aggregate").hidden = !aggregate;
+  countdown($("next-daily"));
+  $("result").hidden = false;
+  const counted = puzzle.daily && Stats.record("puzzle", puzzle.daily, true, r.over_par);
+  say(now ? `Verified by the server.${counted ? " Your stats are updated." : ""}` : "");
+  $("archive").replaceChildren(...archiveList("puzzle", day => `/puzzle?daily=${day}`));
+  if (now) $("result").focus();
 }
 
 function slotAt(event) {
@@ -146,7 +197,7 @@ $("deal").onclick = () => deal(chosenDeal());
 $("daily").onclick = () => deal({ daily: today() });
 $("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent).then(() => say("Copied."), () => {});
 $("stats-button").onclick = $("end-stats").onclick = () => openStats("puzzle", "Swaps over par per solve", OVER_PAR_BUCKETS);
-setUpHelp("puzzle", ["rules-puzzle", "house-rules", "rules-stats"]);
+setUpHelp("puzzle", "rules-puzzle", ["rules-puzzle-more", "rules-stats"]);
 
 const params = new URLSearchParams(location.search);
 if (params.has("grid")) $("grid").value = params.get("grid");

@@ -2,9 +2,10 @@
 // styles, scripts and icons so the game installs and opens offline. The API is never cached:
 // boards and guesses need the server, so offline a page opens and says so.
 "use strict";
-const CACHE = "flagcore-v1";
+const CACHE = "flagcore-v2";
 const SHELL = ["/", "/connections", "/puzzle", "/static/app.css", "/static/common.js", "/static/connections.js",
-               "/static/puzzle.js", "/static/help.html", "/static/offline.html", "/static/favicon.svg", "/static/icon-192.png"];
+               "/static/puzzle.js", "/static/home.js", "/static/help.html", "/static/help-connections.svg",
+               "/static/help-puzzle.svg", "/static/offline.html", "/static/favicon.svg", "/static/icon-192.png"];
 
 self.addEventListener("install", event => {
   event.waitUntil(caches.open(CACHE).then(cache => cache.addAll(SHELL)).then(() => self.skipWaiting()));
