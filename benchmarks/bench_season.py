@@ -1,17 +1,19 @@
 """The scheduled daily (connections.daily) beside plain generate on the same dates, both twins.
 
     pytest benchmarks/bench_season.py --benchmark-enable --benchmark-only \
-        --benchmark-columns=median,iqr,rounds --benchmark-sort=name --benchmark-group-by=group
+        --benchmark-columns=median,mean,max,rounds --benchmark-sort=name --benchmark-group-by=group
 
 Groups (flags and trivia):
 
 * ``one-day``: one public call for one date. ``generate`` is ``generate("daily:DATE")``;
   ``daily-kept`` asks for a day already made (what a server does all day: the schedule keeps the
-  boards it made); ``daily-new`` makes a day not made yet, its rotation cycles already computed
-  (a server's first request of the day; no first drafts of earlier days kept); ``daily-cold`` is
-  a day in a fresh schedule (a new process: the schedule and the cycles around the day are
-  computed first).
-* ``year``: the 365 days of 2027 from a fresh schedule, beside plain generate on the same dates.
+  boards it made); ``daily-new`` makes the next day of a year of consecutive days not made yet,
+  after start-up (a fresh schedule whose plans for the year were computed by ``prepare``, as a
+  server's background thread does): each round is a new day, so max is the worst day of the year;
+  ``daily-cold`` is a day in a fresh schedule every round (a new process: the schedule, the plans
+  around the day and the model's tables are computed first).
+* ``year``: the 365 days of 2027 from a fresh schedule (its start-up included), beside plain
+  generate on the same dates.
 
 ``ref`` runs the same public call on the reference twin (FLAGCORE_IMPL=python).
 """
@@ -25,7 +27,8 @@ import pytest
 
 from flagcore import _impl
 from flagcore.connections import daily, generate
-from flagcore.connections.daily import forget
+from flagcore.connections.daily import forget, prepare, schedule
+from flagcore.days import day_number
 from flagcore.library import load_library
 from flagcore.reference import connections as ref_connections
 from flagcore.reference import rng as ref_rng
@@ -69,10 +72,9 @@ def test_one_day_daily_kept(benchmark, impl, mode):
 def test_one_day_daily_new(benchmark, impl, mode):
     benchmark.group = f"one-day {mode}"
     _fresh()
-    for d in YEAR[:30]:  # the cycles around these days computed, the boards of days 30.. not yet made
-        daily(d, mode, library=LIB)
-    days = iter(YEAR[30:60])
-    rounds = 30 if impl == "core" else 5
+    prepare(schedule(LIB, mode), day_number(YEAR[0]), len(YEAR))  # start-up: the year's plans
+    days = iter(YEAR)
+    rounds = len(YEAR) if impl == "core" else 40
     benchmark.pedantic(lambda: daily(next(days), mode, library=LIB), rounds=rounds)
 
 

@@ -147,6 +147,7 @@ class Rotation(Generic[T]):
         self.fits = fits
         self.ease = ease  # ease(item, cycle): higher is easier; each block then runs easy to hard in the week
         self.n = len(items)
+        self.items = frozenset(items)  # what it deals (no cycle needs computing to know)
         base = core.rng.shuffle(list(items), core.rng.Rng(keyed(key, season_key)))
         b = block_size(self.n)
         self.blocks: tuple[tuple[T, ...], ...] = tuple(tuple(base[j : j + b]) for j in range(0, self.n, b))

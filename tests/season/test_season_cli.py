@@ -27,7 +27,9 @@ def test_json_report_counts_what_it_says(capsys, tmp_path):
         ("plain", [generate(f"daily:{d.isoformat()}", "trivia") for d in days]),
     ):
         ids = [{g.category_id for g in b.groups} for b in boards]
+        labels = [{g.label for g in b.groups} for b in boards]  # as shown (the model's simpler labels)
         f = report[name]
+        assert f["shown"]["label_repeat_within_1"] == sum(1 for j in range(1, 40) if labels[j] & labels[j - 1])
         assert f["repeat_within_1"] == sum(1 for j in range(1, 40) if ids[j] & ids[j - 1])
         assert f["repeat_within_7"] == sum(1 for j in range(1, 40) if ids[j] & set().union(*ids[max(0, j - 7) : j]))
         assert sum(t["used"] for t in f["tiers"]) == len(set().union(*ids))

@@ -49,13 +49,14 @@ def register(groups: dict[str, Any]) -> None:
 def collect(start: _dt.date, days: int, mode: str, step: Any = None) -> tuple[list[Any], list[Any]]:
     """(scheduled boards, plain daily-seed boards) of the span; ``step()`` after each day."""
     from ..connections import daily_seed, generate
-    from ..connections.daily import board_of_day, schedule
+    from ..connections.daily import daily, prepare, schedule
 
     sched = schedule(None, mode)
     first = day_number(as_day(start))
+    prepare(sched, first, days)  # the span's plans at once, in this thread
     scheduled, plain = [], []
     for j in range(days):
-        scheduled.append(board_of_day(sched, first + j))
+        scheduled.append(daily(start + _dt.timedelta(days=j), as_mode(mode)))  # as players see it: the labels shown
         plain.append(generate(daily_seed(start + _dt.timedelta(days=j)), as_mode(mode)))
         if step is not None:
             step()
@@ -152,7 +153,29 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
         arguable += "arguable" in kinds
     out["boards_rule_ambiguous"] = rule
     out["boards_breaking_arguable"] = arguable
+    out["shown"] = shown_figures(boards, cats)
     return out
+
+
+def _repeats(keys: list[set[str]], window: int) -> int:
+    """Days holding a key from the ``window`` days before."""
+    return sum(1 for j in range(1, len(keys)) if keys[j] & {k for d in keys[max(0, j - window) : j] for k in d})
+
+
+def shown_figures(boards: list[Any], cats: dict[str, Any]) -> dict[str, Any]:
+    """What players see beside the category ids: repeats by the label shown, by label identity
+    (categories that can show the same words) and by family (the category's template)."""
+    labels = [{g.label for g in b.groups} for b in boards]
+    identities = [{cats[g.category_id].identity for g in b.groups} for b in boards]
+    families = [[cats[g.category_id].family for g in b.groups] for b in boards]
+    week = [collections.Counter(f for d in families[max(0, j - 6) : j + 1] for f in d) for j in range(len(boards))]
+    return {
+        "label_repeat_within_1": _repeats(labels, 1),
+        "label_repeat_within_7": _repeats(labels, 7),
+        "identity_repeat_within_7": _repeats(identities, 7),
+        "family_repeat_within_1": _repeats([set(f) for f in families], 1),
+        "family_more_than_twice_in_7": sum(1 for c in week if c and max(c.values()) > 2),
+    }
 
 
 def puzzle_figures(start: _dt.date, days: int) -> dict[str, Any]:
@@ -239,6 +262,20 @@ _ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
         "flags on consecutive days (by chance)",
         lambda f: f"{f['flags']['on_consecutive_days']} ({f['flags']['on_consecutive_days_by_chance']:g})",
     ),
+    (
+        "days that repeat a label shown the day before",
+        lambda f: f"{f['shown']['label_repeat_within_1']} of {f['days'] - 1}",
+    ),
+    ("... a label shown in the past 7 days", lambda f: f"{f['shown']['label_repeat_within_7']} of {f['days'] - 1}"),
+    (
+        "... a label identity of the past 7 days",
+        lambda f: f"{f['shown']['identity_repeat_within_7']} of {f['days'] - 1}",
+    ),
+    (
+        "days that repeat a family of the day before",
+        lambda f: f"{f['shown']['family_repeat_within_1']} of {f['days'] - 1}",
+    ),
+    ("7-day windows with a family 3 or more times", lambda f: str(f["shown"]["family_more_than_twice_in_7"])),
     ("rule-ambiguous boards", lambda f: str(f["boards_rule_ambiguous"])),
     ("boards breaking an arguable membership", lambda f: str(f["boards_breaking_arguable"])),
 )

@@ -18,7 +18,9 @@ module each (their docstrings say how):
    decoy, coloured by the difficulty model.
 
 :mod:`.state` holds the Schedule and its one bounded cache; :mod:`.build` makes a Schedule once
-per (library, mode, engine). Everything random is the twins' mulberry32 and every step is a
+per (library, mode, engine); :mod:`.ahead` computes the plans of the days ahead (at start-up, or in
+the background for a server), so that no request pays a block's planning. Everything random is
+the twins' mulberry32 and every step is a
 function of (date, mode, library), so both twins and every machine give the same board. A library
 with other categories gives another schedule, for every day.
 """
@@ -33,13 +35,14 @@ from ...days import EPOCH
 from ...library import Library
 from ...ratings.document import as_ratings
 from ..board import Board
+from .ahead import PLAN_AHEAD, keep_ahead, prepare
 from .build import forget, schedule
 from .search import daily_categories
 from .state import Schedule
 from .tiles import board_of_day, coloured_board
 
 __all__ = ["EPOCH", "Schedule", "board_of_day", "daily", "daily_categories", "forget", "schedule"]
-__all__ += ["categories", "placeable_ids", "never_ids", "usable_codes"]
+__all__ += ["PLAN_AHEAD", "prepare", "categories", "placeable_ids", "never_ids", "usable_codes"]
 
 
 def daily(
@@ -67,7 +70,10 @@ def daily(
     change while the server runs.
     """
     i = _season.day_index(date)
-    return coloured_board(schedule(library, mode, key), i, library, None if ratings is None else as_ratings(ratings))
+    s = schedule(library, mode, key)
+    board = coloured_board(s, i, library, None if ratings is None else as_ratings(ratings))
+    keep_ahead(s, i)  # a server's request for today: the plans of the days ahead, in the background
+    return board
 
 
 def categories(s: Schedule) -> dict[str, Any]:

@@ -75,6 +75,7 @@ def build(library: Library | None, mode: str, key: bytes | None = None) -> Sched
         depth_order=depth_order,
         depth_orders=(depth_order,) + tuple((t, *(d for d in depth_order if d != t)) for t in depth_order[1:]),
         season_key=key,
+        library=library,
     )
     make_rotations(s, [category_difficulty(cat, library).salience for cat in tables.categories])
     attach_plan(s)

@@ -74,6 +74,9 @@ class Schedule:
     rotations: list[_season.Rotation[int]] = field(default_factory=list)  # per tier; item -1 - j: shared turn j
     memo: Memo = field(default_factory=Memo)
     season_key: bytes | None = None  # None: the public schedule; else every random stream is keyed
+    library: Any = None  # the Library it schedules (None: the bundled one), for the model's colours
+    ahead: int = -1  # the last day whose plans are computed (prepare.py); -1: none yet
+    preparing: bool = False  # a background thread is computing plans ahead
 
     def rng(self, name: str) -> Any:
         """The Rng of this schedule's stream ``name`` (flagcore.season.keyed: keyed by season_key)."""

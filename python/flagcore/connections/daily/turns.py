@@ -130,7 +130,7 @@ def turns(s: Schedule, c: int, i: int) -> list[tuple[int, int]]:
     rot = s.rotations[t]
     k = i // rot.n
     cycles = [q for q in (k - 1, k, k + 1) if q >= 0]
-    if c in rot.cycle(0)[1]:
+    if c in rot.items:
         return [(rot.turn(c, q), q) for q in cycles]
     for j, share in enumerate(s.shares[t]):
         if c in share:  # its use index counts its own turns: one per lap of the shared turn

@@ -1,0 +1,61 @@
+"""Plans computed ahead, so that no request pays a block's planning.
+
+A day's board is cheap once the plans of its days are known: the rotations' cycles (each block's
+matching runs a fixed search per item and day, a few ms a cycle), the small pools' walks (a
+greedy walk over up to 210 subsets) and the difficulty model's tables. ``prepare`` computes them
+for a span of days; ``keep_ahead`` runs it in a background thread when a request for today (in
+the earliest time zone) finds fewer than PLAN_AHEAD // 2 days planned ahead, so a server plans a
+year ahead of its players at its first daily and about twice a year after that. Every plan is a
+pure function of the schedule and the day, so whichever thread computes one first, the boards
+are the same.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from ... import days as _days
+from ..difficulty import model_tables
+from .members import WALK_MAX, walk
+from .search import LOOKBACK
+from .state import Schedule
+
+PLAN_AHEAD = 400  # days a server keeps planned ahead of today
+
+
+def prepare(s: Schedule, first: int, days: int = PLAN_AHEAD) -> None:
+    """Compute the plans of days ``first`` .. ``first + days`` (and the LOOKBACK days before them):
+    each tier's cycles over the span and one on each side (a day's fallback reads the distances to
+    the turns of its cycle's neighbours), every small pool's walk and the difficulty model's tables
+    (the colours)."""
+    model_tables(s.impl, s.library, s.mode)
+    for t in s.depth_order:  # the earlier tiers first: a later tier's matching reads their plans
+        rot = s.rotations[t]
+        low = max(0, (first - LOOKBACK) // rot.n - 1)
+        for k in range(low, (first + days) // rot.n + 2):
+            rot.cycle(k)
+    for tier in s.placeable:
+        for c in tier:
+            if len(s.certain[c]) <= WALK_MAX:
+                walk(s, c)
+    s.ahead = max(s.ahead, first + days)
+
+
+def keep_ahead(s: Schedule, i: int) -> None:
+    """After a request for day i: when i is today (or a day either side, in the earliest time
+    zone) and fewer than PLAN_AHEAD // 2 days after it are planned, plan PLAN_AHEAD days from it in
+    a background thread (one at a time per schedule). Other days (an archive, a season report)
+    plan what they need when asked."""
+    if s.preparing or s.ahead >= i + PLAN_AHEAD // 2:
+        return
+    if abs(i - _days.day_number(_days.latest_day())) > 1:
+        return
+    s.preparing = True
+    threading.Thread(target=_prepare_then_done, args=(s, i), name="flagcore-daily-plans", daemon=True).start()
+
+
+def _prepare_then_done(s: Schedule, i: int) -> None:
+    try:
+        prepare(s, i)
+    finally:
+        s.preparing = False
