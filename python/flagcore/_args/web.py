@@ -222,6 +222,20 @@ def as_swap_list(swaps: list[Any]) -> list[Any]:
     return swaps
 
 
+def as_kept_swaps(swaps: list[Any], tiles: int) -> list[list[int]]:
+    """A swap log to keep for a game in progress (``POST /api/puzzle/progress``): at most MAX_SWAPS
+    moves, each [a, b] of slots of the board (0..tiles-1). Checked in full here, since a kept log
+    is sent back to the page and replayed there, not by the engine."""
+    if len(swaps) > MAX_SWAPS:
+        raise ApiError(400, "bad_swaps", f"swaps holds at most {MAX_SWAPS} moves")
+    for i, move in enumerate(swaps):
+        if not (
+            type(move) is list and len(move) == 2 and all(type(slot) is int and 0 <= slot < tiles for slot in move)
+        ):
+            raise ApiError(400, "bad_swaps", f"swaps[{i}] must be [a, b], two slots 0..{tiles - 1}")
+    return swaps
+
+
 def refused_swap_log(exc: Exception, body: dict[str, Any]) -> ApiError:
     """Why the engine refused a swap log: a malformed one (a move that is not [a, b] of ints) is a
     bad request, a well-formed one it cannot accept is rejected. Looked at only after a refusal,

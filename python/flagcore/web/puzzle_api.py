@@ -1,8 +1,10 @@
 """The Puzzle API: deals, verified results and the swap bench.
 
-A deal returns a token that binds the flag, grid, start board and par; ``verify`` replays the
-client's swap log against it. With a store, a deal's result is recorded once per (player, flag,
-grid, seed), and a daily's counts in the player's stats.
+A deal returns its par and a token that binds the flag, grid, start board and par; ``verify``
+replays the client's swap log against it. With a store, a deal's result is recorded once per
+(player, flag, grid, seed), and a daily's counts in the player's stats; the player's game on a
+deal is kept too (issue 34): ``progress`` keeps the swaps so far, and dealing the same deal again
+(a reload, another browser of the player) returns them, or the result once verified.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 import orjson
 
 from .. import Rng, puzzle
-from .._args.web import as_bench_tiles, as_deal_request, as_swap_list, field
+from .._args.web import as_bench_tiles, as_deal_request, as_kept_swaps, as_swap_list, field
 from ..days import latest_day_text
 from ..errors import ApiError
 from ..season import puzzle_plan
@@ -51,12 +53,50 @@ class PuzzleApi:
         asked = as_deal_request(body, self.names.codes, latest_day_text())
         if asked.daily is not None:  # the deal of puzzle.daily
             plan = puzzle_plan(asked.daily, self.season_key)
-            return {**self._deal(*plan, player, asked.daily), "daily": asked.daily}
-        seed = asked.seed if asked.seed is not None else secrets.randbelow(1 << 32)
-        flag = asked.flag
-        if flag is None:
-            flag = self.names.sorted_codes[Rng(f"flag|{seed}").below(len(self.names.sorted_codes))]
-        return self._deal(flag, asked.grid, seed, player)
+            reply = {**self._deal(*plan, player, asked.daily), "daily": asked.daily}
+        else:
+            seed = asked.seed if asked.seed is not None else secrets.randbelow(1 << 32)
+            flag = asked.flag
+            if flag is None:
+                flag = self.names.sorted_codes[Rng(f"flag|{seed}").below(len(self.names.sorted_codes))]
+            reply = self._deal(flag, asked.grid, seed, player)
+        if self.store is not None and player is not None:
+            self._with_game(reply, player)
+        return reply
+
+    def _with_game(self, reply: dict[str, Any], player: str) -> None:
+        """The player's game on a deal where it is: its verified result ("result"), else the swaps
+        kept so far ("swaps", when there are some); "kept": the page sends its swaps to ``progress``."""
+        assert self.store is not None  # only called with a store (deal)
+        reply["kept"] = True
+        grid = reply["grid"]
+        deal = (reply["flag"], grid["columns"], grid["rows"], reply["seed"])
+        done = self.store.result(_deal_key(player, *deal))
+        if done is not None:
+            result = orjson.loads(done)
+            del result["jti"]
+            reply["result"] = result
+            return
+        record = self.store.load_game(player, _game_key(*deal))
+        if record is not None:
+            reply["swaps"] = orjson.loads(record.data)
+
+    def progress(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Keep the swaps so far of the token's deal for its player (the latest log wins: a page
+        sends its whole log after each swap); 409 once the deal has a verified result."""
+        claim = self.signer.check("puzzle", field(body, "token", str))
+        swaps = as_kept_swaps(field(body, "swaps", list), len(claim["st"]))
+        if self.store is None or "u" not in claim:
+            raise ApiError(409, "not_kept", "this server keeps no Puzzle games (no store): the page keeps the swaps")
+        player, deal = claim["u"], (claim["f"], claim["c"], claim["r"], claim["s"])
+        if self.store.result(_deal_key(player, *deal)) is not None:
+            raise ApiError(409, "already_verified", "this Puzzle deal already has a verified result (one per player)")
+        key, data = _game_key(*deal), orjson.dumps(swaps)
+        for _ in range(3):  # read the version, write on it; another tab's write meanwhile: read again
+            record = self.store.load_game(player, key)
+            if self.store.save_game(player, key, record.version if record else 0, data, self.puzzle_ttl):
+                return {"swaps": len(swaps)}
+        raise ApiError(409, "stale_token", "this game is being played in another tab: reload it")
 
     def _deal(
         self, flag: str, grid_key: str, seed: int | str, player: str | None, day: str | None = None
@@ -81,6 +121,7 @@ class PuzzleApi:
             "classes": _signatures(flag, columns, rows)[1],
             "positions": _positions(columns, rows),
             "aspect": _aspect(flag),
+            "par": game.par,  # shown before the first swap; the token binds it
             "token": token,
         }
 
@@ -117,7 +158,7 @@ class PuzzleApi:
         token's spend and both results are one atomic step (the store's ``record_verified``): a
         store failing midway records none, and the client told 503 may verify again."""
         assert self.store is not None  # only called with a store (verify)
-        deal_key = orjson.dumps(["puzzle", claim["u"], claim["f"], claim["c"], claim["r"], claim["s"]]).decode()
+        deal_key = _deal_key(claim["u"], claim["f"], claim["c"], claim["r"], claim["s"])
         mine = orjson.dumps({"jti": claim["jti"], **verified})
         result = None
         if "d" in claim and stats.counts(claim["d"]):
@@ -148,6 +189,16 @@ class PuzzleApi:
             "cycle_of": cycle_of,
             "solved": puzzle.is_strictly_solved(tiles),
         }
+
+
+def _deal_key(player: str, flag: str, columns: int, rows: int, seed: int | str) -> str:
+    """The store key of a player's verified result on a deal (one per player and deal)."""
+    return orjson.dumps(["puzzle", player, flag, columns, rows, seed]).decode()
+
+
+def _game_key(flag: str, columns: int, rows: int, seed: int | str) -> str:
+    """The store's board key of a player's game in progress on a deal."""
+    return orjson.dumps(["puzzle", flag, columns, rows, seed]).decode()
 
 
 @cache

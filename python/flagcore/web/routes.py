@@ -213,6 +213,26 @@ ROUTES: tuple[Route, ...] = (
         player=True,
     ),
     Route(
+        "/api/puzzle/progress",
+        "POST",
+        "puzzle.progress",
+        "with a store, keep the swaps so far of a deal for the token's player: dealing it again "
+        "returns them (a reload, another browser); 409 not_kept without a store",
+        body=_body(
+            {
+                "token": {"type": "string"},
+                "swaps": {
+                    "type": "array",
+                    "maxItems": MAX_SWAPS,
+                    "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}},
+                },
+            },
+            ["token", "swaps"],
+        ),
+        response=_json({"type": "object", "properties": {"swaps": {"type": "integer"}}}),
+        errors=(400, 403, 409, 410, 413, 503),
+    ),
+    Route(
         "/api/puzzle/cycles",
         "POST",
         "puzzle.cycles",

@@ -1,0 +1,68 @@
+"""The Puzzle with a store, as a player plays it at 1280 and 390 pixels, light and dark: its par
+before the first swap, a game in progress kept across a reload and another browser of the same
+player, and a finished daily shown finished (fixtures in browser_fixtures.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from web_helpers import greedy_log
+
+pytest_plugins = ["browser_fixtures"]  # server, bound_server, browser, new_page, page
+pytestmark = pytest.mark.browser
+SIZES = {1280: 800, 390: 844}
+SCREENS = [(w, s) for w in SIZES for s in ("light", "dark")]
+
+
+def today() -> str:
+    return dt.datetime.now(dt.timezone.utc).date().isoformat()
+
+
+def board(pg) -> list[int]:  # type: ignore[no-untyped-def]
+    return pg.eval_on_selector_all(".ptile", "els => els.map(e => Number(e.dataset.piece))")
+
+
+@pytest.mark.parametrize("width,scheme", SCREENS)
+def test_the_days_puzzle_is_kept_across_reloads_and_browsers_and_stays_finished(  # type: ignore[no-untyped-def]
+    new_page, bound_server, width, scheme
+) -> None:
+    options = {"viewport": {"width": width, "height": SIZES[width]}, "color_scheme": scheme}
+    page = new_page(**options)
+    page.goto(f"{bound_server.url}/puzzle")
+    page.wait_for_selector(".ptile")
+    deal = page.evaluate("puzzle.deal")
+    assert deal["daily"] == today() and deal["kept"] is True
+    assert page.is_visible("#par") and page.inner_text("#par") == str(deal["par"])  # par before the start
+    log = greedy_log(deal["tiles_by_slot"], deal["classes"])
+    assert len(log) >= 3
+    for a, b in log[:2]:
+        page.click(f'.ptile[data-slot="{a}"]')
+        with page.expect_response("**/api/puzzle/progress"):
+            page.click(f'.ptile[data-slot="{b}"]')
+    after_two = board(page)
+    page.reload()  # the game in progress, not a new deal
+    page.wait_for_selector(".ptile")
+    assert page.inner_text("#swaps") == "2" and board(page) == after_two
+    assert page.inner_text("#message") == "Your game so far: 2 swaps."
+    cookies = page.context.cookies()
+    other = new_page(**options)  # another browser of the same player
+    other.context.add_cookies(cookies)
+    other.goto(f"{bound_server.url}/puzzle")
+    other.wait_for_selector(".ptile")
+    assert other.inner_text("#swaps") == "2" and board(other) == after_two
+    for a, b in log[2:]:
+        other.click(f'.ptile[data-slot="{a}"]')
+        other.click(f'.ptile[data-slot="{b}"]')
+    other.wait_for_selector("#result:not([hidden])")
+    over = len(log) - deal["par"]
+    assert other.inner_text("#r-swaps") == str(len(log)) and other.inner_text("#r-over") == str(over)
+    for pg in (page, other):  # a reload of either browser: the deal is finished, the flag whole
+        pg.reload()
+        pg.wait_for_selector("#result:not([hidden])")
+        assert board(pg) == list(range(len(deal["tiles_by_slot"])))
+        assert pg.inner_text("#r-swaps") == str(len(log)) and pg.inner_text("#r-par") == str(deal["par"])
+        assert "Not accepted" not in pg.inner_text("main")
+        assert pg.inner_text("#next-daily").startswith("Next daily in ")
+        pg.click(".ptile")  # a finished board takes no swaps
+        assert pg.inner_text("#swaps") == "0" and pg.inner_text("#message") == ""
