@@ -4,7 +4,7 @@ and the pieces that install the game: the manifest, the service worker and its o
 from __future__ import annotations
 
 import pytest
-from web_helpers import answers
+from web_helpers import answers, greedy_log
 
 pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
 pytestmark = pytest.mark.browser
@@ -13,6 +13,7 @@ PAGES = [  # (address, what shows when it is ready)
     ("/", ".cards a"),
     ("/connections?seed=5", "#tiles .tile"),
     ("/puzzle?flag=BR&grid=hard&seed=5", ".ptile"),
+    ("/tools", ".cards a"),
     ("/simulator", "#position:has-text('step 0 /')"),
     ("/bench", ".btile"),
     ("/static/help.html", "#house-rules"),
@@ -68,6 +69,47 @@ def test_axe_finds_nothing_serious_on_any_page_or_state(new_page, server, scheme
     page.click("#end-stats")
     page.wait_for_selector("#stats-dialog[open]")
     problems["stats dialog"] = serious(page)
+    page.click("#stats-dialog [data-close]")
+    page.click("#settings-button")
+    page.wait_for_selector("#settings[open]")
+    problems["settings dialog"] = serious(page)
+    page.check("#contrast")
+    page.click("#settings [data-close]")
+    problems["lost game, high contrast"] = serious(page)
+    page.goto(f"{server.url}/connections?seed=6")  # high contrast: a board with a tile selected, a win
+    page.wait_for_selector("#tiles .tile")
+    groups = [list(g.codes) for g in answers(page.evaluate("game.boardId")).groups]
+    page.click(f'#tiles .tile[data-code="{groups[0][0]}"]')
+    problems["high contrast board"] = serious(page)
+    page.click(f'#tiles .tile[data-code="{groups[0][0]}"]')
+    for n, codes in enumerate(groups, start=1):
+        for code in codes:
+            page.click(f'#tiles .tile[data-code="{code}"]')
+        page.click("#submit")
+        page.wait_for_function(f"document.querySelectorAll('#solved .group').length === {n}")
+    page.wait_for_selector("#end:not([hidden])")
+    page.wait_for_timeout(600)
+    problems["won game, high contrast"] = serious(page)
+    page.evaluate("localStorage.removeItem('flagcore.contrast')")
+    page.goto(f"{server.url}/puzzle?flag=JP&grid=easy&seed=4")  # a Puzzle: its help, solved
+    page.wait_for_selector(".ptile")
+    page.click("#help-button")
+    page.wait_for_selector("#help[open] #rules-puzzle")
+    page.click("#help #more-rules summary")
+    problems["puzzle help"] = serious(page)
+    page.click("#help [data-close]")
+    deal = page.evaluate("puzzle.deal")
+    for a, b in greedy_log(deal["tiles_by_slot"], deal["classes"]):
+        page.click(f'.ptile[data-slot="{a}"]')
+        page.click(f'.ptile[data-slot="{b}"]')
+    page.wait_for_selector("#result:not([hidden])")
+    problems["puzzle solved"] = serious(page)
+    page.goto(f"{server.url}/no-such-page")  # a mistyped address: the HTML 404 page
+    page.wait_for_selector("h1:has-text('No such page')")
+    problems["404 page"] = serious(page)
+    page.goto(f"{server.url}/connections?daily=2999-01-01")  # a day not begun
+    page.wait_for_function("document.getElementById('message').textContent !== ''")
+    problems["a day not begun"] = serious(page)
     assert {k: v for k, v in problems.items() if v} == {}
 
 

@@ -147,6 +147,17 @@ def test_home_says_where_stats_are_kept_and_the_tools_have_their_own_page(  # ty
 
 
 @pytest.mark.parametrize("width,scheme", SCREENS)
+def test_a_mistyped_address_is_a_page_with_the_way_back(new_page, server, width, scheme) -> None:  # type: ignore[no-untyped-def]
+    page = screen(new_page, width, scheme)
+    reply = page.goto(f"{server.url}/conections")
+    assert reply.status == 404 and reply.headers["content-type"].startswith("text/html")
+    assert page.inner_text("h1") == "No such page"
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    page.click("main a[href='/connections']")
+    page.wait_for_selector("#tiles .tile")
+
+
+@pytest.mark.parametrize("width,scheme", SCREENS)
 def test_a_day_not_begun_says_when_it_opens(new_page, server, width, scheme) -> None:  # type: ignore[no-untyped-def]
     page = screen(new_page, width, scheme, locale="en-GB", timezone_id="Europe/Paris")
     page.goto(f"{server.url}/connections?daily=2999-01-01")

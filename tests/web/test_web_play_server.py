@@ -99,3 +99,14 @@ def test_the_help_page_shows_the_packages_house_rules(client: TestClient) -> Non
     # the static file holds the slot, not a copy of the rules
     assert HOUSE_RULES_SLOT in (STATIC / "help.html").read_text(encoding="utf-8")
     assert not any(rule.text[:40] in (STATIC / "help.html").read_text(encoding="utf-8") for rule in house_rules())
+
+
+def test_a_mistyped_address_answers_a_browser_in_html_and_the_api_in_json(client: TestClient) -> None:
+    page = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}  # what a browser asks for
+    r = client.get("/conections", headers=page)
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert "No such page" in r.text and 'href="/connections"' in r.text
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    for path, headers in (("/api/nope", page), ("/conections", {"accept": "*/*"}), ("/static/nope.js", {})):
+        r = client.get(path, headers=headers)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path

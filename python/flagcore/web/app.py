@@ -234,11 +234,20 @@ def _root_file(name: str, media_type: str) -> Any:
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
-    """Starlette's 404 and 405 (pages, static files, unknown paths) as the API's JSON errors."""
+    """Starlette's 404 and 405 (pages, static files, unknown paths) as the API's JSON errors; a
+    browser asking for a page that is not there (it accepts text/html) gets the HTML 404 page, so
+    a mistyped address answers in words, with links to the games. /api/ stays JSON."""
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 404 and _wants_page(request):
+        return FileResponse(STATIC / "404.html", status_code=404, headers=_PAGE_HEADERS)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     return JSONResponse(
         {"error": {"code": code, "message": str(exc.detail)}},
         status_code=exc.status_code,
         headers=dict(exc.headers or {}),
     )
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser's request for a page: not the API's, and it accepts HTML."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
