@@ -86,7 +86,7 @@ def test_the_days_deal_is_kept_too_and_counts_once(client) -> None:  # type: ign
         ([["1", "2"]], "bad_swaps"),
         ([1, 2], "bad_swaps"),
         ([[0, 1]] * 1001, "bad_swaps"),
-        ("[[0, 1]]", "bad_request"),
+        ("[[0, 1]]", "bad_type"),
     ],
 )
 def test_a_hostile_log_is_refused_and_never_kept(client, swaps, code) -> None:  # type: ignore[no-untyped-def]
