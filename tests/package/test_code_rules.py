@@ -20,12 +20,6 @@ import flagcore
 
 ROOT = Path(flagcore.__file__).parent
 MAX_LINES = 80
-# Functions over the limit in other engineers' rooms (issue 33), each being split there: the test
-# fails on any other long function, and on an entry here once it fits (remove it then).
-STILL_TOO_LONG = {
-    "flagcore/cli/season.py figures",
-    "flagcore/review/contact_sheets.py draw_sheet",
-}
 
 
 def module_name(path: Path) -> str:
@@ -142,16 +136,5 @@ def test_long_functions_measures_each_def(tmp_path: Path) -> None:
 
 
 def test_no_function_over_the_limit() -> None:
-    too_long = [f for f in long_functions() if _key(f) not in STILL_TOO_LONG]
+    too_long = long_functions()
     assert not too_long, f"functions over {MAX_LINES} lines: " + "; ".join(too_long)
-
-
-def test_the_list_of_functions_still_too_long_only_shrinks() -> None:
-    fixed = STILL_TOO_LONG - {_key(f) for f in long_functions()}
-    assert not fixed, f"now within {MAX_LINES} lines, remove from STILL_TOO_LONG: {sorted(fixed)}"
-
-
-def _key(found: str) -> str:
-    """ "path name" of a long_functions entry (its line number moves as the file changes)."""
-    where, name = found.split(" ")[:2]
-    return f"{where.rpartition(':')[0]} {name}"

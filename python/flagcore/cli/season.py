@@ -66,7 +66,7 @@ def collect(start: _dt.date, days: int, mode: str, step: Any = None) -> tuple[li
 def figures(boards: list[Any], mode: str) -> dict[str, Any]:
     """The report's figures for one sequence of boards (one per day, in order)."""
     from ..connections import find_ambiguities
-    from ..connections.daily import categories, placeable_ids, schedule, usable_codes
+    from ..connections.daily import categories, schedule
 
     sched = schedule(None, mode)
     cats = categories(sched)
@@ -79,39 +79,55 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
         )
     # a board holds one category of each library tier (its colours are the model's, docs/difficulty.md)
     by_tier = [{cats[c].tier: c for c in day} for day in ids]
-    tiers = []
-    for t in range(4):
-        last: dict[str, int] = {}
-        gaps: list[int] = []
-        uses: collections.Counter[str] = collections.Counter()
-        for j in range(days):
-            c = by_tier[j][t]
-            uses[c] += 1
-            if c in last:
-                gaps.append(j - last[c])
-            last[c] = j
-        placeable = placeable_ids(sched)[t]
-        counts = [uses.get(c, 0) for c in placeable]
-        n = len(placeable)
-        tiers.append(
-            {
-                "tier": TIERS[t],
-                "placeable": n,
-                "used": sum(1 for c in placeable if uses.get(c)),
-                "unused": [c for c in placeable if not uses.get(c)],
-                "min_gap": min(gaps) if gaps else None,
-                "median_gap": statistics.median(gaps) if gaps else None,
-                "target_gap": round(0.8 * n, 1),
-                "max_uses": max(counts),
-                "median_uses": statistics.median(counts),
-                "most_used": [cats[uses.most_common(1)[0][0]].label, uses.most_common(1)[0][1]],
-            }
-        )
-    out["tiers"] = tiers
+    out["tiers"] = [_tier_figures(by_tier, t, sched, cats) for t in range(4)]
+    out["groups"] = _group_figures(boards)
+    out["flags"] = _flag_figures(boards, sched)
+    rule = arguable = 0
+    for b in boards:
+        kinds = {a.kind for a in find_ambiguities(b)}
+        rule += "rule" in kinds
+        arguable += "arguable" in kinds
+    out["boards_rule_ambiguous"] = rule
+    out["boards_breaking_arguable"] = arguable
+    out["shown"] = shown_figures(boards, cats)
+    return out
+
+
+def _tier_figures(by_tier: list[dict[int, str]], t: int, sched: Any, cats: dict[str, Any]) -> dict[str, Any]:
+    """Tier t's rotation: categories used, the gaps between two uses of one, the most used."""
+    from ..connections.daily import placeable_ids
+
+    last: dict[str, int] = {}
+    gaps: list[int] = []
+    uses: collections.Counter[str] = collections.Counter()
+    for j, day in enumerate(by_tier):
+        c = day[t]
+        uses[c] += 1
+        if c in last:
+            gaps.append(j - last[c])
+        last[c] = j
+    placeable = placeable_ids(sched)[t]
+    counts = [uses.get(c, 0) for c in placeable]
+    n = len(placeable)
+    return {
+        "tier": TIERS[t],
+        "placeable": n,
+        "used": sum(1 for c in placeable if uses.get(c)),
+        "unused": [c for c in placeable if not uses.get(c)],
+        "min_gap": min(gaps) if gaps else None,
+        "median_gap": statistics.median(gaps) if gaps else None,
+        "target_gap": round(0.8 * n, 1),
+        "max_uses": max(counts),
+        "median_uses": statistics.median(counts),
+        "most_used": [cats[uses.most_common(1)[0][0]].label, uses.most_common(1)[0][1]],
+    }
+
+
+def _group_figures(boards: list[Any]) -> dict[str, Any]:
+    """Groups that come back: the same category and four flags, and returns keeping 3 or 4 flags."""
     seen: dict[tuple[str, frozenset[str]], int] = {}
     previous: dict[str, set[str]] = {}
     repeats = repeats_90 = returns = keep3 = 0
-    flag_days: collections.Counter[str] = collections.Counter()
     for j, b in enumerate(boards):
         for g in b.groups:
             key = (g.category_id, frozenset(g.codes))
@@ -123,20 +139,29 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
                 returns += 1
                 keep3 += len(previous[g.category_id] & set(g.codes)) >= 3
             previous[g.category_id] = set(g.codes)
-        flag_days.update(b.tiles)
-    out["groups"] = {
-        "total": 4 * days,
+    return {
+        "total": 4 * len(boards),
         "repeat_earlier_group": repeats,
         f"repeat_within_{RETURN_WINDOW}": repeats_90,
         "returns": returns,
         "returns_keeping_3_or_4": keep3,
     }
+
+
+def _flag_figures(boards: list[Any], sched: Any) -> dict[str, Any]:
+    """How evenly the flags appear, and how many come back the next day against chance."""
+    from ..connections.daily import usable_codes
+
+    days = len(boards)
+    flag_days: collections.Counter[str] = collections.Counter()
+    for b in boards:
+        flag_days.update(b.tiles)
     usable = usable_codes(sched)
     consecutive = sum(len(set(boards[j].tiles) & set(boards[j - 1].tiles)) for j in range(1, days))
     # what chance would give: two independent boards with these per-flag frequencies share this many
     expected = (days - 1) * sum((flag_days[f] / days) ** 2 for f in flag_days) if days else 0.0
     counts = [flag_days.get(f, 0) for f in usable]
-    out["flags"] = {
+    return {
         "usable": len(usable),
         "appeared": sum(1 for c in counts if c),
         "never": [f for f in usable if not flag_days.get(f)],
@@ -146,15 +171,6 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
         "on_consecutive_days": consecutive,
         "on_consecutive_days_by_chance": round(expected, 1),
     }
-    rule = arguable = 0
-    for b in boards:
-        kinds = {a.kind for a in find_ambiguities(b)}
-        rule += "rule" in kinds
-        arguable += "arguable" in kinds
-    out["boards_rule_ambiguous"] = rule
-    out["boards_breaking_arguable"] = arguable
-    out["shown"] = shown_figures(boards, cats)
-    return out
 
 
 def _repeats(keys: list[set[str]], window: int) -> int:

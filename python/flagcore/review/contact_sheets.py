@@ -107,6 +107,41 @@ class _Tiles:
         return self._cache[code]
 
 
+def _header(cat: Category) -> str:
+    """A category's heading on the sheet: label, id, modes, pool size, doubtful and arguable counts."""
+    modes = "both modes" if cat.modes == frozenset(MODES) else f"{'/'.join(sorted(cat.modes))} only"
+    return (
+        f"{cat.label}   [{cat.id}, {modes}; pool {len(cat.pool)}"
+        + (f" ({len(cat.doubtful)} doubtful)" if cat.doubtful else "")
+        + (f", arguable {len(cat.arguable)}]" if cat.arguable else "]")
+    )
+
+
+def _draw_tile(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    flag: Image.Image,
+    cat: Category,
+    code: str,
+    corner: tuple[int, int],
+    size: tuple[int, int, int],
+    font: Any,
+) -> None:
+    """One flag centred in its cell, outlined and captioned by its membership (+? arguable, -? doubtful)."""
+    (x0, y0), (tile_width, tile_h, code_h) = corner, size
+    fx, fy = x0 + (tile_width - flag.width) // 2, y0 + (tile_h - flag.height) // 2
+    canvas.alpha_composite(flag, (fx, fy))
+    mark, colour = (
+        ("+? ", _ARGUABLE_RGB) if code in cat.arguable else ("-? ", _DOUBTFUL_RGB) if code in cat.doubtful else ("", INK)
+    )
+    draw.rectangle(
+        (fx - 1, fy - 1, fx + flag.width, fy + flag.height),
+        outline=colour if mark else (200, 200, 200),
+        width=3 if mark else 1,
+    )
+    draw.text((x0 + tile_width // 2, y0 + tile_h + code_h // 2), mark + code, fill=colour, font=font, anchor="mm")
+
+
 def draw_sheet(
     title: str,
     cats: Sequence[Category],
@@ -154,35 +189,12 @@ def draw_sheet(
     y += pad if preface else 0
     for cat, codes, reasons in blocks:
         draw.rectangle((pad, y + 4, pad + 16, y + 20), fill=TIER_RGB[cat.tier])
-        modes = "both modes" if cat.modes == frozenset(MODES) else f"{'/'.join(sorted(cat.modes))} only"
-        head = (
-            f"{cat.label}   [{cat.id}, {modes}; pool {len(cat.pool)}"
-            + (f" ({len(cat.doubtful)} doubtful)" if cat.doubtful else "")
-            + (f", arguable {len(cat.arguable)}]" if cat.arguable else "]")
-        )
-        draw.text((pad + 24, y + 3), head, fill=INK, font=head_font)
+        draw.text((pad + 24, y + 3), _header(cat), fill=INK, font=head_font)
         y += head_h
         for i, code in enumerate(codes):
             x0 = pad + (i % columns) * cell_w
             y0 = y + (i // columns) * cell_h
-            flag = tiles.get(code)
-            fx, fy = x0 + (tile_width - flag.width) // 2, y0 + (tile_h - flag.height) // 2
-            canvas.alpha_composite(flag, (fx, fy))
-            mark, colour = (
-                ("+? ", _ARGUABLE_RGB)
-                if code in cat.arguable
-                else ("-? ", _DOUBTFUL_RGB)
-                if code in cat.doubtful
-                else ("", INK)
-            )
-            draw.rectangle(
-                (fx - 1, fy - 1, fx + flag.width, fy + flag.height),
-                outline=colour if mark else (200, 200, 200),
-                width=3 if mark else 1,
-            )
-            draw.text(
-                (x0 + tile_width // 2, y0 + tile_h + code_h // 2), mark + code, fill=colour, font=small, anchor="mm"
-            )
+            _draw_tile(canvas, draw, tiles.get(code), cat, code, (x0, y0), (tile_width, tile_h, code_h), small)
         y += -(-len(codes) // columns) * cell_h
         for line in reasons:
             draw.text((pad, y), line, fill=INK, font=small)
