@@ -138,6 +138,12 @@ def run(args: argparse.Namespace) -> int:
         load_library(args.library)  # a broken library fails here, naming the file and the problem
         os.environ[LIBRARY_ENV] = str(Path(args.library).resolve())
     _export_hosts(args.host, args.allowed_host)
+    _start(args)
+    return 0
+
+
+def _start(args: argparse.Namespace) -> None:
+    """Serve the app with the chosen ASGI server until it is stopped."""
     if args.server == "granian":
         from granian import Granian
         from granian.http import HTTP1Settings
@@ -169,7 +175,6 @@ def run(args: argparse.Namespace) -> int:
             log_level=args.log_level,
             access_log=not args.no_access_log,
         )
-    return 0
 
 
 def _keep_a_secret(kind: str, target: str) -> None:

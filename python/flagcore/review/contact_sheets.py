@@ -132,7 +132,11 @@ def _draw_tile(
     fx, fy = x0 + (tile_width - flag.width) // 2, y0 + (tile_h - flag.height) // 2
     canvas.alpha_composite(flag, (fx, fy))
     mark, colour = (
-        ("+? ", _ARGUABLE_RGB) if code in cat.arguable else ("-? ", _DOUBTFUL_RGB) if code in cat.doubtful else ("", INK)
+        ("+? ", _ARGUABLE_RGB)
+        if code in cat.arguable
+        else ("-? ", _DOUBTFUL_RGB)
+        if code in cat.doubtful
+        else ("", INK)
     )
     draw.rectangle(
         (fx - 1, fy - 1, fx + flag.width, fy + flag.height),

@@ -109,18 +109,13 @@ def create_app(
     ``scope["flagcore.player"]`` (flagcore.web.players); otherwise a signed cookie does.
     """
     signer = _signer(secret, old_secrets)
-    if library is None:
-        library = os.environ.get(LIBRARY_ENV) or None
+    library = library if library is not None else (os.environ.get(LIBRARY_ENV) or None)
     store = _store(store)
-    if ratings is None:
-        ratings = os.environ.get(RATINGS_ENV) or None
+    ratings = ratings if ratings is not None else (os.environ.get(RATINGS_ENV) or None)
     dealt_library = load_library(None if library is None else Path(library))
     # a bad ratings file stops the app here, in one line (RatingsError), never mid-game
     rated = None if ratings is None else load_ratings(ratings, dealt_library)
-    if os.environ.get(LOG_FORMAT_ENV):
-        configure_logging()
-    if os.environ.get(METRICS_DIR_ENV):  # read in each worker (the metrics were made at import, maybe before)
-        METRICS.directory = Path(os.environ[METRICS_DIR_ENV])
+    _observe()
     api = Api(
         signer,
         dealt_library,
@@ -133,13 +128,27 @@ def create_app(
         season_key=_season_key(season_key, signer),
         new_player_ttl=as_ttl(new_player_ttl, "new_player_ttl"),
     )
-    endpoints = api.endpoints()
-    for path, endpoint in (extra_endpoints or {}).items():
+    endpoints = _with_extra(api.endpoints(), extra_endpoints or {})
+    players = Players(signer) if store is not None else None
+    return Ops(JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts)), store)
+
+
+def _observe() -> None:
+    """JSON logs and the metrics' folder as the environment says, read in each worker (the
+    metrics were made at import, maybe before)."""
+    if os.environ.get(LOG_FORMAT_ENV):
+        configure_logging()
+    if os.environ.get(METRICS_DIR_ENV):
+        METRICS.directory = Path(os.environ[METRICS_DIR_ENV])
+
+
+def _with_extra(endpoints: dict[str, Endpoint], extra: dict[str, Endpoint]) -> dict[str, Endpoint]:
+    """The API's routes and a caller's extra ones; an extra path cannot replace a route of the API."""
+    for path, endpoint in extra.items():
         if path in endpoints:
             raise ValueError(f"extra_endpoints: {path} is a route of the API")  # a caller's mistake, not a request
         endpoints[path] = endpoint
-    players = Players(signer) if store is not None else None
-    return Ops(JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts)), store)
+    return endpoints
 
 
 def _signer(secret: str | bytes | None, old_secrets: Sequence[str | bytes] | None) -> Signer:
