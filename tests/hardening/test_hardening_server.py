@@ -137,7 +137,13 @@ def guess_once(port: int, cookie: str, seed: int) -> tuple[str, int] | None:
     return (board["board_id"], 1) if status == 200 else None
 
 
-@pytest.mark.parametrize("fault", ["SIGSTOP", "SIGKILL"])
+# A known bug (issue 32, open): after a SIGKILL and a restart of Redis on the same port, the running
+# server's asyncio Redis connections do not recover (a board request timed out after 30 s). strict:
+# the mark must go the day the bug is fixed.
+KILLED_REDIS_BUG = pytest.mark.xfail(strict=True, reason="the asyncio Redis path does not recover from a SIGKILL")
+
+
+@pytest.mark.parametrize("fault", ["SIGSTOP", pytest.param("SIGKILL", marks=KILLED_REDIS_BUG)])
 def test_a_hung_or_killed_redis_under_load(tmp_path: Path, fault: str) -> None:
     redis = RedisServer(data_dir=str(tmp_path))
     redis.start()

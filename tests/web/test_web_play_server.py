@@ -22,16 +22,17 @@ def test_the_days_deal_is_the_same_for_everyone_and_says_its_day(client: TestCli
     first = client.post("/api/puzzle/deal", json={"daily": "2026-11-29"}).json()
     again = client.post("/api/puzzle/deal", json={"daily": "2026-11-29"}).json()
     other = client.post("/api/puzzle/deal", json={"daily": "2026-11-30"}).json()
-    assert first["daily"] == "2026-11-29" and first["seed"] == "puzzle:2026-11-29"
+    # the served schedule is keyed (docs/server.md, "Secret dailies"): the seed names the day and a
+    # MAC of it under the server's season key, never the public schedule's "puzzle:<day>"
+    assert first["daily"] == "2026-11-29" and first["seed"].startswith("puzzle:2026-11-29:")
     keep = ("flag", "grid", "tiles_by_slot", "seed")
     assert {k: first[k] for k in keep} == {k: again[k] for k in keep}
-    assert other["seed"] == "puzzle:2026-11-30" and other["tiles_by_slot"] != first["tiles_by_slot"]
-    # the same deal as asking for its flag, grid and seed by hand: the day names nothing secret
+    assert other["seed"].startswith("puzzle:2026-11-30:") and other["tiles_by_slot"] != first["tiles_by_slot"]
+    # the same deal as asking for its flag, grid and seed by hand, once the day has begun
     by_hand = {"flag": first["flag"], "grid": first["grid"]["name"], "seed": first["seed"]}
     assert client.post("/api/puzzle/deal", json=by_hand).json()["tiles_by_slot"] == first["tiles_by_slot"]
-    daily = puzzle.daily("2026-11-29")  # the season's deal of the day: its flag, weekly grid and seed
-    grid = (first["grid"]["columns"], first["grid"]["rows"])
-    assert (first["flag"], grid, first["tiles_by_slot"]) == (daily.flag, tuple(daily.grid), list(daily.start))
+    public = puzzle.daily("2026-11-29")  # the public schedule's deal of the day: not the served one
+    assert first["seed"] != public.seed
     verified = client.post("/api/puzzle/verify", json={"token": first["token"], "swaps": []})
     assert verified.status_code == 422  # an unsolved board is still rejected
 
