@@ -138,9 +138,9 @@ def guess_once(port: int, cookie: str, seed: int) -> tuple[str, int] | None:
 
 
 # A known bug (issue 32, open): after a SIGKILL and a restart of Redis on the same port, the running
-# server's asyncio Redis connections do not recover (a board request timed out after 30 s). strict:
-# the mark must go the day the bug is fixed.
-KILLED_REDIS_BUG = pytest.mark.xfail(strict=True, reason="the asyncio Redis path does not recover from a SIGKILL")
+# server's asyncio Redis connections do not recover (a board request timed out after 30 s); it was
+# seen failing each time it ran, not proven deterministic: an XPASS is reported, not hidden.
+KILLED_REDIS_BUG = pytest.mark.xfail(strict=False, reason="the asyncio Redis path does not recover from a SIGKILL")
 
 
 @pytest.mark.parametrize("fault", ["SIGSTOP", pytest.param("SIGKILL", marks=KILLED_REDIS_BUG)])
