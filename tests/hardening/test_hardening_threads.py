@@ -106,8 +106,8 @@ def test_generate_many_identical_for_1_2_4_threads(mode, legacy):
         for name in ARRAYS:
             assert np.array_equal(getattr(batches[1], name), getattr(batches[t], name)), (t, name)
     for i in range(0, len(seeds), 499):
-        # a batch is the search alone: generate's difficulty=None (docs/difficulty.md)
-        assert batches[4][i] == connections.generate(int(seeds[i]), mode, legacy=legacy, difficulty=None)
+        # a batch deals what generate deals, at generate's default difficulty (docs/difficulty.md)
+        assert batches[4][i] == connections.generate(int(seeds[i]), mode, legacy=legacy)
 
 
 def test_generate_many_from_many_threads_at_once():
