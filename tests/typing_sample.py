@@ -154,6 +154,9 @@ def connections_functions(lib: Library) -> None:
     ambiguities = connections.find_ambiguities(board, lib)
     assert_type(ambiguities, list[Ambiguity])
     assert ambiguities == []
+    split = connections.find_second_split(board, lib)
+    assert_type(split, tuple[connections.Four, connections.Four, connections.Four, connections.Four] | None)
+    assert split is None  # generate never deals a board with a second answer
 
     seeds: Sequence[int] = range(8)
     batch = connections.generate_many(seeds, "flags", threads=2)

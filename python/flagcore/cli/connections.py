@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     if args.daily is not None:
         from ..connections import daily
 
-        board = daily(args.daily, mode, library=library)
+        board = daily(args.daily, as_mode(mode), library=library)
     else:
         board = generate(
             seed, as_mode(mode), library=library, legacy=legacy, trace=args.trace, difficulty=_difficulty(args)

@@ -185,7 +185,7 @@ class KeyedBoards:
             raise ApiError(400, "future_daily", "this board is the daily of a day that has not begun yet")
         start = time.perf_counter()
         if day is not None:  # a daily: the board of the season's schedule (connections.daily)
-            board = daily(day, mode, library=self._library, ratings=self._ratings, key=self.season_key)
+            board = daily(day, as_mode(mode), library=self._library, ratings=self._ratings, key=self.season_key)
         else:
             board = generate(
                 int.from_bytes(keys[3:7], "big"), as_mode(mode), library=self._library, ratings=self._ratings

@@ -34,6 +34,7 @@ from ... import season as _season
 from ...days import EPOCH
 from ...library import Library
 from ...ratings.document import as_ratings
+from ...types import Mode
 from ..board import Board
 from .ahead import PLAN_AHEAD, keep_ahead, prepare
 from .build import forget, schedule
@@ -47,7 +48,7 @@ __all__ += ["PLAN_AHEAD", "prepare", "categories", "placeable_ids", "never_ids",
 
 def daily(
     date: _dt.date | str | None = None,
-    mode: str = "flags",
+    mode: Mode = "flags",
     *,
     library: Library | None = None,
     key: bytes | None = None,

@@ -31,7 +31,7 @@ Found = tuple[list[int], list[int], list[int]]  # (categories per tier, the plan
 def planned_search(s: Schedule, planned: list[int]) -> tuple[int, Any, Any]:
     """The fixed search over one category per tier (status 0: they form a board)."""
     flat = np.array([planned[t] for t in s.depth_order], dtype=np.int32)
-    return s.impl.search_categories(s.prepared, flat, _ONE_EACH)  # type: ignore[no-any-return]
+    return s.impl.search_categories(s.prepared, flat, _ONE_EACH)
 
 
 def enough_facts(s: Schedule, cats: list[int]) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ... import season as _season
+from ..._engines import ConnectionsEngine
 from ..._impl import core
 
 ITEMS = 4
@@ -56,7 +57,7 @@ class Schedule:
     """One (library, mode) ready to schedule: the search's tables and each tier's rotation."""
 
     mode: str
-    impl: Any  # the engine (compiled or twin) whose tables these are
+    impl: ConnectionsEngine  # the engine (compiled or twin) whose tables these are
     tables: Any
     prepared: Any
     placeable: tuple[tuple[int, ...], ...]  # per tier: category indices some board can hold
