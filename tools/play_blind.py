@@ -104,7 +104,7 @@ def _review(paths: list[str]) -> int:
     board's groups and the phantoms (docs/difficulty.md) that hold it; per board, the model's figures
     and whether the tiles split into four fours a second way (benchmarks/second_splits.py)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    from second_splits import second_splits  # noqa: PLC0415 (a benchmark module, not the package)
+    from second_splits import split_kind  # noqa: PLC0415 (a benchmark module, not the package)
 
     from flagcore.connections import board_difficulty  # noqa: PLC0415
 
@@ -117,7 +117,8 @@ def _review(paths: list[str]) -> int:
             continue
         model = board_difficulty(board)
         group_of = {c: g.tier for g in board.groups for c in g.codes}
-        off_only, mixed = second_splits(board)
+        exists, keeps_none = split_kind(board)
+        off_only, mixed = exists and keeps_none, exists and not keeps_none
         exact = sum(1 for p in model.phantoms if len(p.codes) == 4 and p.spread >= 2)
         print(
             f"{path}: {'won' if game.won else 'lost'}, {game.mistakes} mistakes; tempting phantoms "

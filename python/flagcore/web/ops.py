@@ -93,11 +93,13 @@ class Metrics:
         self.flush()
 
     def count(self, name: str, *labels: str, amount: float = 1) -> None:
+        """Add ``amount`` to the counter ``name`` with these label values."""
         key = (name, *labels)
         self.counts[key] = self.counts.get(key, 0) + amount
         self._dirty = True
 
     def observe(self, name: str, seconds: float, *labels: str) -> None:
+        """Record one duration of ``name`` (seconds) in its histogram with these label values."""
         key = (name, *labels)
         bins = self.histograms.get(key)
         if bins is None:
@@ -210,6 +212,7 @@ class JsonFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, message, the request id, and the traceback."""
 
     def format(self, record: logging.LogRecord) -> str:
+        """The record as one JSON line (time, level, message, request id where there is one)."""
         entry: dict[str, Any] = {
             "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
