@@ -175,7 +175,7 @@ def test_a_day_not_begun_says_when_it_opens(new_page, server, width, scheme) -> 
     assert page.inner_text("#message").startswith(
         f"The daily of 2999-01-01 is not out yet: it opens on {OPENS} at 11:00"
     )
-    assert not page.is_visible("#swaps")
+    assert not page.is_visible("#swaps") and not page.is_visible("#board")  # no deal: no empty frame
 
 
 @pytest.mark.parametrize("width,scheme", SCREENS)
@@ -187,6 +187,18 @@ def test_tile_names_are_12px_or_more(new_page, server, width, scheme) -> None:  
         "#tiles .tile .name", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
     )
     assert len(sizes) == 16 and min(sizes) >= 12
+    # and no country's one-word name is broken mid-word ("Turkmenista / n"): each fits a tile's line
+    words = page.evaluate(
+        "fetch('/api/flags').then(r => r.json()).then(list => [...new Set(list.flatMap(f => f.name.split(' ')))])"
+    )
+    broken = page.evaluate(
+        """words => { const name = document.querySelector('#tiles .tile .name'); name.textContent = 'Chad';
+        const line = name.offsetHeight;
+        return words.filter(w => !w.includes('-'))
+          .filter(w => { name.textContent = w; return name.offsetHeight > line; }); }""",
+        sorted(words, key=len, reverse=True)[:60],
+    )
+    assert broken == [], f"names broken mid-word at {width}px"
 
 
 @pytest.mark.parametrize("width,scheme", SCREENS)
@@ -206,6 +218,8 @@ def test_high_contrast_is_a_setting_kept_in_this_browser(new_page, server, width
     page.goto(f"{server.url}/puzzle?flag=JP&grid=easy&seed=3")  # kept, and on every page
     page.wait_for_selector(".ptile")
     assert page.evaluate("document.documentElement.classList.contains('contrast')")
+    # the Puzzle's tiles keep no border of their own: the board's lines part them, a whole flag is whole
+    assert page.evaluate("getComputedStyle(document.querySelector('.ptile')).borderTopWidth") == "0px"
     page.click("#settings-button")
     assert page.is_checked("#contrast")
     page.uncheck("#contrast")

@@ -50,7 +50,7 @@ def test_a_puzzle_solve_with_the_keyboard_alone(page, server) -> None:  # type: 
         page.keyboard.press("Enter")
         page.wait_for_function(f"document.getElementById('swaps').textContent === '{i + 1}'")
     page.wait_for_selector("#result:not([hidden])")
-    assert page.inner_text("#r-swaps") == str(len(log))
+    assert page.get_attribute("#result", "data-swaps") == str(len(log))
     names = page.eval_on_selector_all(".ptile", "els => els.map(e => e.getAttribute('aria-label'))")
     assert all(n.endswith(", in place") for n in names)
     assert page.evaluate("document.activeElement.id") == "result"
@@ -82,8 +82,8 @@ def test_todays_deal_first_and_its_stats_survive_a_reload(page, server) -> None:
         page.click(f'.ptile[data-slot="{b}"]')
         page.wait_for_function(f"document.getElementById('swaps').textContent === '{i + 1}'")
     page.wait_for_selector("#result:not([hidden])")
-    over = int(page.inner_text("#r-over"))
-    assert over == len(log) - int(page.inner_text("#r-par"))
+    over = int(page.get_attribute("#result", "data-over"))
+    assert over == len(log) - int(page.get_attribute("#result", "data-par"))
     share = page.eval_on_selector("#share", "e => e.textContent").split("\n")
     assert share[0] == f"flagcore Puzzle {today()}"
     assert "Your stats are updated" in page.inner_text("#message")

@@ -56,13 +56,18 @@ def test_the_days_puzzle_is_kept_across_reloads_and_browsers_and_stays_finished(
         other.click(f'.ptile[data-slot="{b}"]')
     other.wait_for_selector("#result:not([hidden])")
     over = len(log) - deal["par"]
-    assert other.inner_text("#r-swaps") == str(len(log)) and other.inner_text("#r-over") == str(over)
+    figures = {k: other.get_attribute("#result", f"data-{k}") for k in ("swaps", "par", "over")}
+    assert figures == {"swaps": str(len(log)), "par": str(deal["par"]), "over": str(over)}
+    par = f"{len(log)} swaps, par {deal['par']}"
+    verdict = f"Perfect: solved in {par}" if over == 0 else f"Solved in {par} ({over} over)"
+    assert other.inner_text("#verdict") == verdict  # one line of outcome: no counters above it say it again
+    assert not other.is_visible("#counters")
     for pg in (page, other):  # a reload of either browser: the deal is finished, the flag whole
         pg.reload()
         pg.wait_for_selector("#result:not([hidden])")
         assert board(pg) == list(range(len(deal["tiles_by_slot"])))
-        assert pg.inner_text("#r-swaps") == str(len(log)) and pg.inner_text("#r-par") == str(deal["par"])
+        assert pg.inner_text("#verdict") == verdict and not pg.is_visible("#counters")
         assert "Not accepted" not in pg.inner_text("main")
         assert pg.inner_text("#next-daily").startswith("Next daily in ")
         pg.click(".ptile")  # a finished board takes no swaps
-        assert pg.inner_text("#swaps") == "0" and pg.inner_text("#message") == ""
+        assert board(pg) == list(range(len(deal["tiles_by_slot"]))) and pg.inner_text("#message") == ""

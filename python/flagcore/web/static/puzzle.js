@@ -127,15 +127,16 @@ async function verify() {
   } catch (err) { say("Not accepted: " + err.message); }
 }
 
-// The end: one line of outcome, the swaps against par, the share, the day's figures, the next daily.
+// The end: one line of outcome (the swaps against par; the counters above it go), the share, the
+// day's figures, the next daily. The figures are on the section too (data-swaps, -par, -over).
 function showResult(r, now) {
-  $("verdict").textContent = r.perfect ? `Perfect: solved in ${plural(r.swaps, "swap")}` : `Solved, ${r.over_par} over par`;
-  $("r-swaps").textContent = r.swaps;
-  $("r-par").textContent = r.par;
-  $("r-over").textContent = r.over_par;
+  const figures = `${plural(r.swaps, "swap")}, par ${r.par}`;
+  $("verdict").textContent = r.perfect ? `Perfect: solved in ${figures}` : `Solved in ${figures} (${r.over_par} over)`;
+  Object.assign($("result").dataset, { swaps: r.swaps, par: r.par, over: r.over_par });
+  $("counters").hidden = true;
   const d = puzzle.deal, what = puzzle.daily ? `${puzzle.daily}${puzzle.daily === today() ? "" : " (archive)"}` : `seed ${d.seed}`;
   $("share").textContent = `flagcore Puzzle ${what}\n${d.name}, ${d.grid.columns}x${d.grid.rows}: ` +
-    `solved in ${plural(r.swaps, "swap")}, par ${r.par}${r.perfect ? " (perfect)" : ` (${r.over_par} over)`}`;
+    `solved in ${figures}${r.perfect ? " (perfect)" : ` (${r.over_par} over)`}`;
   const aggregate = aggregateText(r.today || d.today);
   $("aggregate").textContent = aggregate;
   $("aggregate").hidden = !aggregate;
