@@ -18,7 +18,8 @@ threads, processes or machines share the store:
   a player's stats are computed from);
 - **play records** (flagcore.ratings): write-once per key (a keyed hash of player and board, so a
   game is recorded once and no player is named), kept ``ttl`` seconds, with the counters of the
-  day's aggregate bumped in the same atomic step; listed in the order recorded.
+  day's aggregate bumped in the same atomic step (a Puzzle's: in its ``record_verified``); listed
+  in the order recorded.
 
 Values are bytes: the caller encodes them (JSON), the store never looks inside. Every call either
 answers or raises ``StoreUnavailable`` within the store's ``timeout`` (a synchronous Redis call:
@@ -55,8 +56,10 @@ batch_observers: list[Callable[[float, bool, int], None]] = []
 # result is the player's (key, data) to record with the save, or None
 Result = tuple[str, bytes]
 Save = tuple[str, str, int, bytes, int, bytes | None, Result | None]
-# record_verified's arguments, checked: (kind, jti, exp, key, data, player, result)
-Verified = tuple[str, str, int, str, bytes, str | None, Result | None]
+# record_play's arguments, checked: (key, data, counts, fields, ttl)
+Play = tuple[str, bytes, str, tuple[str, ...], int]
+# record_verified's arguments, checked: (kind, jti, exp, key, data, player, result, play)
+Verified = tuple[str, str, int, str, bytes, str | None, Result | None, Play | None]
 
 
 class GameRecord(NamedTuple):
@@ -172,6 +175,10 @@ class Store(ABC):
         """The result recorded under ``key``, or None."""
         return self._run(self._get_once_op("result", as_key(key, "key")))  # type: ignore[no-any-return]
 
+    async def aresult(self, key: str) -> bytes | None:
+        """``result`` on an event loop."""
+        return await self._arun(self._get_once_op("result", as_key(key, "key")))  # type: ignore[no-any-return]
+
     def record_verified(
         self,
         kind: str,
@@ -181,12 +188,14 @@ class Store(ABC):
         data: bytes,
         player: str | None = None,
         result: Result | None = None,
+        play: Play | None = None,
     ) -> bool:
         """One atomic step: spend token ``jti`` (as ``spend``), record ``data`` as the result under
-        ``key`` (as ``record_result``) and, given ``player``, the player's ``result`` ``(key, data)``
-        (as ``record_player_result``). True if all were written; False, writing nothing, if the
-        token was spent or ``key`` has a result already."""
-        return self._run(self._verified_op(_checked_verified(kind, jti, exp, key, data, player, result)))  # type: ignore[no-any-return]
+        ``key`` (as ``record_result``), given ``player`` the player's ``result`` ``(key, data)``
+        (as ``record_player_result``) and, given ``play``, the play record ``(key, data, counts,
+        fields, ttl)`` (as ``record_play``). True if all were written; False, writing nothing, if
+        the token was spent or ``key`` has a result already."""
+        return self._run(self._verified_op(_checked_verified(kind, jti, exp, key, data, player, result, play)))  # type: ignore[no-any-return]
 
     async def arecord_verified(
         self,
@@ -197,9 +206,12 @@ class Store(ABC):
         data: bytes,
         player: str | None = None,
         result: Result | None = None,
+        play: Play | None = None,
     ) -> bool:
         """``record_verified`` on an event loop."""
-        return await self._arun(self._verified_op(_checked_verified(kind, jti, exp, key, data, player, result)))  # type: ignore[no-any-return]
+        return await self._arun(  # type: ignore[no-any-return]
+            self._verified_op(_checked_verified(kind, jti, exp, key, data, player, result, play))
+        )
 
     # ------------------------------------------------------------ a player's results
 
@@ -228,11 +240,11 @@ class Store(ABC):
         """One atomic step, write-once per ``key``: keep the play record ``data`` for ``ttl``
         seconds and add 1 to each of ``fields`` in the counter set ``counts`` (kept as long);
         True if recorded, False (nothing written) if ``key`` was recorded already."""
-        return self._run(self._record_play_op(*_checked_play(key, data, counts, fields, ttl)))  # type: ignore[no-any-return]
+        return self._run(self._record_play_op(_checked_play(key, data, counts, fields, ttl)))  # type: ignore[no-any-return]
 
     async def arecord_play(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> bool:
         """``record_play`` on an event loop (in the same batch as the turn's other calls)."""
-        return await self._arun(self._record_play_op(*_checked_play(key, data, counts, fields, ttl)))  # type: ignore[no-any-return]
+        return await self._arun(self._record_play_op(_checked_play(key, data, counts, fields, ttl)))  # type: ignore[no-any-return]
 
     def play_counts(self, counts: str) -> dict[str, int]:
         """The counter set ``counts``: field -> count (empty if none was recorded, or expired)."""
@@ -368,7 +380,7 @@ class Store(ABC):
     def _ping_op(self) -> Any: ...
 
     @abstractmethod
-    def _record_play_op(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> Any: ...
+    def _record_play_op(self, play: Play) -> Any: ...
 
     @abstractmethod
     def _play_counts_op(self, counts: str) -> Any: ...
@@ -401,10 +413,12 @@ def _checked_save(
 
 
 def _checked_verified(
-    kind: str, jti: str, exp: int, key: str, data: bytes, player: str | None, result: Any
+    kind: str, jti: str, exp: int, key: str, data: bytes, player: str | None, result: Any, play: Any
 ) -> Verified:
     if (player is None) != (result is None):
         raise ValueError("give both player and result, or neither")
+    if play is not None and (not isinstance(play, tuple) or len(play) != 5):
+        raise TypeError(f"play must be a (key, data, counts, fields, ttl) tuple or None, not {type(play).__name__}")
     return (
         as_key(kind, "kind"),
         as_key(jti, "jti"),
@@ -413,15 +427,14 @@ def _checked_verified(
         as_value(data),
         None if player is None else as_key(player, "player"),
         _checked_result(result),
+        None if play is None else _checked_play(*play),
     )
 
 
 MAX_PLAY_FIELDS = 16  # counters one play bumps (the day's aggregate of a board names a handful)
 
 
-def _checked_play(
-    key: str, data: bytes, counts: str, fields: Any, ttl: int
-) -> tuple[str, bytes, str, tuple[str, ...], int]:
+def _checked_play(key: str, data: bytes, counts: str, fields: Any, ttl: int) -> Play:
     if not isinstance(fields, tuple) or len(fields) > MAX_PLAY_FIELDS:
         raise TypeError(f"fields must be a tuple of at most {MAX_PLAY_FIELDS} counter names")
     return (

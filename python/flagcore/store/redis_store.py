@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, GameRecord, Save, Store, Verified
+from .base import DEFAULT_TIMEOUT, GameRecord, Play, Save, Store, Verified
 
 # A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
 # guess, the most frequent write) and every later one this script.
@@ -69,17 +69,30 @@ if old then return old end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return false
 """
-# KEYS[1] the spent token, KEYS[2] the result, KEYS[3] (optional) the player's results; ARGV: the
-# token's seconds to live, the result, the player's result key and value. 1 if all written, 0
-# (nothing written) if the token was spent or the result is there.
+# KEYS[1] the spent token, KEYS[2] the result, then the player's results (with a player's result)
+# and the four keys of _RECORD_PLAY (with a play record); ARGV: the token's seconds to live, the
+# result, "1" and the player's result key and value ("0", "", "" without), then with a play record
+# _RECORD_PLAY's ARGV. 1 if all written, 0 (nothing written) if the token was spent or the result
+# is there. The play's part repeats _RECORD_PLAY (a script cannot call another).
 _VERIFIED = """
-if KEYS[3] and redis.call('TYPE', KEYS[3]).ok ~= 'hash' and redis.call('EXISTS', KEYS[3]) == 1 then
-  return redis.error_reply('WRONGTYPE the player results key holds another type')
+local p = 3
+if ARGV[3] == '1' then
+  if redis.call('TYPE', KEYS[3]).ok ~= 'hash' and redis.call('EXISTS', KEYS[3]) == 1 then
+    return redis.error_reply('WRONGTYPE the player results key holds another type')
+  end
+  p = 4
 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])
-if KEYS[3] then redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[4]) end
+if ARGV[3] == '1' then redis.call('HSETNX', KEYS[3], ARGV[4], ARGV[5]) end
+if #KEYS > p and redis.call('SET', KEYS[p], '1', 'NX', 'EX', ARGV[6]) then
+  redis.call('RPUSH', KEYS[p + 1], ARGV[7])
+  redis.call('EXPIRE', KEYS[p + 1], tonumber(ARGV[6]) + 86400)
+  redis.call('SADD', KEYS[p + 2], ARGV[8])
+  for i = 9, #ARGV do redis.call('HINCRBY', KEYS[p + 3], ARGV[i], 1) end
+  redis.call('EXPIRE', KEYS[p + 3], ARGV[6])
+end
 return 1
 """
 # KEYS[1] the play's write-once mark, KEYS[2] the day's list of records, KEYS[3] the set of days,
@@ -368,15 +381,19 @@ class RedisStore(Store):
         )
 
     def _verified_op(self, verified: Verified) -> Op:
-        kind, jti, exp, key, data, player, result = verified
+        kind, jti, exp, key, data, player, result, play = verified
         ttl = exp - int(self._clock())
         if ttl <= 0:
             return Op([], lambda replies: False)
         keys = [self._spent_key(kind, jti), f"{self.prefix}result:{key}"]
-        args: tuple[str | bytes | int, ...] = (ttl, data)
+        args: tuple[str | bytes | int, ...] = (ttl, data, b"0", b"", b"")
         if player is not None and result is not None:
             keys.append(self._player_results_key(player))
-            args += result
+            args = (ttl, data, b"1", *result)
+        if play is not None:
+            play_keys, play_args = self._play_command(play)
+            keys += play_keys
+            args += play_args
         return Op([_script(_VERIFIED, keys, *args)], lambda replies: bool(replies[0]))
 
     def _put_player_result_op(self, player: str, key: str, data: bytes) -> Op:
@@ -396,7 +413,9 @@ class RedisStore(Store):
     # the records of a day (UTC, by the store's clock) are one list, kept a day past the last
     # record's ttl; the set of days lists them in order, so a reader pages day by day
 
-    def _record_play_op(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> Op:
+    def _play_command(self, play: Play) -> tuple[list[str], tuple[str | bytes | int, ...]]:
+        """The keys and arguments of _RECORD_PLAY for a play record."""
+        key, data, counts, fields, ttl = play
         day = int(self._clock()) // 86400
         keys = [
             f"{self.prefix}play:{key}",
@@ -404,7 +423,11 @@ class RedisStore(Store):
             f"{self.prefix}play-days",
             f"{self.prefix}play-counts:{counts}",
         ]
-        return Op([_script(_RECORD_PLAY, keys, ttl, data, day, *fields)], lambda replies: bool(replies[0]))
+        return keys, (ttl, data, day, *fields)
+
+    def _record_play_op(self, play: Play) -> Op:
+        keys, args = self._play_command(play)
+        return Op([_script(_RECORD_PLAY, keys, *args)], lambda replies: bool(replies[0]))
 
     def _play_counts_op(self, counts: str) -> Op:
         def decode(replies: list[Any]) -> dict[str, int]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, FIRST_PAUSE, LAST_PAUSE, GameRecord, Save, Store, Verified, log
+from .base import DEFAULT_TIMEOUT, FIRST_PAUSE, LAST_PAUSE, GameRecord, Play, Save, Store, Verified, log
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -344,8 +344,9 @@ class SQLiteStore(Store):
         return Op(work)
 
     def _verified_op(self, verified: Verified) -> Op:
-        kind, jti, exp, key, data, player, result = verified
-        if exp <= self._now():
+        kind, jti, exp, key, data, player, result, play = verified
+        now = self._now()
+        if exp <= now:
             return Op(lambda conn: False)
 
         def work(conn: sqlite3.Connection) -> bool:
@@ -357,27 +358,15 @@ class SQLiteStore(Store):
             conn.execute("INSERT INTO results VALUES (?, ?)", (key, data))
             if player is not None and result is not None:
                 _put_player_result(conn, player, *result)
+            if play is not None:
+                _record_play(conn, now, play)
             return True
 
         return Op(work, writes=True)
 
-    def _record_play_op(self, key: str, data: bytes, counts: str, fields: tuple[str, ...], ttl: int) -> Op:
-        exp = self._now() + ttl
-
-        def work(conn: sqlite3.Connection) -> bool:
-            cur = conn.execute(
-                "INSERT INTO plays (key, exp, data) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING", (key, exp, data)
-            )
-            if cur.rowcount != 1:
-                return False
-            conn.executemany(
-                "INSERT INTO play_counts VALUES (?, ?, 1, ?) "
-                "ON CONFLICT (counts, field) DO UPDATE SET n = n + 1, exp = max(exp, excluded.exp)",
-                [(counts, f, exp) for f in fields],
-            )
-            return True
-
-        return Op(work, writes=True)
+    def _record_play_op(self, play: Play) -> Op:
+        now = self._now()
+        return Op(lambda conn: _record_play(conn, now, play), writes=True)
 
     def _play_counts_op(self, counts: str) -> Op:
         def work(conn: sqlite3.Connection) -> dict[str, int]:
@@ -463,3 +452,20 @@ def _put_player_result(conn: sqlite3.Connection, player: str, key: str, data: by
     # never deleted, so the first writer's row is there
     row = conn.execute("SELECT data FROM player_results WHERE player = ? AND key = ?", (player, key)).fetchone()
     return bytes(row[0])
+
+
+def _record_play(conn: sqlite3.Connection, now: int, play: Play) -> bool:
+    """A play record, write-once per key, and its counters: True if this statement wrote it."""
+    key, data, counts, fields, ttl = play
+    exp = now + ttl
+    cur = conn.execute(
+        "INSERT INTO plays (key, exp, data) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING", (key, exp, data)
+    )
+    if cur.rowcount != 1:
+        return False
+    conn.executemany(
+        "INSERT INTO play_counts VALUES (?, ?, 1, ?) "
+        "ON CONFLICT (counts, field) DO UPDATE SET n = n + 1, exp = max(exp, excluded.exp)",
+        [(counts, f, exp) for f in fields],
+    )
+    return True

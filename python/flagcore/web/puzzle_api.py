@@ -4,11 +4,17 @@ A deal returns its par and a token that binds the flag, grid, start board and pa
 replays the client's swap log against it. With a store, a deal's result is recorded once per
 (player, flag, grid, seed), and a daily's counts in the player's stats; the player's game on a
 deal is kept too (issue 34): ``progress`` keeps the swaps so far, and dealing the same deal again
-(a reload, another browser of the player) returns them, or the result once verified.
+(a reload, another browser of the player) returns them, or the result once verified. Every store
+call is the awaitable one (the event loop never waits for the store; each answers or is 503
+``store_unavailable`` within the store's timeout). A verified result keeps its play record in
+the same atomic step, and the reply carries the aggregate of the day's Puzzle (or of the flag on
+its grid), ``today``, this game included: only once the player finished (flagcore.web.plays).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import secrets
 from collections.abc import Coroutine
@@ -20,15 +26,18 @@ import orjson
 from .. import Rng, puzzle
 from .._args.web import as_bench_tiles, as_deal_request, as_kept_swaps, as_swap_list, field
 from ..days import latest_day_text
-from ..errors import ApiError
+from ..errors import ApiError, StoreUnavailable
+from ..ratings import PuzzleRecord
 from ..season import puzzle_plan
 from ..signatures import flag_svg, piece_signatures
 from ..store import Store
 from . import stats
 from .flag_names import FlagNames
 from .ops import METRICS
+from .plays import puzzle_aggregate, puzzle_counts_key, puzzle_play
 from .tokens import Signer, SpendHook
 
+log = logging.getLogger("flagcore.web")
 _SVG_SIZE = re.compile(rb'viewBox\s*=\s*["\']\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)[\s,]+([\d.eE+]+)')
 
 
@@ -47,7 +56,9 @@ class PuzzleApi:
         self.signer, self.names, self.puzzle_ttl, self.on_spend, self.store = signer, names, puzzle_ttl, on_spend, store
         self.season_key = season_key  # the dailies' schedule (season.puzzle_plan's key; None: the public one)
 
-    def deal(self, body: dict[str, Any], player: str | None = None) -> dict[str, Any]:
+    def deal(
+        self, body: dict[str, Any], player: str | None = None
+    ) -> dict[str, Any] | Coroutine[Any, Any, dict[str, Any]]:
         """A shuffled board with a signed token binding flag, grid, start and par;
         ``{"daily": "YYYY-MM-DD"}`` deals that day's Puzzle (the reply says the day)."""
         asked = as_deal_request(body, self.names.codes, latest_day_text())
@@ -61,41 +72,65 @@ class PuzzleApi:
                 flag = self.names.sorted_codes[Rng(f"flag|{seed}").below(len(self.names.sorted_codes))]
             reply = self._deal(flag, asked.grid, seed, player)
         if self.store is not None and player is not None:
-            self._with_game(reply, player)
+            return self._with_game(reply, player, asked.daily)
         return reply
 
-    def _with_game(self, reply: dict[str, Any], player: str) -> None:
-        """The player's game on a deal where it is: its verified result ("result"), else the swaps
-        kept so far ("swaps", when there are some); "kept": the page sends its swaps to ``progress``."""
+    async def _with_game(self, reply: dict[str, Any], player: str, day: str | None) -> dict[str, Any]:
+        """The player's game on a deal where it is: its verified result ("result", with the
+        aggregate "today"), else the swaps kept so far ("swaps", when there are some); "kept": the
+        page sends its swaps to ``progress``. The result and the game in one batch; the counters
+        after, only for a finished deal."""
         assert self.store is not None  # only called with a store (deal)
         reply["kept"] = True
         grid = reply["grid"]
         deal = (reply["flag"], grid["columns"], grid["rows"], reply["seed"])
-        done = self.store.result(_deal_key(player, *deal))
+        done, record = await asyncio.gather(
+            self.store.aresult(_deal_key(player, *deal)), self.store.aload_game(player, _game_key(*deal))
+        )
         if done is not None:
             result = orjson.loads(done)
             del result["jti"]
             reply["result"] = result
-            return
-        record = self.store.load_game(player, _game_key(*deal))
-        if record is not None:
+            counts = await self._counts(
+                puzzle_counts_key(reply["flag"], _grid_text(grid["columns"], grid["rows"]), day)
+            )
+            reply["today"] = puzzle_aggregate(counts) if counts is not None else None
+        elif record is not None:
             reply["swaps"] = orjson.loads(record.data)
+        return reply
 
-    def progress(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def _counts(self, key: str) -> dict[str, int] | None:
+        """A Puzzle's counters; None when the store fails (the reply goes without the aggregate)."""
+        assert self.store is not None  # only called with a store
+        try:
+            return await self.store.aplay_counts(key)
+        except StoreUnavailable as exc:
+            log.warning("aggregate %s not read: %s", key, exc)
+            return None
+
+    def progress(self, body: dict[str, Any]) -> Coroutine[Any, Any, dict[str, Any]]:
         """Keep the swaps so far of the token's deal for its player (the latest log wins: a page
         sends its whole log after each swap); 409 once the deal has a verified result."""
         claim = self.signer.check("puzzle", field(body, "token", str))
         swaps = as_kept_swaps(field(body, "swaps", list), len(claim["st"]))
         if self.store is None or "u" not in claim:
             raise ApiError(409, "not_kept", "this server keeps no Puzzle games (no store): the page keeps the swaps")
+        return self._keep(claim, swaps)
+
+    async def _keep(self, claim: dict[str, Any], swaps: list[Any]) -> dict[str, Any]:
+        """``progress`` with a store: compare-and-set on the kept game's version."""
+        assert self.store is not None  # only called with a store (progress)
         player, deal = claim["u"], (claim["f"], claim["c"], claim["r"], claim["s"])
-        if self.store.result(_deal_key(player, *deal)) is not None:
-            raise ApiError(409, "already_verified", "this Puzzle deal already has a verified result (one per player)")
         key, data = _game_key(*deal), orjson.dumps(swaps)
+        done, record = await asyncio.gather(
+            self.store.aresult(_deal_key(player, *deal)), self.store.aload_game(player, key)
+        )
+        if done is not None:
+            raise ApiError(409, "already_verified", "this Puzzle deal already has a verified result (one per player)")
         for _ in range(3):  # read the version, write on it; another tab's write meanwhile: read again
-            record = self.store.load_game(player, key)
-            if self.store.save_game(player, key, record.version if record else 0, data, self.puzzle_ttl):
+            if await self.store.asave_game(player, key, record.version if record else 0, data, self.puzzle_ttl):
                 return {"swaps": len(swaps)}
+            record = await self.store.aload_game(player, key)
         raise ApiError(409, "stale_token", "this game is being played in another tab: reload it")
 
     def _deal(
@@ -155,20 +190,34 @@ class PuzzleApi:
     async def _record(self, claim: dict[str, Any], verified: dict[str, Any]) -> dict[str, Any]:
         """Keep a verified result: a token verifies once, and a deal (the same seed dealt again:
         another token) has one result per player; a daily's counts in the player's stats. The
-        token's spend and both results are one atomic step (the store's ``record_verified``): a
-        store failing midway records none, and the client told 503 may verify again."""
+        token's spend, both results and the play record are one atomic step (the store's
+        ``record_verified``): a store failing midway records none, and the client told 503 may
+        verify again. The counters of the aggregate are read in the same batch."""
         assert self.store is not None  # only called with a store (verify)
         deal_key = _deal_key(claim["u"], claim["f"], claim["c"], claim["r"], claim["s"])
         mine = orjson.dumps({"jti": claim["jti"], **verified})
         result = None
-        if "d" in claim and stats.counts(claim["d"]):
+        day = claim.get("d")
+        if day is not None and stats.counts(day):
             entry = stats.result_data(verified["solved"], verified["over_par"])
-            result = (stats.result_key("puzzle", claim["d"]), entry)
+            result = (stats.result_key("puzzle", day), entry)
         player = claim["u"] if result is not None else None
-        if not await self.store.arecord_verified("puzzle", claim["jti"], claim["exp"], deal_key, mine, player, result):
+        over = verified["over_par"] if verified["solved"] else None
+        record = PuzzleRecord(claim["f"], _grid_text(claim["c"], claim["r"]), over, verified["solved"], day)
+        play = puzzle_play(self.signer, claim["u"], deal_key, record)
+        # one batch, the counters read first (before the record, even when Redis must be sent the
+        # script again after the batch), then this game's own counts added to them
+        counts, kept = await asyncio.gather(
+            self._counts(play[2]),
+            self.store.arecord_verified("puzzle", claim["jti"], claim["exp"], deal_key, mine, player, result, play),
+        )
+        if not kept:
             raise ApiError(409, "already_verified", "this Puzzle deal already has a verified result (one per player)")
         _count_verified(verified)
-        return verified
+        if counts is not None:
+            for f in play[3]:
+                counts[f] = counts.get(f, 0) + 1
+        return {**verified, "today": puzzle_aggregate(counts) if counts is not None else None}
 
     def cycles(self, body: dict[str, Any]) -> dict[str, Any]:
         """The swap bench's cycles, min swaps and each slot's cycle."""
@@ -189,6 +238,11 @@ class PuzzleApi:
             "cycle_of": cycle_of,
             "solved": puzzle.is_strictly_solved(tiles),
         }
+
+
+def _grid_text(columns: int, rows: int) -> str:
+    """A grid as play records name it: 'CxR'."""
+    return f"{columns}x{rows}"
 
 
 def _deal_key(player: str, flag: str, columns: int, rows: int, seed: int | str) -> str:

@@ -205,6 +205,12 @@ ROUTES: tuple[Route, ...] = (
                     "perfect": {"type": "boolean"},
                     "solved": {"type": "boolean"},
                     "flag": {"type": "string"},
+                    "today": {
+                        "type": "object",
+                        "nullable": True,
+                        "description": "with a store: the aggregate of the day's Puzzle (or of the flag on its grid), "
+                        "this game included: plays, perfect, median_over_par, over_par (docs/server.md)",
+                    },
                 },
             }
         ),
