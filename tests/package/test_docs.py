@@ -117,7 +117,7 @@ def test_every_picture_is_small_webp_and_in_use_and_every_use_exists():
 def test_the_gallery_shows_every_page_and_state():
     gallery = (DOCS / "gallery.md").read_text(encoding="utf-8")
     shots = sorted(p.name for p in (DOCS / "images").glob("web-*.webp"))
-    assert len(shots) == 15 * 4  # 15 states (tests/web/test_web_play_screens.py) x 2 widths x 2 schemes
+    assert len(shots) == 19 * 4  # 19 states (tests/web/test_web_play_screens.py) x 2 widths x 2 schemes
     for name in shots:
         assert f"(images/{name})" in gallery, name
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from web_helpers import answers, greedy_log
 
-pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
+pytest_plugins = ["browser_fixtures"]  # server, bound_server, browser, new_page, page
 pytestmark = pytest.mark.browser
 
 PAGES = [  # (address, what shows when it is ready)
@@ -110,6 +110,53 @@ def test_axe_finds_nothing_serious_on_any_page_or_state(new_page, server, scheme
     page.goto(f"{server.url}/connections?daily=2999-01-01")  # a day not begun
     page.wait_for_function("document.getElementById('message').textContent !== ''")
     problems["a day not begun"] = serious(page)
+    assert {k: v for k, v in problems.items() if v} == {}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_in_the_states_a_store_brings(new_page, bound_server, scheme) -> None:  # type: ignore[no-untyped-def]
+    """With a store (flagcore serve's default): a Puzzle kept mid-game, its end with the day's
+    figures and the countdown, reopened finished, in high contrast; Connections won with the
+    board's figures; a Puzzle day not begun."""
+    page = new_page(color_scheme=scheme)
+    problems: dict[str, list[str]] = {}
+    page.goto(f"{bound_server.url}/puzzle")
+    page.wait_for_selector(".ptile")
+    deal = page.evaluate("puzzle.deal")
+    log = greedy_log(deal["tiles_by_slot"], deal["classes"])
+    page.click(f'.ptile[data-slot="{log[0][0]}"]')
+    with page.expect_response("**/api/puzzle/progress"):
+        page.click(f'.ptile[data-slot="{log[0][1]}"]')
+    page.reload()
+    page.wait_for_selector(".ptile")
+    problems["puzzle kept mid-game"] = serious(page)
+    for a, b in log[1:]:
+        page.click(f'.ptile[data-slot="{a}"]')
+        page.click(f'.ptile[data-slot="{b}"]')
+    page.wait_for_selector("#aggregate:not([hidden])")
+    page.wait_for_selector("#next-daily:has-text('Next daily in')")
+    problems["puzzle end, the day's figures"] = serious(page)
+    page.reload()
+    page.wait_for_selector("#aggregate:not([hidden])")
+    problems["puzzle reopened finished"] = serious(page)
+    page.click("#settings-button")
+    page.check("#contrast")
+    page.click("#settings [data-close]")
+    problems["puzzle end, high contrast"] = serious(page)
+    page.evaluate("localStorage.removeItem('flagcore.contrast')")
+    page.goto(f"{bound_server.url}/connections")
+    page.wait_for_selector("#tiles .tile")
+    for n, codes in enumerate((list(g.codes) for g in answers(page.evaluate("game.boardId")).groups), start=1):
+        for code in codes:
+            page.click(f'#tiles .tile[data-code="{code}"]')
+        page.click("#submit")
+        page.wait_for_function(f"document.querySelectorAll('#solved .group').length === {n}")
+    page.wait_for_selector("#aggregate:not([hidden])")
+    page.wait_for_timeout(600)  # the last animations end
+    problems["connections won, the board's figures"] = serious(page)
+    page.goto(f"{bound_server.url}/puzzle?daily=2999-01-01")
+    page.wait_for_function("document.getElementById('message').textContent !== ''")
+    problems["a Puzzle day not begun"] = serious(page)
     assert {k: v for k, v in problems.items() if v} == {}
 
 

@@ -168,7 +168,7 @@ def test_a_day_not_begun_says_when_it_opens(new_page, server, width, scheme) -> 
         page.inner_text("#message")
         == f"The daily of 2999-01-01 is not out yet: it opens on {OPENS} at 11:00 your time."
     )
-    assert not page.is_visible("#submit")
+    assert not page.is_visible("#submit") and not page.is_visible("#how")  # nothing to find yet
     page.goto(f"{server.url}/puzzle?daily=2999-01-01")
     page.wait_for_function("document.getElementById('message').textContent !== ''")
     assert page.inner_text("#title") == "Daily 2999-01-01"
@@ -176,6 +176,11 @@ def test_a_day_not_begun_says_when_it_opens(new_page, server, width, scheme) -> 
         f"The daily of 2999-01-01 is not out yet: it opens on {OPENS} at 11:00"
     )
     assert not page.is_visible("#swaps") and not page.is_visible("#board")  # no deal: no empty frame
+    assert not page.is_visible("#how")
+    page.click("#more summary")  # today's deal from there: the frame, the how-to line and par are back
+    page.click("#daily")
+    page.wait_for_selector(".ptile")
+    assert page.is_visible("#board") and page.is_visible("#how") and page.is_visible("#par")
 
 
 @pytest.mark.parametrize("width,scheme", SCREENS)

@@ -1,10 +1,12 @@
 """The Puzzle with a store, as a player plays it at 1280 and 390 pixels, light and dark: its par
 before the first swap, a game in progress kept across a reload and another browser of the same
-player, and a finished daily shown finished (fixtures in browser_fixtures.py)."""
+player, a finished daily shown finished, and the day's figures of every player who solved it,
+after the end and never before (fixtures in browser_fixtures.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 import pytest
 from web_helpers import greedy_log
@@ -71,3 +73,48 @@ def test_the_days_puzzle_is_kept_across_reloads_and_browsers_and_stays_finished(
         assert pg.inner_text("#next-daily").startswith("Next daily in ")
         pg.click(".ptile")  # a finished board takes no swaps
         assert board(pg) == list(range(len(deal["tiles_by_slot"]))) and pg.inner_text("#message") == ""
+
+
+def figures(today_: dict) -> str:  # type: ignore[type-arg]
+    """The line the page writes from a finished daily's "today" (puzzle.js figuresText)."""
+    if today_["plays"] == 1:
+        return "You are the first to solve today's deal."
+    median = today_["median_over_par"]
+    at = ", median at par" if median == 0 else f", median {median} over par"
+    return f"{today_['plays']} players solved today's deal: {math.floor(100 * today_['perfect'] + 0.5)}% at par{at}."
+
+
+@pytest.mark.parametrize("width,scheme", SCREENS)
+def test_the_days_figures_show_after_a_finished_daily_never_before(  # type: ignore[no-untyped-def]
+    new_page, bound_server, width, scheme
+) -> None:
+    options = {"viewport": {"width": width, "height": SIZES[width]}, "color_scheme": scheme}
+    for player in range(2):  # two players: the second sees both games in the figures
+        page = new_page(**options)
+        with page.expect_response("**/api/puzzle/deal") as dealt:
+            page.goto(f"{bound_server.url}/puzzle")
+        page.wait_for_selector(".ptile")
+        assert "today" not in dealt.value.json() and not page.is_visible("#aggregate")  # never before the end
+        deal = page.evaluate("puzzle.deal")
+        log = greedy_log(deal["tiles_by_slot"], deal["classes"])
+        page.click(f'.ptile[data-slot="{log[0][0]}"]')
+        with page.expect_response("**/api/puzzle/progress"):
+            page.click(f'.ptile[data-slot="{log[0][1]}"]')
+        page.reload()  # mid-game: still nothing
+        page.wait_for_selector(".ptile")
+        assert page.inner_text("#swaps") == "1" and not page.is_visible("#aggregate")
+        for a, b in log[1:-1]:
+            page.click(f'.ptile[data-slot="{a}"]')
+            page.click(f'.ptile[data-slot="{b}"]')
+        page.click(f'.ptile[data-slot="{log[-1][0]}"]')
+        with page.expect_response("**/api/puzzle/verify") as verified:
+            page.click(f'.ptile[data-slot="{log[-1][1]}"]')
+        page.wait_for_selector("#result:not([hidden])")
+        today_ = verified.value.json()["today"]
+        assert today_["plays"] >= player + 1 and sum(today_["over_par"]) == today_["plays"]
+        assert page.is_visible("#aggregate") and page.inner_text("#aggregate") == figures(today_)
+        assert page.is_visible("#next-daily")
+        page.reload()  # the finished deal reopened: the same figures (nobody else finished meanwhile)
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.inner_text("#aggregate") == figures(today_)
+    assert today_["plays"] >= 2 and " players solved today's deal: " in figures(today_)

@@ -1,9 +1,11 @@
-"""Every page and state at 1280 and 390 pixels, light and dark: nothing wider than the screen,
-and today's board (its sixteen tiles and Submit; the Puzzle's tiles) on the first screen of a phone
-without scrolling. ``FLAGCORE_SCREENSHOTS=docs pytest tests/web/test_web_play_screens.py`` also
-writes the gallery's pictures (docs/gallery.md), docs/images/web-<state>-<width>-<scheme>.webp: the
-first screen for today's boards, the whole page for the other states, made small for the docs
-site by scripts/write_images.py's save_webp (half width at 1280 px, 312 px wide at 390)."""
+"""Every page and state at 1280 and 390 pixels, light and dark, on a server with a store (as
+``flagcore serve`` runs, so a finished daily shows the day's figures): nothing wider than the
+screen, and today's board (its sixteen tiles and Submit; the Puzzle's tiles) on the first screen
+of a phone without scrolling. ``FLAGCORE_SCREENSHOTS=docs pytest tests/web/test_web_play_screens.py``
+also writes the gallery's pictures (docs/gallery.md), docs/images/web-<state>-<width>-<scheme>.webp:
+the first screen for today's boards, dialogs and the long How to play page, the whole page for
+the other states, made small for the docs site by scripts/write_images.py's save_webp (half width
+at 1280 px, 312 px wide at 390)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 from web_helpers import answers, greedy_log
 
-pytest_plugins = ["browser_fixtures"]  # server, browser, new_page, page
+pytest_plugins = ["browser_fixtures"]  # bound_server, browser, new_page
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # about 15 s per size and scheme
 SIZES = {1280: 800, 390: 844}  # width -> height of the first screen
 PICTURE_WIDTH = {1280: 640, 390: 312}  # the width a gallery picture is saved at
@@ -41,7 +43,10 @@ def fits(pg, selector: str) -> bool:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", list(SIZES))
-def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(new_page, server, width, scheme) -> None:  # type: ignore[no-untyped-def]
+def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(  # type: ignore[no-untyped-def]
+    new_page, bound_server, width, scheme
+) -> None:
+    server = bound_server
     folder = os.environ.get("FLAGCORE_SCREENSHOTS")
     page = new_page(first_visit=True, viewport={"width": width, "height": SIZES[width]}, color_scheme=scheme)
     seen: list[str] = []
@@ -97,6 +102,18 @@ def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(new_p
     page.wait_for_selector("#end:not([hidden])")
     state("connections-lost")
 
+    page.goto(server.url + "/connections?seed=99")  # high contrast (Settings), a tile selected
+    page.wait_for_selector("#tiles .tile")
+    page.click("#settings-button")
+    page.check("#contrast")
+    page.click("#settings [data-close]")
+    page.click("#tiles .tile")
+    state("connections-contrast", first_screen=True)
+    page.evaluate("localStorage.removeItem('flagcore.contrast')")
+    page.goto(server.url + "/connections?daily=2999-01-01")  # a day not begun
+    page.wait_for_function("document.getElementById('message').textContent !== ''")
+    state("not-begun", first_screen=True)
+
     page.goto(server.url + "/puzzle")
     page.wait_for_selector("#help[open] #rules-puzzle")  # the Puzzle's first visit too
     page.wait_for_selector(".ptile")
@@ -112,16 +129,19 @@ def test_every_page_and_state_fits_and_todays_board_is_on_the_first_screen(new_p
     state("puzzle-picked", first_screen=True)
     page.click(f'.ptile[data-slot="{log[-1][1]}"]')
     page.wait_for_selector("#result:not([hidden])")
+    page.wait_for_function("document.getElementById('next-daily').textContent !== ''")
     state("puzzle-solved")
 
     for path, name, ready in (
         ("/", "home", ".cards a"),
+        ("/tools", "tools", ".cards a"),
         ("/simulator", "simulator", "#position:has-text('step 0 /')"),
         ("/bench", "bench", ".btile"),
         ("/static/help.html", "help", "#house-rules"),
         ("/static/offline.html", "offline", "h1"),
+        ("/no-such-page", "not-found", "h1:has-text('No such page')"),
     ):
         page.goto(server.url + path)
         page.wait_for_selector(ready)
-        state(name)
-    assert len(seen) == 15
+        state(name, first_screen=name == "help")  # the rules page is long: its first screen
+    assert len(seen) == 19

@@ -136,17 +136,6 @@ function countdown(node) {
   tick();
 }
 
-// The board's figures of every player who finished it: the server's "today" field of a finished
-// game (web/plays.py: plays, the share won, per colour the share of wins that found it last).
-function aggregateText(a) {
-  if (!a || typeof a !== "object" || !(a.plays > 0) || typeof a.won !== "number") return "";
-  const share = x => `${Math.round(100 * x)}%`;
-  let text = `${share(a.won)} of ${plural(a.plays, "player")} solved this board`;
-  const last = Object.entries(a.found_last || {}).filter(([c, x]) => TIER_MARKS[c] && x > 0).sort((x, y) => y[1] - x[1])[0];
-  if (last) text += `; ${TIER_MARKS[last[0]]} ${last[0]} was found last by ${share(last[1])}`;
-  return text + ".";
-}
-
 // ------------------------------------------------------------ stats
 // localStorage may be missing or full (private windows): the game goes on without stats.
 const store = {

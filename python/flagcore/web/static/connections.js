@@ -19,7 +19,7 @@ async function load(query) {
     $("solved").replaceChildren(...(data.solved || []).map(g => groupRow(g, false)));
     $("revealed").replaceChildren();
     $("end").hidden = true;
-    $("play").hidden = false;
+    $("play").hidden = $("how").hidden = false;
     $("mode").value = data.mode;
     const mode = data.mode === "flags" ? "" : ` (${data.mode})`;
     $("board-label").textContent = data.daily ? `${data.daily === today() ? "Today's board" : "Daily"} ${data.daily}${mode}`
@@ -37,7 +37,7 @@ async function load(query) {
   } catch (err) {
     if (err.code === "future_daily" && query.daily) {  // a day not begun: when it opens, in the player's time
       $("board-label").textContent = `Daily ${query.daily}`;
-      $("play").hidden = true;  // no board yet: nothing to play
+      $("play").hidden = $("how").hidden = true;  // no board yet: nothing to play
       return say(opensText(query.daily));
     }
     say(err.message);
@@ -179,6 +179,17 @@ function finish(r, before) {
   say(counted ? "Your stats are updated." : "");
   $("archive").replaceChildren(...archiveList(statsKey(), day => `/connections?daily=${day}&mode=${game.mode}`));
   if (before.size) $("end").focus();  // just ended (not a reload): a screen reader reads the outcome, the section's name
+}
+
+// The board's figures of every player who finished it: the server's "today" field of a finished
+// game (web/plays.py: plays, the share won, per colour the share of wins that found it last).
+function aggregateText(a) {
+  if (!a || typeof a !== "object" || !(a.plays > 0) || typeof a.won !== "number") return "";
+  const share = x => `${Math.round(100 * x)}%`;
+  let text = `${share(a.won)} of ${plural(a.plays, "player")} solved this board`;
+  const last = Object.entries(a.found_last || {}).filter(([c, x]) => TIER_MARKS[c] && x > 0).sort((x, y) => y[1] - x[1])[0];
+  if (last) text += `; ${TIER_MARKS[last[0]]} ${last[0]} was found last by ${share(last[1])}`;
+  return text + ".";
 }
 
 // The share text says which day (or board) and the result as it was, then the guesses' colours.

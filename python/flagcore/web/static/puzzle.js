@@ -18,7 +18,7 @@ async function deal(body) {
     $("title").textContent = `${what} · ${d.name} · ${d.grid.columns}x${d.grid.rows}`;
     history.replaceState(null, "", d.daily ? `/puzzle?daily=${d.daily}` : `/puzzle?flag=${d.flag}&grid=${d.grid.name}&seed=${d.seed}`);
     $("result").hidden = true;
-    $("counters").hidden = false;
+    $("counters").hidden = $("how").hidden = false;
     $("par-text").hidden = d.par === undefined;
     $("par").textContent = d.par;
     $("archive").replaceChildren(...archiveList("puzzle", day => `/puzzle?daily=${day}`));
@@ -37,7 +37,7 @@ async function deal(body) {
   } catch (err) {
     if (err.code === "future_daily" && body.daily) {  // a day not begun: when it opens, in the player's time
       $("title").textContent = `Daily ${body.daily}`;
-      $("counters").hidden = true;  // no deal yet: nothing to count
+      $("counters").hidden = $("how").hidden = true;  // no deal yet: nothing to count or swap
       return say(opensText(body.daily));
     }
     say(err.message);
@@ -137,7 +137,7 @@ function showResult(r, now) {
   const d = puzzle.deal, what = puzzle.daily ? `${puzzle.daily}${puzzle.daily === today() ? "" : " (archive)"}` : `seed ${d.seed}`;
   $("share").textContent = `flagcore Puzzle ${what}\n${d.name}, ${d.grid.columns}x${d.grid.rows}: ` +
     `solved in ${figures}${r.perfect ? " (perfect)" : ` (${r.over_par} over)`}`;
-  const aggregate = aggregateText(r.today || d.today);
+  const aggregate = figuresText(r.today || d.today);
   $("aggregate").textContent = aggregate;
   $("aggregate").hidden = !aggregate;
   countdown($("next-daily"));
@@ -146,6 +146,18 @@ function showResult(r, now) {
   say(now ? `Verified by the server.${counted ? " Your stats are updated." : ""}` : "");
   $("archive").replaceChildren(...archiveList("puzzle", day => `/puzzle?daily=${day}`));
   if (now) $("result").focus();
+}
+
+// The figures of every player who solved this deal, this game included: the server's "today" of
+// a finished deal (web/plays.py puzzle_aggregate: the day's Puzzle for a daily, else the flag on
+// its grid), which it sends only once the player finished. Empty when there are none.
+function figuresText(a) {
+  if (!a || typeof a !== "object" || !(a.plays > 0) || typeof a.perfect !== "number") return "";
+  const d = puzzle.deal;
+  const what = !puzzle.daily ? `${d.name} on ${d.grid.columns}x${d.grid.rows}` : puzzle.daily === today() ? "today's deal" : "this daily";
+  if (a.plays === 1) return `You are the first to solve ${what}.`;
+  const median = typeof a.median_over_par !== "number" ? "" : a.median_over_par === 0 ? ", median at par" : `, median ${a.median_over_par} over par`;
+  return `${plural(a.plays, "player")} solved ${what}: ${Math.round(100 * a.perfect)}% at par${median}.`;
 }
 
 function slotAt(event) {
