@@ -7,8 +7,11 @@
 fit: synthetic records (a hidden difficulty per category, Plackett-Luce draws) fitted on one
 core: the median of 3 runs of ``fit_arrays`` over N records, and ``fit`` (PlayRecord objects to
 arrays, the board and colour tables included) over N/10 records scaled to per-record cost.
-generate: the median over rounds of the mean ``generate(seed)`` call, with and without ratings
-(a ratings file fitted from synthetic records), in microseconds; distinct seeds in each round.
+generate: the median over 15 rounds of the mean ``generate(seed)`` call, with and without ratings
+(a ratings file fitted from synthetic records), in microseconds of CPU time; each round runs both on the same
+1,000 fresh seeds, one after the other (the order alternating), so both see the same machine load.
+``pytest benchmarks/bench_ratings.py --benchmark-enable --benchmark-only`` runs the same
+side by side (trivia) under pytest-benchmark, the figures in its extra_info.
 finish: the guess that ends a game (POST /api/connections/guess in process, a SQLite store),
 median over games, with the play record and the day's aggregate and without (the same app with
 its recorder switched off), games alternating between the two.
@@ -59,25 +62,47 @@ def bench_fit(n: int) -> None:
     print(f"fit: {m} PlayRecords: {dt:.2f} s, {dt / m * 1e6:.1f} us a record")
 
 
-def median_us(fn, calls: int = 300, rounds: int = 9) -> float:
-    seeds = iter(range(10**9))
-    fn(next(seeds))
-    times = []
-    for _ in range(rounds):
-        batch = [next(seeds) for _ in range(calls)]
-        t = time.perf_counter()
-        for s in batch:
-            fn(s)
-        times.append((time.perf_counter() - t) / calls * 1e6)
-    return statistics.median(times)
+def side_by_side(fns: list, calls: int = 1000, rounds: int = 15) -> list[float]:
+    """The median over rounds of each function's mean call on a round's seeds, in microseconds of
+    this process's CPU time (a shared machine's other work does not count; the calls are single
+    threaded): every round runs each function in turn on the same fresh seeds (interleaved, so
+    all see the same caches and load), the order alternating from round to round."""
+    for fn in fns:
+        fn(0)
+    times: list[list[float]] = [[] for _ in fns]
+    for r in range(rounds):
+        seeds = range(1 + r * calls, 1 + (r + 1) * calls)
+        order = list(range(len(fns))) if r % 2 == 0 else list(reversed(range(len(fns))))
+        for i in order:
+            fn = fns[i]
+            t = time.process_time()
+            for s in seeds:
+                fn(s)
+            times[i].append((time.process_time() - t) / calls * 1e6)
+    return [statistics.median(t) for t in times]
+
+
+def generate_pair(mode: str) -> list:
+    """generate(seed, mode) without and with ratings (fitted from synthetic records)."""
+    ratings = fit(games(mode, 20_000, hidden(mode)), mode)
+    return [lambda s: connections.generate(s, mode), lambda s: connections.generate(s, mode, ratings=ratings)]
 
 
 def bench_generate() -> None:
     for mode in ("flags", "trivia"):
-        ratings = fit(games(mode, 20_000, hidden(mode)), mode)
-        plain = median_us(lambda s: connections.generate(s, mode))
-        rated = median_us(lambda s: connections.generate(s, mode, ratings=ratings))
+        plain, rated = side_by_side(generate_pair(mode))
         print(f"generate {mode}: {plain:.0f} us without ratings, {rated:.0f} us with ({rated / plain:.2f}x)")
+
+
+def test_generate_with_ratings_side_by_side(benchmark, mode="trivia"):
+    """generate with and without ratings interleaved (extra_info: both medians and the ratio;
+    the test run, benchmarks disabled, makes one small round)."""
+    fns = generate_pair(mode)
+    got: list[list[float]] = []
+    benchmark.pedantic(lambda: got.append(side_by_side(fns, calls=100, rounds=3)), rounds=5, warmup_rounds=0)
+    plain = statistics.median(g[0] for g in got)
+    rated = statistics.median(g[1] for g in got)
+    benchmark.extra_info.update(us_without=round(plain, 1), us_with=round(rated, 1), ratio=round(rated / plain, 3))
 
 
 def bench_finish(games: int) -> None:

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from .._connections_layout import SALIENCE_MAX, SCORE_HIDDEN, TIERS
-from ..connections.board import Board, Group, frozen_from_fields
+from ..connections.board import Board
 from ..connections.difficulty import ModelTables, model_tables, prepare_with_salience
 from ..connections.tables import default_library
 from ..library import Library
@@ -39,6 +40,7 @@ from .fit import MIN_PLAYS
 
 __all__ = ["RatedModel", "rated_model", "recolour"]
 
+_set_attr = object.__setattr__
 _CACHE_ATTR = "_flagcore_rated_models"
 _lock = threading.Lock()
 _MAX_CACHED = 8  # rated models per Library: a server holds one ratings file, a test a few
@@ -56,6 +58,9 @@ class RatedModel:
     model_weight: tuple[float, ...]
     slope: float
     index: dict[str, int]
+    # per category id, what recolour reads: (D, w * slope, the hidden-pair part of the model's
+    # score), so that a board's colouring is one lookup per group (the same floats, in the same order)
+    terms: dict[str, tuple[float, float, int]]
 
 
 def blend(ratings: Ratings, mode: str, ids: list[str], saliences: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -113,6 +118,7 @@ def rated_model(impl: Any, library: Library | None, mode: str, ratings: Ratings)
         tuple(float(x) for x in w),
         mm.slope if mm else 0.25,
         {cid: i for i, cid in enumerate(ids)},
+        _terms(ids, d, w, steer, mm.slope if mm else 0.25),
     )
     with _lock:
         per = lib.__dict__.setdefault(_CACHE_ATTR, {})
@@ -122,36 +128,44 @@ def rated_model(impl: Any, library: Library | None, mode: str, ratings: Ratings)
         return per[key]  # type: ignore[no-any-return]
 
 
+def _terms(
+    ids: list[str], d: np.ndarray, w: np.ndarray, steer: list[int], slope: float
+) -> dict[str, tuple[float, float, int]]:
+    return {
+        cid: (float(d[i]), float(w[i]) * slope, SCORE_HIDDEN * (SALIENCE_MAX - steer[i])) for i, cid in enumerate(ids)
+    }
+
+
 def recolour(board: Board, rm: RatedModel) -> Board:
     """``board`` (coloured by the kernel on ``rm``'s saliences) coloured by learned difficulty;
-    ``stats["model"]["ratings"]`` names the ratings (its board id carries it)."""
+    ``stats["model"]["ratings"]`` names the ratings (its board id carries it). The board, its
+    groups and stats are the kernel's fresh objects, ours until returned: changed in place."""
     model = board.stats["model"]
-    scores = model["scores"]
-    index, diff, weight, sal = rm.index, rm.difficulty, rm.model_weight, rm.salience
-    keys = []
-    for t, g in enumerate(board.groups):
-        c = index[g.category_id]
-        extra = scores[t] - SCORE_HIDDEN * (SALIENCE_MAX - sal[c])  # the board's part: lure and pulls
-        keys.append((diff[c] + weight[c] * rm.slope * extra / SCORE_HIDDEN, t))
     model["ratings"] = rm.digest
-    if keys[0] <= keys[1] <= keys[2] <= keys[3]:
+    scores = model["scores"]
+    terms = rm.terms
+    groups = board.groups
+    # each group's key: D + w * slope * (the board's part of its score: lure and pulls) /
+    # SCORE_HIDDEN; written out for the four (a loop costs a third of generate's extra time here)
+    d, ws, hidden = terms[groups[0].category_id]
+    k0 = d + ws * (scores[0] - hidden) / SCORE_HIDDEN
+    d, ws, hidden = terms[groups[1].category_id]
+    k1 = d + ws * (scores[1] - hidden) / SCORE_HIDDEN
+    d, ws, hidden = terms[groups[2].category_id]
+    k2 = d + ws * (scores[2] - hidden) / SCORE_HIDDEN
+    d, ws, hidden = terms[groups[3].category_id]
+    k3 = d + ws * (scores[3] - hidden) / SCORE_HIDDEN
+    if k0 <= k1 <= k2 <= k3:
         return board  # the kernel's colours already follow the learned order (the common case)
-    order = [t for _, t in sorted(keys)]
-    rank = [0] * TIERS
-    for colour, t in enumerate(order):
-        rank[t] = colour
-    groups = []
-    for colour, t in enumerate(order):
-        g = board.groups[t]
-        groups.append(
-            frozen_from_fields(
-                Group, {"tier": colour, "label": g.label, "codes": g.codes, "category_id": g.category_id}
-            )
-        )
-    model["scores"] = [scores[t] for t in order]
-    model["search_tiers"] = [model["search_tiers"][t] for t in order]
+    keys = (k0, k1, k2, k3)
+    order = sorted(range(TIERS), key=keys.__getitem__)  # stable: the model's order on ties
+    pick = itemgetter(*order)
+    for colour, g in enumerate(regrouped := pick(groups)):
+        _set_attr(g, "tier", colour)  # a Group is frozen; these are the kernel's, new
+    model["scores"] = list(pick(scores))
+    model["search_tiers"] = list(pick(model["search_tiers"]))
     decoy = board.stats.get("decoy")
     if decoy is not None:
-        board.stats["decoy"] = {**decoy, "tier": rank[decoy["tier"]]}
-    object.__setattr__(board, "groups", tuple(groups))  # a Board is frozen; it is ours until returned
+        decoy["tier"] = order.index(decoy["tier"])
+    _set_attr(board, "groups", regrouped)
     return board
