@@ -7,14 +7,13 @@ engines' kernel (``second_split``, both twins) covers the lowest tile first over
 
 from __future__ import annotations
 
-import functools
-import itertools
 import random
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from second_split_oracle import oracle
 from twin_sizes import sized
 
 from flagcore import _connections as compiled
@@ -27,47 +26,6 @@ from flagcore.reference import connections as ref
 MODES = ("flags", "trivia")
 LEVELS = (None, "easy", "normal", "hard", 2)
 TWINS = (compiled, ref)
-
-
-@functools.cache
-def _index(mode: str) -> tuple[dict[str, list[int]], list[tuple[str, frozenset[str], frozenset[str]]]]:
-    """Per code, the categories (positions) whose fit set holds it; per category (id, fit, certain)."""
-    cats = [(c.id, frozenset(c.pool | c.arguable), frozenset(c.certain)) for c in default_library().categories(mode)]
-    by_code: dict[str, list[int]] = {}
-    for k, (_, fit, _) in enumerate(cats):
-        for code in fit:
-            by_code.setdefault(code, []).append(k)
-    return by_code, cats
-
-
-def oracle(mode: str, groups: list[tuple[str, ...]]) -> list[tuple[str, frozenset[str]]] | None:
-    """A split of the 16 tiles into four fours of distinct categories, not the board's own, or None.
-
-    A four of a category: four tiles of its fit set that hold every tile of its certain set."""
-    by_code, cats = _index(mode)
-    tiles = frozenset(code for g in groups for code in g)
-    real = {frozenset(g) for g in groups}
-    fours: list[tuple[str, frozenset[str]]] = []
-    for k in sorted({k for code in tiles for k in by_code.get(code, ())}):
-        cid, fit, certain = cats[k]
-        must, may = certain & tiles, fit & tiles
-        if len(may) >= 4 and len(must) <= 4:
-            for extra in itertools.combinations(sorted(may - must), 4 - len(must)):
-                fours.append((cid, must | frozenset(extra)))
-
-    def cover(left: frozenset[str], used: list[tuple[str, frozenset[str]]]) -> list[tuple[str, frozenset[str]]] | None:
-        if not left:
-            return None if {f for _, f in used} == real else list(used)
-        taken = {u for u, _ in used}
-        options = {t: [f for f in fours if t in f[1] and f[1] <= left and f[0] not in taken] for t in left}
-        tile = min(sorted(left), key=lambda t: len(options[t]))
-        for four in options[tile]:
-            found = cover(left - four[1], [*used, four])
-            if found:
-                return found
-        return None
-
-    return cover(tiles, [])
 
 
 def kernel(impl, mode: str, groups: list[tuple[str, ...]]):
@@ -104,7 +62,7 @@ def test_kernel_agrees_with_the_oracle(mode):
     rng = random.Random(31)
     boards = [_groups(connections.generate(s, mode, legacy=True)) for s in range(sized(150, 40))]
     boards += [_random_board(mode, rng) for _ in range(sized(150, 40))]
-    _, cats = _index(mode)
+    cats = [(c.id, frozenset(c.pool | c.arguable), frozenset(c.certain)) for c in default_library().categories(mode)]
     by_id = {cid: (fit, certain) for cid, fit, certain in cats}
     found = 0
     for groups in boards:

@@ -76,7 +76,7 @@ def search_day(s: Schedule, i: int, recent: frozenset[int], owed: frozenset[int]
     orders, planned = preferred_order(s, i, recent, owed)
     best = None
     for depths in s.depth_orders:
-        cats, counters = _search_depths(s, i, orders, depths)
+        cats, counters = search_depths(s, i, orders, depths)
         if cats == planned and enough_facts(s, cats):
             return cats, planned, counters
         score = _off_plan_score(s, i, cats, planned, recent)
@@ -110,9 +110,7 @@ def _off_plan_score(
     return (rare_kept, enough_facts(s, cats), worst, -off)
 
 
-def _search_depths(
-    s: Schedule, i: int, orders: list[list[int]], depths: tuple[int, ...]
-) -> tuple[list[int], list[int]]:
+def search_depths(s: Schedule, i: int, orders: list[list[int]], depths: tuple[int, ...]) -> tuple[list[int], list[int]]:
     """The fixed search over ``orders`` with the tiers at the given depths (it changes the deepest first)."""
     by_depth = [orders[t] for t in depths]
     flat = np.array([c for o in by_depth for c in o], dtype=np.int32)
@@ -154,7 +152,13 @@ def daily_categories(s: Schedule, i: int) -> Found:
     status, _, counters = planned_search(s, planned)
     if status == 0 and enough_facts(s, planned):
         return planned, planned, counters
+    return search_day(s, i, *lookback(s, i))
+
+
+def lookback(s: Schedule, i: int) -> tuple[frozenset[int], frozenset[int]]:
+    """(the categories the last LOOKBACK days' first drafts took, the ones owed a turn: planned on
+    one of those days and not taken)."""
     drafts = [(j, first_draft(s, j)) for j in range(max(0, i - LOOKBACK), i)]
     recent = frozenset(c for _, cats in drafts for c in cats)
     owed = frozenset(planned_at(s, t, j) for j, cats in drafts for t in range(TIERS) if planned_at(s, t, j) not in cats)
-    return search_day(s, i, recent, owed)
+    return recent, owed

@@ -16,7 +16,7 @@ from ...library import Library
 from ...ratings.colouring import rated_model, recolour
 from ..board import Board, Group, frozen_from_fields
 from ..difficulty import colour_by_model, model_tables
-from .members import members
+from .fours import day_fours
 from .search import daily_categories
 from .state import TIERS, Schedule
 
@@ -37,19 +37,15 @@ def made(s: Schedule, i: int) -> Made:
 
 
 def _make_board(s: Schedule, i: int) -> Made:
-    cats, planned, counters = daily_categories(s, i)
+    (cats, planned, counters), fours, redrawn = day_fours(s, i, daily_categories(s, i))
     day = _days.date_of(i).isoformat()
     groups: list[Group] = []
     tiles: list[str] = []
     code_indices: list[int] = []
-    fit_mask, table_codes = s.fit_mask, s.tables.codes
+    table_codes = s.tables.codes
     for g, c in enumerate(cats):
-        taken = 0  # the codes that fit another group of the board
-        for h in cats:
-            if h != c:
-                taken |= fit_mask[h]
         cat = s.tables.categories[c]
-        four = members(s, c, i, taken)
+        four = fours[g]
         code_indices.extend(four)
         codes = tuple([table_codes[x] for x in four])
         # every field set here, as assembly.board does (the dataclass __init__ costs a few us a board)
@@ -62,6 +58,7 @@ def _make_board(s: Schedule, i: int) -> Made:
         "off_plan_tiers": [g for g in range(TIERS) if cats[g] != planned[g]],
         "moves_tried": counters[0],
         "backtracks": counters[1],
+        "split_redraw": redrawn,  # step 4b: 0 the members as drawn, 1 another draw, 2 other categories
         "decoy_applied": False,
         "ambiguous_tiles": 0,
         "arguable_tiles": 0,
