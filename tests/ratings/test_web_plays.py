@@ -87,7 +87,8 @@ def test_serve_refuses_a_bad_ratings_file(tmp_path, capsys, monkeypatch) -> None
 
     # serve sets its workers' environment: put it back after the test
     for name in ("FLAGCORE_STORE", "FLAGCORE_RATINGS", "FLAGCORE_LIBRARY", "FLAGCORE_ALLOWED_HOSTS"):
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")  # remembered as it was (set or not), put back after the test
+        monkeypatch.delenv(name)
     monkeypatch.setenv("FLAGCORE_SECRET", SECRET)
 
     bad = tmp_path / "ratings.json"

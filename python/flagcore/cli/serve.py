@@ -76,7 +76,9 @@ def register(groups: dict[str, Any]) -> None:
         "--ratings",
         default=None,
         metavar="FILE",
-        help="deal boards steered and coloured by this ratings file (flagcore ratings fit; docs/ratings.md)",
+        help="deal boards steered and coloured by this ratings file (flagcore ratings fit; docs/ratings.md); "
+        "'none': without ratings; default: the ratings shipped with the package where it has them and no "
+        "--library is given, else none (FLAGCORE_RATINGS sets the default)",
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.add_argument(
@@ -106,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     from .._args.store import as_store_timeout, parse_store_url
     from ..library import load_library
     from ..ratings import load_ratings
+    from ..ratings.shipped import serve_ratings
     from ..store import DEFAULT_TIMEOUT, open_store
     from ..web.app import LIBRARY_ENV, RATINGS_ENV, STORE_ENV, STORE_TIMEOUT_ENV
     from ..web.ops import LOG_FORMAT_ENV, METRICS_DIR_ENV
@@ -130,10 +133,16 @@ def run(args: argparse.Namespace) -> int:
     if secret is None:
         _keep_a_secret(kind, target)
     os.environ[STORE_ENV] = url
-    if args.ratings is not None:
+    ratings = serve_ratings(args.ratings or os.environ.get(RATINGS_ENV) or None, args.library)
+    if ratings is None:
+        os.environ.pop(RATINGS_ENV, None)
+    else:
         # checked here, so a bad file is one line and exit 2 before any worker starts
-        load_ratings(args.ratings, None if args.library is None else load_library(Path(args.library)))
-        os.environ[RATINGS_ENV] = str(Path(args.ratings).resolve())
+        rated = load_ratings(ratings, None if args.library is None else load_library(Path(args.library)))
+        os.environ[RATINGS_ENV] = str(ratings.resolve())
+    print(
+        f"flagcore serve: {'no ratings' if ratings is None else f'ratings {rated.digest} ({ratings})'}", file=sys.stderr
+    )
     if args.library is not None:
         load_library(args.library)  # a broken library fails here, naming the file and the problem
         os.environ[LIBRARY_ENV] = str(Path(args.library).resolve())
