@@ -177,6 +177,28 @@ def test_awaitable_calls_of_a_hung_or_dead_redis_fail_within_the_timeout_and_nev
     store.close()
 
 
+def test_the_first_awaitable_calls_after_redis_restarted_are_answered_not_refused(own_redis):
+    # the loop keeps its connections between calls; Redis killed and back on its port meanwhile, so
+    # every kept connection is broken: the next calls are answered (on new connections), not 503
+    store = RedisStore(own_redis.url, timeout=TIMEOUT)
+
+    async def scenario():
+        calls = []
+        for i in range(6):  # batches of several turns in flight at once: several connections kept
+            calls.append(asyncio.ensure_future(store.asave_game("ann", f"B{i}", 0, b"one", 60)))
+            await asyncio.sleep(0)
+        assert await asyncio.gather(*calls) == [True] * 6
+        own_redis.kill()
+        own_redis.start()
+        first = await asyncio.gather(*(timed(store.aload_game("ann", f"B{i}")) for i in range(6)))
+        second = await timed(store.aload_game("ann", "B0"))
+        return [outcome for _, outcome in first], second[1]
+
+    first, second = run_loop(scenario())
+    assert first == [GameRecord(1, b"one")] * 6 and second == GameRecord(1, b"one")  # the append-only file kept them
+    store.close()
+
+
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 def test_a_sqlite_file_deleted_or_replaced_under_a_running_store_is_unavailable_and_logged(tmp_path, caplog, how):
     path = tmp_path / "games.db"

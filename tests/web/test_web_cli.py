@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from logged_process import popen_logged
 from web_helpers import SECRET, answers, free_port
 
 FLAGCORE = [sys.executable, "-m", "flagcore"]
@@ -36,13 +37,7 @@ def serve(*args: str, env: dict[str, str], store: str | None = None) -> Iterator
     if store is None:
         store = "sqlite://" + tempfile.mkdtemp(prefix="flagcore-serve-") + "/games.db"
     args = ("--store", store, *args)
-    proc = subprocess.Popen(
-        [*FLAGCORE, "serve", "--port", str(port), "--no-access-log", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = popen_logged([*FLAGCORE, "serve", "--port", str(port), "--no-access-log", *args], env)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -108,7 +103,7 @@ def test_serve_without_a_secret_warns_and_still_plays() -> None:
             assert status == 200, r
     finally:
         gen.close()
-    assert "FLAGCORE_SECRET is not set" in proc.stderr.read()
+    assert proc.stderr is not None and "FLAGCORE_SECRET is not set" in proc.stderr.read()
 
 
 @pytest.mark.parametrize("args,message", [(["--workers", "0"], "--workers"), (["--port", "70000"], "--port")])

@@ -256,3 +256,38 @@ def test_with_a_secret_no_public_call_gives_the_served_daily_of_today_or_tomorro
         if day == today:
             assert served["puzzle"] == (flag, grid, list(mine_game.start))
             assert served["puzzle public seed"] != list(mine_game.start)
+
+
+def test_the_connections_stats_and_readiness_routes_never_make_a_blocking_store_call(tmp_path, monkeypatch):
+    # every store call of these routes is an awaitable one (the event loop never waits for the
+    # store): a blocking one fails the request here, a 500 (flagcore.web.puzzle_api is not covered)
+    store = SQLiteStore(tmp_path / "games.db")
+    app = create_app(SECRET, store=store)
+    today = latest_day().isoformat()
+
+    def blocking(op):
+        raise AssertionError("a blocking store call on the event loop")
+
+    monkeypatch.setattr(store, "_run", blocking)
+
+    async def scenario():
+        replies = []
+        for query in (f"daily={today}", "seed=41"):  # a daily (published to the store) and a seed's board
+            status, board, cookie = await call(app, "GET", "/api/connections/board", query=query.encode())
+            replies.append(status)
+            token = board["token"]
+            for group in answers(board["board_id"]).groups:
+                status, reply, _ = await call(
+                    app, "POST", "/api/connections/guess", {"token": token, "codes": list(group.codes)}, cookie=cookie
+                )
+                replies.append(status)
+                token = reply["token"]
+            status, again, _ = await call(app, "GET", "/api/connections/board", query=query.encode(), cookie=cookie)
+            replies.append(status)
+            assert again["over"] and again["today"]["plays"] == 1  # the finished game reopened, with its aggregate
+        replies.append((await call(app, "GET", "/api/stats", cookie=cookie))[0])
+        replies.append((await call(app, "GET", "/readyz"))[0])
+        return replies
+
+    assert run_loop(scenario()) == [200] * 14
+    store.close()

@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import signal
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -196,3 +197,41 @@ def test_the_figures_of_several_workers_add_up(tmp_path):
         if s.name.endswith("_bucket")
     }
     assert buckets["0.0025"] == 1 and buckets["0.5"] == 2 and buckets["+Inf"] == 2
+
+
+def test_a_log_stream_that_does_not_keep_up_never_blocks_the_logger_and_the_lines_dropped_are_counted():
+    read_fd, write_fd = os.pipe()  # a pipe whose reader is asleep: full after 64 KiB
+    stream = os.fdopen(write_fd, "w")
+    writer = ops.LogWriter(size=4)
+    line = "x" * 999 + "\n"
+    before = ops.METRICS.counts.get(("log_lines_dropped",), 0)
+    for _ in range(200):  # 200 kB: every put returns at once, the lines beyond the queue dropped
+        writer.put(stream, line)
+    assert writer.dropped > 0
+    assert ops.METRICS.counts[("log_lines_dropped",)] - before == writer.dropped
+    got = []
+    reader = threading.Thread(target=lambda: got.append(b"".join(iter(lambda: os.read(read_fd, 65536), b""))))
+    reader.start()  # the reader wakes: every line not dropped arrives, whole and in order
+    writer.close(wait=30)
+    stream.close()
+    reader.join()
+    os.close(read_fd)
+    assert got[0] == line.encode() * (200 - writer.dropped)
+
+
+def test_configure_logging_queues_flagcore_and_the_http_server_loggers():
+    server_logger = logging.getLogger("uvicorn.error")
+    kept, server_logger.handlers = server_logger.handlers, [logging.StreamHandler(io.StringIO())]
+    flagcore_logger = logging.getLogger("flagcore")
+    state = (list(flagcore_logger.handlers), flagcore_logger.level, flagcore_logger.propagate)
+    try:
+        ops.configure_logging("json")
+        assert [type(h) for h in server_logger.handlers] == [ops.QueuedHandler]
+        assert any(isinstance(h, ops.QueuedHandler) for h in flagcore_logger.handlers)
+        stream = server_logger.handlers[0].inner.stream  # type: ignore[attr-defined]
+        server_logger.warning("Invalid HTTP request received.")
+        ops.LOG_WRITER.close()  # written by the writer's thread, not by the caller
+        assert stream.getvalue() == "Invalid HTTP request received.\n"
+    finally:
+        server_logger.handlers = kept
+        flagcore_logger.handlers, flagcore_logger.level, flagcore_logger.propagate = state

@@ -98,7 +98,7 @@ def test_a_restart_without_a_secret_changes_nothing(tmp_path: Path):
         _, reply, _ = call(url + "/api/connections/guess", {"token": board["token"], "codes": codes}, cookie)
     finally:
         first.close()
-    assert "using the secret kept in" in proc.stderr.read()
+    assert proc.stderr is not None and "using the secret kept in" in proc.stderr.read()
     secret_file = tmp_path / "games.secret"
     assert secret_file.stat().st_mode & 0o777 == 0o600
     second = serve(env=env_with(), store=store)
@@ -129,7 +129,6 @@ def test_a_weak_secret_stops_serve_with_how_to_make_one(tmp_path: Path):
     assert r.returncode == 2 and "at least 128 bits" in r.stderr and "secrets.token_urlsafe(32)" in r.stderr
 
 
-@pytest.mark.xfail(strict=False, reason="the asyncio Redis path does not recover from a SIGKILL (issue 32)")
 def test_killing_redis_under_load_gives_503_json_then_recovery_with_results_kept(tmp_path: Path):
     redis = RedisServer(data_dir=str(tmp_path))  # append-only file: what it acknowledged survives
     redis.start()
@@ -178,7 +177,8 @@ def test_killing_redis_under_load_gives_503_json_then_recovery_with_results_kept
         assert codes <= {200, 503}, codes  # never a 500
         for status, body in statuses:
             if status == 503:
-                assert body["error"]["code"] == "store_unavailable" and "unavailable" in body["error"]["message"]
+                assert body["error"]["code"] == "store_unavailable"
+                assert "127.0.0.1" not in body["error"]["message"]  # the store's address is for the log only
         # recovered by itself; the finished game and the verified result are still there
         _, again, _ = call(url + "/api/connections/board?seed=9", cookie=cookie)
         assert again["over"] and again["won"]

@@ -15,7 +15,9 @@ one pipeline, so a hung Redis never blocks the loop: each call answers StoreUnav
 
 Faults: a plain call waits at most ``timeout`` seconds for the server, and a connection that
 broke (Redis restarted) is retried once on a new connection, so a call raises StoreUnavailable
-within twice ``timeout`` and the store works again by itself once Redis is back. Games and spent
+within twice ``timeout`` and the store works again by itself once Redis is back. An awaitable
+call does the same within ``timeout``: a kept asyncio connection found broken drops every kept
+one and the call goes once more on a new connection. Games and spent
 tokens expire in Redis (``EXPIRE``); boards and results (a player's too) are kept for good. Run
 Redis with persistence (AOF or RDB) if they must survive a restart of Redis itself.
 """
@@ -126,6 +128,17 @@ class Op(NamedTuple):
     decode: Callable[[list[Any]], Any]
 
 
+def _driver_info() -> dict[str, Any]:
+    """The name and version a connection tells Redis (CLIENT SETINFO), made once: redis-py 8 reads
+    its version from the package's metadata for every new connection otherwise (about 2 ms of CPU,
+    paid by every request while Redis refuses connections). Older redis-py read it once anyway."""
+    try:
+        from redis.driver_info import resolve_driver_info
+    except ImportError:
+        return {}
+    return {"driver_info": resolve_driver_info()}
+
+
 def _script(source: str, keys: list[str], *args: str | bytes | int) -> Command:
     """A script's command, by its SHA1 (the pipelines send the source when Redis lacks it)."""
     return ("EVALSHA", _SHA[source], len(keys), *keys, *args)
@@ -164,19 +177,15 @@ class RedisStore(Store):
         self._clock = clock
         # the pool only parses the URL (host, port, db, TLS, password) into connection settings;
         # a connection makes one attempt (``_pipeline`` decides what to try again)
-        pool = redis.ConnectionPool.from_url(
-            url, socket_timeout=self.timeout, socket_connect_timeout=self.timeout, retry=Retry(NoBackoff(), 0)
-        )
+        settings = {"socket_timeout": self.timeout, "socket_connect_timeout": self.timeout, **_driver_info()}
+        pool = redis.ConnectionPool.from_url(url, retry=Retry(NoBackoff(), 0), **settings)
         kwargs = pool.connection_kwargs
         self._where = f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
         # redis-py's connections are untyped: Any here and in _connection
         self._new_connection: Callable[[], Any] = lambda: pool.connection_class(**kwargs)
-        apool = redis.asyncio.ConnectionPool.from_url(
-            url,
-            socket_timeout=self.timeout,
-            socket_connect_timeout=self.timeout,
-            retry=redis.asyncio.retry.Retry(NoBackoff(), 0),
-        )
+        # no retry given: one attempt, and no copy of a Retry per connection (a new connection per
+        # request while Redis refuses them)
+        apool = redis.asyncio.ConnectionPool.from_url(url, **settings)
         self._new_async_connection: Callable[[], Any] = lambda: apool.connection_class(**apool.connection_kwargs)
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -184,7 +193,7 @@ class RedisStore(Store):
         # per event loop: (idle asyncio connections, a semaphore bounding those in use)
         self._async: dict[asyncio.AbstractEventLoop, tuple[list[Any], asyncio.Semaphore]] = {}
         self._down = (redis.ConnectionError, redis.TimeoutError, OSError)
-        self._broken = redis.ConnectionError
+        self._broken = (redis.ConnectionError, ConnectionError)  # redis-py's, or the socket's own (reset, refused)
         self._reply_error = redis.ResponseError
         self._no_script = redis.exceptions.NoScriptError
 
@@ -251,7 +260,7 @@ class RedisStore(Store):
         raise AssertionError("unreachable")  # the loop returns or raises
 
     async def _apipeline(self, commands: list[Command]) -> list[Any]:
-        """``_pipeline`` on an asyncio connection of this loop (one attempt, within ``timeout``)."""
+        """``_pipeline`` on an asyncio connection of this loop, within ``timeout``."""
         loop = asyncio.get_running_loop()
         held = self._async.get(loop)
         if held is None:
@@ -259,20 +268,7 @@ class RedisStore(Store):
         idle, slots = held
         try:
             async with asyncio.timeout(self.timeout), slots:
-                conn = idle.pop() if idle else self._new_async_connection()
-                try:
-                    await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
-                    replies = []
-                    for _ in commands:
-                        try:
-                            replies.append(await conn.read_response())
-                        except self._reply_error as exc:
-                            replies.append(exc)
-                except BaseException:
-                    # a timeout, a broken socket, a cancel: no late reply may ever be read as another's
-                    await conn.disconnect(nowait=True)
-                    raise
-                idle.append(conn)
+                replies = await self._aexchange(idle, commands)
         except TimeoutError:
             raise StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s")) from None
         except self._down as exc:
@@ -283,6 +279,37 @@ class RedisStore(Store):
             for i, reply in zip(missing, again, strict=True):
                 replies[i] = reply
         return self._checked(replies)
+
+    async def _aexchange(self, idle: list[Any], commands: list[Command]) -> list[Any]:
+        """Send ``commands`` on a kept connection of this loop (``idle``), else a new one, and read
+        their replies. A kept connection found broken (Redis restarted, or dropped it, since it was
+        last used) means every kept one is: they are all dropped and the commands go once more, on
+        a new connection, so the first request after Redis is back gets its answer rather than a
+        503 per stale connection. (The broken one failed before any reply: as ``_pipeline`` does,
+        a command that ran anyway finds its compare-and-set or write-once already done.) A
+        timeout, a cancel or a new connection's failure is never tried again."""
+        while True:
+            kept = bool(idle)
+            conn = idle.pop() if kept else self._new_async_connection()
+            try:
+                await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+                replies = []
+                for _ in commands:
+                    try:
+                        replies.append(await conn.read_response())
+                    except self._reply_error as exc:
+                        replies.append(exc)
+            except BaseException as exc:
+                # a timeout, a broken socket, a cancel: no late reply may ever be read as another's
+                await conn.disconnect(nowait=True)
+                if kept and isinstance(exc, self._broken):
+                    stale, idle[:] = idle[:], []
+                    for other in stale:
+                        await other.disconnect(nowait=True)
+                    continue
+                raise
+            idle.append(conn)
+            return replies
 
     def _run(self, op: Op) -> Any:
         replies = self._pipeline(op.commands) if op.commands else []

@@ -127,7 +127,11 @@ class ConnectionsApi:
             record = await self.store.aload_game(player, dealt.board_id)
             if record is not None:  # the game in progress (or finished), exactly where it is
                 guesses = orjson.loads(record.data)
-                return self._game_state(dealt, game, guesses, player, record.version, daily)
+                reply = self._game_state(dealt, game, guesses, player, record.version, daily)
+                if reply["over"] and self.plays is not None:  # the board's aggregate, once the player has finished
+                    day = self.boards.keyed.scheduled_day(game.number)
+                    reply["today"] = await self.plays.today(dealt.board_id, day)
+                return reply
         prepared: Prepared = dealt.extra
         return Reply(prepared.head + orjson.dumps(daily) + prepared.tail)
 
@@ -135,7 +139,7 @@ class ConnectionsApi:
         self, dealt: Dealt, game: Game, guesses: list[list[str]], player: str, version: int, daily: str | None
     ) -> dict[str, Any]:
         """A stored game as the board request returns it: the tiles left, the groups solved, the
-        mistakes, and a token for its next guess."""
+        mistakes, and a token for its next guess (a finished game's ``today`` is the caller's to add)."""
         played, groups = dealt.extra.play(dealt.board, guesses)
         reply: dict[str, Any] = {
             "board_id": dealt.board_id,
@@ -152,8 +156,6 @@ class ConnectionsApi:
             reply.update(
                 won=played.won, lost=played.lost, groups=list(groups), share=_share_text(played, dealt.board_id)
             )
-            if self.plays is not None:  # the board's aggregate, once the player has finished
-                reply["today"] = self.plays.today(dealt.board_id, self.boards.keyed.scheduled_day(game.number))
         return reply
 
     def prepare(self, board: Board, board_id: str) -> Prepared:

@@ -32,17 +32,21 @@ the store's pending batched calls are written, and the metrics file, before the 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import contextvars
 import itertools
 import logging
 import os
+import queue
 import sys
+import threading
 import time
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from time import perf_counter
+from typing import IO, Any
 
 import orjson
 
@@ -58,7 +62,7 @@ FLUSH_SECONDS = 1.0  # a worker writes its figures at most this often
 BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 MAX_REQUEST_ID = 64
 log = logging.getLogger("flagcore.web")
-request_id: contextvars.ContextVar[str] = contextvars.ContextVar("flagcore_request_id", default="")
+request_id: contextvars.ContextVar[bytes] = contextvars.ContextVar("flagcore_request_id", default=b"")
 
 # name -> (type, help, label names): every metric this module exposes
 FAMILIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -71,32 +75,31 @@ FAMILIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "games_won": ("counter", "games won (Connections) or solved (Puzzle)", ("game",)),
     "boards_dealt": ("counter", "Connections boards dealt (not served from the cache), by mode", ("mode",)),
     "board_deal_duration_seconds": ("histogram", "time to deal a Connections board, by mode", ("mode",)),
+    "log_lines_dropped": ("counter", "log lines dropped because stderr did not keep up (LogWriter)", ()),
 }
 
 
 class Metrics:
-    """This process's figures, in plain dicts: ``count`` and ``observe`` cost a dict update each.
+    """This process's figures, in plain dicts: ``count`` and ``observe`` cost a dict update each,
+    ``request`` (every request's route, status and time) a few.
 
     ``counts``: (name, *label values) -> total; ``histograms``: (name, *label values) -> the count
-    of each bucket of BUCKETS then +Inf, then the sum of the values."""
+    of each bucket of BUCKETS then +Inf, then the sum of the values; the requests' figures are
+    kept apart (``requests``, ``latency``: the hot path builds no label tuple) and folded in by
+    ``figures``."""
 
     def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         self.directory = Path(directory) if directory else None
         self.counts: dict[tuple[str, ...], float] = {}
         self.histograms: dict[tuple[str, ...], list[float]] = {}
-        self._flushed = 0.0
-        self._dirty = False
-        self._timer = False  # a flush is scheduled
-
-    def _flush_later(self) -> None:
-        self._timer = False
-        self.flush()
+        self.requests: dict[tuple[str, int], int] = {}  # (route, status) -> requests answered
+        self.latency: dict[str, list[float]] = {}  # route -> its histogram's bins, as in histograms
+        self._due = 0.0  # perf_counter time from which the next request schedules a write of the file
 
     def count(self, name: str, *labels: str, amount: float = 1) -> None:
         """Add ``amount`` to the counter ``name`` with these label values."""
         key = (name, *labels)
         self.counts[key] = self.counts.get(key, 0) + amount
-        self._dirty = True
 
     def observe(self, name: str, seconds: float, *labels: str) -> None:
         """Record one duration of ``name`` (seconds) in its histogram with these label values."""
@@ -106,42 +109,60 @@ class Metrics:
             bins = self.histograms[key] = [0.0] * (len(BUCKETS) + 2)
         bins[bisect_left(BUCKETS, seconds)] += 1  # le: a value on a bound counts in that bucket
         bins[-1] += seconds
-        self._dirty = True
+
+    def request(self, route: str, status: int, seconds: float, now: float) -> None:
+        """A request answered: its route, status and seconds; ``now`` is ``time.perf_counter()``
+        at its end. With a folder, the first request after a write schedules the next one,
+        FLUSH_SECONDS later, on the running loop: a request pays a comparison, not a file."""
+        key = (route, status)
+        requests = self.requests
+        requests[key] = requests.get(key, 0) + 1
+        bins = self.latency.get(route)
+        if bins is None:
+            bins = self.latency[route] = [0.0] * (len(BUCKETS) + 2)
+        bins[bisect_left(BUCKETS, seconds)] += 1
+        bins[-1] += seconds
+        if now >= self._due and self.directory is not None:
+            # a loop that ends before the write (a test's) leaves the next request to schedule it
+            self._due = now + FLUSH_SECONDS
+            asyncio.get_running_loop().call_later(FLUSH_SECONDS, self.flush)
+
+    def figures(self) -> tuple[dict[tuple[str, ...], float], dict[tuple[str, ...], list[float]]]:
+        """This process's counts and histograms, the requests' folded in under their families' names."""
+        counts = dict(self.counts)
+        for (route, status), n in self.requests.items():
+            key = ("http_requests", route, str(status))
+            counts[key] = counts.get(key, 0) + n
+        histograms = {k: list(v) for k, v in self.histograms.items()}
+        for route, bins in self.latency.items():
+            have = histograms.setdefault(("http_request_duration_seconds", route), [0.0] * len(bins))
+            for i, b in enumerate(bins):
+                have[i] += b
+        return counts, histograms
 
     # ------------------------------------------------------------ several workers
 
     def _file(self) -> Path | None:
         return None if self.directory is None else self.directory / f"worker-{os.getpid()}.json"
 
-    def flush(self, force: bool = False) -> None:
-        """Write this worker's figures to its file, at most once a FLUSH_SECONDS unless ``force``
-        (figures left unwritten by that bound are written by a timer, so an idle worker's file
-        catches up)."""
+    def flush(self) -> None:
+        """Write this worker's figures to its file (a timer does it within FLUSH_SECONDS of a
+        request, so an idle worker's file catches up; the shutdown does it too)."""
         path = self._file()
-        now = time.monotonic()
-        if path is None or not self._dirty:
+        if path is None:
             return
-        if not force and now - self._flushed < FLUSH_SECONDS:
-            if not self._timer:
-                self._timer = True
-                asyncio.get_running_loop().call_later(FLUSH_SECONDS, self._flush_later)
-            return
-        self._flushed, self._dirty = now, False
-        data = orjson.dumps(
-            {"c": [[*k, v] for k, v in self.counts.items()], "h": [[*k, v] for k, v in self.histograms.items()]}
-        )
+        counts, histograms = self.figures()
+        data = orjson.dumps({"c": [[*k, v] for k, v in counts.items()], "h": [[*k, v] for k, v in histograms.items()]})
         temporary = path.with_suffix(".tmp")
         try:
             temporary.write_bytes(data)
             os.replace(temporary, path)  # a reader sees the old file or the new one, never half of one
-        except OSError as exc:  # a full disk: the figures stay in memory, the next flush tries again
-            self._dirty = True
+        except OSError as exc:  # a full disk: the figures stay in memory, the next write tries again
             log.warning("metrics: cannot write %s: %s", path, exc)
 
     def merged(self) -> tuple[dict[tuple[str, ...], float], dict[tuple[str, ...], list[float]]]:
         """Every worker's figures added up: this one's live, the others' from their files."""
-        counts = dict(self.counts)
-        histograms = {k: list(v) for k, v in self.histograms.items()}
+        counts, histograms = self.figures()
         mine = self._file()
         if self.directory is not None:
             for path in self.directory.glob("worker-*.json"):
@@ -221,7 +242,7 @@ class JsonFormatter(logging.Formatter):
         }
         rid = request_id.get()
         if rid:
-            entry["request_id"] = rid
+            entry["request_id"] = rid.decode("ascii")  # ASCII: checked (a client's) or made so (ours)
         for name in ("route", "status", "method"):
             if hasattr(record, name):
                 entry[name] = getattr(record, name)
@@ -230,59 +251,145 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(entry).decode()
 
 
+LOG_QUEUE = 10_000  # log lines waiting for stderr; beyond it a line is dropped (and counted), never waited for
+
+
+class LogWriter:
+    """The one thread of a process that writes log lines to their streams.
+
+    A handler formats a line in the thread that logs it (the request id is read there) and hands
+    it over here without waiting: a stderr that does not keep up (a full pipe nobody reads, a
+    stalled log shipper, a flood of failing requests) delays the lines, never the event loop. At
+    most LOG_QUEUE lines wait; more are dropped and counted (``flagcore_log_lines_dropped_total``)."""
+
+    def __init__(self, size: int = LOG_QUEUE) -> None:
+        self._queue: queue.Queue[tuple[IO[str], str] | None] = queue.Queue(size)
+        self._pid = 0  # the process whose thread runs (a forked child starts its own)
+        self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()  # two threads logging the first line start one writer
+        self.dropped = 0
+
+    def put(self, stream: IO[str], line: str) -> None:
+        """Queue ``line`` for ``stream``; dropped (and counted) when the queue is full."""
+        if self._pid != os.getpid():
+            with self._starting:
+                if self._pid != os.getpid():
+                    self._start()
+        try:
+            self._queue.put_nowait((stream, line))
+        except queue.Full:
+            self.dropped += 1
+            METRICS.count("log_lines_dropped")
+
+    def _start(self) -> None:
+        self._pid = os.getpid()
+        self._queue = queue.Queue(self._queue.maxsize)  # a parent's lines are the parent's to write
+        self._thread = threading.Thread(target=self._write, name="flagcore-log", daemon=True)
+        self._thread.start()
+        atexit.unregister(self.close)
+        atexit.register(self.close)  # the lines of a shutdown are written before the process exits
+
+    def _write(self) -> None:
+        while (item := self._queue.get()) is not None:
+            stream, line = item
+            try:
+                stream.write(line)
+                stream.flush()
+            except (OSError, ValueError):  # a closed or broken stream: nowhere left to write
+                pass
+
+    def close(self, wait: float = 2.0) -> None:
+        """Write the lines queued so far (waiting at most ``wait`` seconds for a slow stream) and
+        stop (a later line starts the thread again)."""
+        thread = self._thread
+        if thread is None or self._pid != os.getpid():
+            return
+        self._thread, self._pid = None, 0
+        with contextlib.suppress(queue.Full):
+            self._queue.put(None, timeout=wait)
+        thread.join(wait)
+
+
+LOG_WRITER = LogWriter()
+
+
+class QueuedHandler(logging.Handler):
+    """``inner`` (a StreamHandler) with its writes made by LOG_WRITER: the line is formatted here,
+    with ``inner``'s formatter, and written there."""
+
+    def __init__(self, inner: logging.StreamHandler[Any], writer: LogWriter = LOG_WRITER) -> None:
+        super().__init__(inner.level)
+        self.inner, self.writer = inner, writer
+        self.setFormatter(inner.formatter)
+        self.filters = list(inner.filters)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Format the record now (in the caller's context) and queue the line."""
+        try:
+            line = self.format(record) + self.inner.terminator
+        except Exception:
+            self.handleError(record)
+            return
+        self.writer.put(self.inner.stream, line)
+
+
+# the HTTP servers' own loggers: uvicorn logs a line per malformed request, as many as an attacker sends
+SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "granian", "granian.access", "_granian")
+
+
 def configure_logging(fmt: str | None = None) -> None:
     """Send flagcore's logs (flagcore.web, flagcore.store) to stderr, as JSON lines unless ``fmt``
-    (or FLAGCORE_LOG_FORMAT) is "text". Called once per process; a second call changes nothing."""
+    (or FLAGCORE_LOG_FORMAT) is "text", and make every write to a stream of these and of the HTTP
+    server's loggers go through LOG_WRITER's thread (never waited for on the event loop). Called
+    once per process; a second call changes nothing."""
     logger = logging.getLogger("flagcore")
     if any(getattr(h, "_flagcore", False) for h in logger.handlers):
         return
     handler = logging.StreamHandler(sys.stderr)
-    handler._flagcore = True  # type: ignore[attr-defined]
     fmt = fmt or os.environ.get(LOG_FORMAT_ENV, "json")
     handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter("%(levelname)s %(name)s %(message)s"))
-    logger.addHandler(handler)
+    queued = QueuedHandler(handler)
+    queued._flagcore = True  # type: ignore[attr-defined]
+    logger.addHandler(queued)
     logger.setLevel(logging.INFO)
     logger.propagate = False
     logging.Formatter.converter = time.gmtime  # the times are UTC (the "Z")
+    for name in SERVER_LOGGERS:  # configured by the server before it loads the app
+        server_logger = logging.getLogger(name)
+        server_logger.handlers = [
+            QueuedHandler(h) if type(h) is logging.StreamHandler else h for h in server_logger.handlers
+        ]
 
 
 # ---------------------------------------------------------------- the wrapper
 
 
 _ids = itertools.count(1)
-_PREFIX = os.urandom(4).hex()
+_PREFIX = os.urandom(4).hex().encode()  # a process's ids: <prefix>-<count in hex>
 _ID_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
 MAX_HEADER_BYTES = 16 * 1024  # every header name and value of a request, added up (browsers send ~1 kB)
 MAX_HEADERS = 64  # header lines in a request
 MAX_COOKIE_BYTES = 8 * 1024  # the Cookie headers, added up (flagcore's own cookie is ~70 bytes)
 
 
-def _check_headers(scope: Scope) -> tuple[str, bytes | None]:
-    """(the request id, the error reply's body or None): one pass over the headers, which refuses
-    what no client of the API sends: too many or too large headers, a large Cookie (parsing one
-    costs), and Content-Length beside Transfer-Encoding (a request smuggling trick: two framings)."""
-    headers = scope["headers"]
-    rid = ""
-    size = cookies = 0
-    length = encoding = False
+def _check_headers(headers: list[tuple[bytes, bytes]]) -> tuple[bytes, bytes | None]:
+    """(the request id, the error reply's body or None): refuses what no client of the API sends:
+    too many or too large headers, a large Cookie (parsing one costs), and Content-Length beside
+    Transfer-Encoding (a request smuggling trick: two framings). Made of C-level passes (a dict,
+    a sum of lengths) rather than a Python loop: every request pays it."""
     if len(headers) > MAX_HEADERS:
-        return "", b"too_many_headers"
-    for name, value in headers:
-        size += len(name) + len(value)
-        if name == b"cookie":
-            cookies += len(value)
-        elif name == b"content-length":
-            length = True
-        elif name == b"transfer-encoding":
-            encoding = True
-        elif name == b"x-request-id" and 0 < len(value) <= MAX_REQUEST_ID and _ID_CHARS.issuperset(value):
-            rid = value.decode("ascii")
-    rid = rid or f"{_PREFIX}-{next(_ids):x}"
-    if size > MAX_HEADER_BYTES:
-        return rid, b"headers_too_large"
-    if cookies > MAX_COOKIE_BYTES:
-        return rid, b"cookie_too_large"
-    if length and encoding:
+        return b"", b"too_many_headers"
+    named = dict(headers)  # the last value of each name: enough for the names looked up once
+    rid = named.get(b"x-request-id")
+    if rid is None or not 0 < len(rid) <= MAX_REQUEST_ID or not _ID_CHARS.issuperset(rid):
+        rid = b"%s-%x" % (_PREFIX, next(_ids))
+    size = sum(map(len, itertools.chain.from_iterable(headers)))
+    if size > MAX_COOKIE_BYTES:  # below it, the cookies cannot be over their bound: counted only here
+        if size > MAX_HEADER_BYTES:
+            return rid, b"headers_too_large"
+        if sum(len(value) for name, value in headers if name == b"cookie") > MAX_COOKIE_BYTES:
+            return rid, b"cookie_too_large"
+    if b"transfer-encoding" in named and b"content-length" in named:
         return rid, b"ambiguous_length"
     return rid, None
 
@@ -308,7 +415,7 @@ class Ops:
         self.store = store
         self.metrics = metrics
         # each request's route label: an exact path, a pattern's shape, or "other" (a bounded set)
-        self._routes = {path: path for path in inner.endpoints}
+        self._routes = {path: path for path in (*inner.endpoints, "/healthz", "/readyz", "/metrics")}
         self._patterns = [(prefix, suffix, f"{prefix}{{}}{suffix}") for prefix, suffix, _ in inner.patterns]
         self._own = {"/healthz": self._healthz, "/readyz": self._readyz, "/metrics": self._metrics}
 
@@ -326,24 +433,21 @@ class Ops:
         return "other"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await self.inner(scope, self._lifespan(receive), send)
-            return
         if scope["type"] != "http":
-            await self.inner(scope, receive, send)
+            await self.inner(scope, self._lifespan(receive) if scope["type"] == "lifespan" else receive, send)
             return
-        start = time.perf_counter()
-        rid, refused = _check_headers(scope)
+        start = perf_counter()
+        rid, refused = _check_headers(scope["headers"])
         request_id.set(rid)  # each request runs in a context of its own (the server's task)
-        header = (b"x-request-id", rid.encode("ascii"))
-        path = scope["path"]
-        status = 0
+        header = (b"x-request-id", rid)
         if refused is not None:
             code, message = _REFUSALS[refused]
             body = orjson.dumps({"error": {"code": refused.decode(), "message": message}})
             await _reply(send, code, body, extra=(header, (b"connection", b"close")))
-            self.metrics.count("http_requests", "refused", str(code))
+            end = perf_counter()
+            self.metrics.request("refused", code, end - start, end)
             return
+        status = 0
 
         async def sent(message: Message) -> None:
             nonlocal status
@@ -352,9 +456,10 @@ class Ops:
                 message["headers"] = [*message.get("headers", ()), header]
             await send(message)
 
-        own = self._own.get(path)
-        route = path if own is not None else self._route(path)
+        path = scope["path"]
+        route = self._routes.get(path) or self._route(path)
         try:
+            own = self._own.get(path)
             if own is not None:
                 await own(scope, sent)
             else:
@@ -370,12 +475,10 @@ class Ops:
             status = status or 500
             raise
         finally:
-            metrics = self.metrics
-            metrics.count("http_requests", route, str(status))
-            metrics.observe("http_request_duration_seconds", time.perf_counter() - start, route)
+            end = perf_counter()
+            self.metrics.request(route, status, end - start, end)
             if status >= 500 and status != 503:
                 log.error("server error", extra={"route": route, "status": status, "method": scope["method"]})
-            metrics.flush()
 
     def _lifespan(self, receive: Receive) -> Receive:
         """``receive`` of the lifespan scope: at shutdown, the store's batches and the metrics are
@@ -386,7 +489,7 @@ class Ops:
             if message["type"] == "lifespan.shutdown":
                 if self.store is not None:
                     await self.store.drain()
-                self.metrics.flush(force=True)
+                self.metrics.flush()
             return message
 
         return received

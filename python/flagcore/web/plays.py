@@ -133,10 +133,11 @@ class Plays:
         else:
             self.recorded += bool(task.result())
 
-    def today(self, board_id: str, day: str | None) -> dict[str, Any] | None:
-        """The aggregate of a board (a finished game reopened); None when the store fails."""
+    async def today(self, board_id: str, day: str | None) -> dict[str, Any] | None:
+        """The aggregate of a board (a finished game reopened), read without blocking the event
+        loop; None when the store fails."""
         try:
-            return aggregate(self.store.play_counts(counts_key(board_id, day)))
+            return aggregate(await self.store.aplay_counts(counts_key(board_id, day)))
         except StoreUnavailable as exc:
             log.warning("aggregate of %s not read: %s", board_id, exc)
             return None
