@@ -13,7 +13,7 @@ that game from the count.
 The colours compared:
 
 * ``as dealt``: the board's own colours (the board as the player met it);
-* ``model``: today's difficulty model's colours for the same groups (as dealt without ratings);
+* ``model``: today's difficulty model's colours (hand-set saliences) for the same four groups;
 * ``ratings``: the same groups coloured by learned difficulty (``--ratings``), or, with
   ``--cross-fit``, by ratings fitted on every OTHER player's records (leave one player out), so
   no board is coloured by its own player's result.
@@ -36,6 +36,9 @@ from flagcore.connections.difficulty import model_tables
 from flagcore.connections.tables import default_library
 from flagcore.ratings import fit, load_ratings, read_records
 from flagcore.ratings.colouring import rated_model
+from flagcore.ratings.shipped import SHIPPED
+
+_RATINGS_BY_DIGEST: dict[str, Any] = {}  # the ratings a board was dealt with, by digest
 
 
 def swaps(order: Sequence[int]) -> int:
@@ -49,29 +52,62 @@ def swaps(order: Sequence[int]) -> int:
     return len(order) - cycles
 
 
-def _board(state: dict[str, Any]) -> Board:
-    if state.get("daily"):
-        return connections.daily(state["daily"], state["mode"])
-    kwargs = {"difficulty": state["difficulty"]} if state.get("difficulty") not in (None, "normal") else {}
-    return connections.generate(state["seed"], state["mode"], **kwargs)
+def _board(game: dict[str, Any]) -> Board:
+    ratings = None
+    if game.get("ratings"):
+        ratings = load_ratings(SHIPPED if game["ratings"] == "shipped" else game["ratings"])
+    if game.get("daily"):
+        return connections.daily(game["daily"], game["mode"], ratings=ratings)
+    kwargs: dict[str, Any] = {} if game.get("difficulty") in (None, "normal") else {"difficulty": game["difficulty"]}
+    if ratings is not None:
+        kwargs["ratings"] = ratings
+    return connections.generate(game["seed"], game["mode"], **kwargs)
+
+
+def _tiers(keys: list[tuple[float, int]]) -> list[int]:
+    """Colours by ascending key (the dealt colour breaks ties)."""
+    tiers = [0] * 4
+    for colour, i in enumerate(sorted(range(4), key=keys.__getitem__)):
+        tiers[i] = colour
+    return tiers
+
+
+def _own_scores(board: Board) -> list[float]:
+    """Each group's board part of the model's score (its lure and pulls): the score less the part
+    its category's salience gives, on the saliences the board was dealt on (rated or not)."""
+    impl = core.connections
+    digest = board.stats["model"].get("ratings")
+    if digest:
+        rm = rated_model(impl, None, board.mode, _RATINGS_BY_DIGEST[digest])
+        salience = {cid: rm.salience[i] for cid, i in rm.index.items()}
+    else:
+        salience = _base_salience(board.mode)
+    return [
+        score - SCORE_HIDDEN * (SALIENCE_MAX - salience[g.category_id])
+        for g, score in zip(board.groups, board.stats["model"]["scores"], strict=True)
+    ]
+
+
+def _base_salience(mode: str) -> dict[str, int]:
+    base = model_tables(core.connections, default_library(), mode)
+    return {c.id: d.salience for c, d in zip(base.tables.categories, base.data, strict=True)}
+
+
+def model_tiers(board: Board) -> list[int]:
+    """The colours today's model (hand-set saliences, no ratings) gives the same four groups."""
+    sal = _base_salience(board.mode)
+    own = _own_scores(board)
+    return _tiers([(SCORE_HIDDEN * (SALIENCE_MAX - sal[g.category_id]) + o, g.tier) for g, o in zip(board.groups, own)])
 
 
 def rated_tiers(board: Board, ratings: Any) -> list[int]:
-    """The tier each of ``board``'s groups takes when coloured by ``ratings`` (same groups)."""
-    impl = core.connections
-    rm = rated_model(impl, None, board.mode, ratings)
-    base = model_tables(impl, default_library(), board.mode)
-    salience = {c.id: d.salience for c, d in zip(base.tables.categories, base.data, strict=True)}
+    """The colours ``ratings`` gives the same four groups (learned difficulty, blended as the engine does)."""
+    rm = rated_model(core.connections, None, board.mode, ratings)
     keys = []
-    for g, score in zip(board.groups, board.stats["model"]["scores"], strict=True):
+    for g, own in zip(board.groups, _own_scores(board), strict=True):
         d, ws, _ = rm.terms[g.category_id]
-        own = score - SCORE_HIDDEN * (SALIENCE_MAX - salience[g.category_id])  # the board's part
         keys.append((d + ws * own / SCORE_HIDDEN, g.tier))
-    ranked = sorted(range(4), key=keys.__getitem__)
-    tiers = [0] * 4
-    for colour, i in enumerate(ranked):
-        tiers[i] = colour
-    return tiers
+    return _tiers(keys)
 
 
 def _felt_ranks(board: Board, felt: list[str]) -> list[int] | None:
@@ -110,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
                 games.append(json.loads(line))
     records = read_records(a.cross_fit).records if a.cross_fit else []
     fixed = load_ratings(a.ratings) if a.ratings else None
+    if SHIPPED.exists():
+        shipped = load_ratings(SHIPPED)
+        _RATINGS_BY_DIGEST[shipped.digest] = shipped
+    if fixed is not None:
+        _RATINGS_BY_DIGEST[fixed.digest] = fixed
     boards = [_board(g) for g in games]
     player_of = {connections.board_id(b): g["player"] for g, b in zip(games, boards, strict=True)}
     by_player: dict[str, Any] = {}
@@ -119,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         if felt is None:
             unmatched += 1
             continue
-        colourings = {"as dealt": [grp.tier for grp in board.groups]}
+        colourings = {"as dealt": [grp.tier for grp in board.groups], "model": model_tiers(board)}
         player = g["player"]
         if a.cross_fit:
             if player not in by_player:  # the other players' records only

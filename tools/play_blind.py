@@ -7,6 +7,7 @@ when the game ends. Each guess is recorded with its verdict and the time, so the
 
     python tools/play_blind.py new STATE --seed S [--mode trivia] [--difficulty normal] [--png FILE]
     python tools/play_blind.py new STATE --daily 2027-03-01 [--mode trivia] [--png FILE]
+    python tools/play_blind.py new STATE --seed S --ratings shipped    # dealt as `flagcore serve` deals
     python tools/play_blind.py show STATE [--png FILE]
     python tools/play_blind.py guess STATE CODE CODE CODE CODE
     python tools/play_blind.py tally STATE [STATE ...]      # wins, mistakes, solve order by colour
@@ -33,7 +34,8 @@ from flagcore import connections
 from flagcore.connections import ConnectionsGame
 from flagcore.connections.board import Board
 from flagcore.library import load_library
-from flagcore.ratings import record_of_game, write_records
+from flagcore.ratings import load_ratings, record_of_game, write_records
+from flagcore.ratings.shipped import SHIPPED
 from flagcore.review.pictures import connections_png
 
 TIER_NAMES = ("yellow", "green", "blue", "purple")
@@ -46,10 +48,20 @@ def _record(state: dict[str, Any], board: Board, game: ConnectionsGame) -> Any:
     return record_of_game(game, connections.board_id(board), state.get("daily"), difficulty)
 
 
+def _ratings(choice: str | None) -> Any:
+    """The ratings a game is dealt with: none, "shipped" (the package's, as the server deals) or a file."""
+    if not choice:
+        return None
+    return load_ratings(SHIPPED if choice == "shipped" else choice)
+
+
 def _board(state: dict[str, Any]) -> Board:
+    ratings = _ratings(state.get("ratings"))
     if state.get("daily"):
-        return connections.daily(state["daily"], state["mode"])
-    kwargs = {"difficulty": state["difficulty"]} if state.get("difficulty") else {}
+        return connections.daily(state["daily"], state["mode"], ratings=ratings)
+    kwargs: dict[str, Any] = {"difficulty": state["difficulty"]} if state.get("difficulty") else {}
+    if ratings is not None:
+        kwargs["ratings"] = ratings
     return connections.generate(state["seed"], state["mode"], **kwargs)
 
 
@@ -155,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("--mode", default="flags")
     new.add_argument("--difficulty")
     new.add_argument("--png")
+    new.add_argument("--ratings", help='deal with these ratings: "shipped" (as the server deals) or a file')
     show = sub.add_parser("show")
     show.add_argument("state")
     show.add_argument("--png")
@@ -173,7 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "new":
         if bool(a.seed) == bool(a.daily):
             ap.error("give exactly one of --seed and --daily")
-        state = {"seed": a.seed, "daily": a.daily, "mode": a.mode, "difficulty": a.difficulty, "guesses": []}
+        state = {
+            "seed": a.seed,
+            "daily": a.daily,
+            "mode": a.mode,
+            "difficulty": a.difficulty,
+            "ratings": a.ratings,
+            "guesses": [],
+        }
         board, game = _replay(state)
         Path(a.state).write_text(json.dumps(state, indent=1))
         _show(board, game, a.png)
