@@ -157,6 +157,32 @@ def year() -> str:
             lambda r, s: f"{r['flags']['on_consecutive_days']} ({r['flags']['on_consecutive_days_by_chance']:.0f})",
         ),
         row(
+            "by the label shown: days with a label identity of the day before / the past 7 days",
+            lambda r, s: f"{r['shown']['identity_repeat_within_1']} / {r['shown']['identity_repeat_within_7']}",
+        ),
+        row(
+            "... with the same words of the past 7 days",
+            lambda r, s: str(r["shown"]["label_repeat_within_7"]),
+        ),
+        *[
+            row(
+                f"{name}: shortest gap of a label (0.8 x turns per cycle)",
+                lambda r, s, i=i: f"{r['shown']['tiers'][i]['min_gap']} ({r['shown']['tiers'][i]['target_gap']:g})",
+            )
+            for i, name in enumerate(("yellow", "green", "blue", "purple"))
+        ],
+        row(
+            "a label's same four flags within 180 days / within a year, pool 6+ / returns keeping 3, pool 8+",
+            lambda r, s: "{same_four_within_180} / {same_four_within_year_pool_6} / {returns_keeping_3_pool_8}".format(
+                **r["shown"]["groups"]
+            ),
+        ),
+        row(
+            "by family: days with a family of the day before / 7-day windows with one 3 times or more",
+            lambda r, s: f"{r['shown']['family_repeat_within_1']} / {r['shown']['family_more_than_twice_in_7']}",
+        ),
+        row("days with a decoy four of a label of the past 7 days", lambda r, s: str(r["shown"]["decoy_days"])),
+        row(
             "rule-ambiguous boards, boards breaking an arguable membership",
             lambda r, s: f"{r['boards_rule_ambiguous']}, {r['boards_breaking_arguable']}",
         ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import json
 from concurrent.futures import ThreadPoolExecutor
@@ -10,6 +11,7 @@ from PIL import Image
 
 from flagcore.cli import main
 from flagcore.connections import board_difficulty, daily, generate
+from flagcore.connections.tables import default_library
 from flagcore.library import load_library
 
 
@@ -22,6 +24,7 @@ def test_json_report_counts_what_it_says(capsys, tmp_path):
     report = json.loads(out)
     assert report["days"] == 40 and report["mode"] == "trivia" and report["from"] == "2027-02-01"
     days = [dt.date(2027, 2, 1) + dt.timedelta(days=j) for j in range(40)]
+    cats = {c.id: c for c in default_library().categories("trivia")}
     for name, boards in (
         ("scheduled", [daily(d, "trivia") for d in days]),
         ("plain", [generate(f"daily:{d.isoformat()}", "trivia") for d in days]),
@@ -30,6 +33,20 @@ def test_json_report_counts_what_it_says(capsys, tmp_path):
         labels = [{g.label for g in b.groups} for b in boards]  # as shown (the model's simpler labels)
         f = report[name]
         assert f["shown"]["label_repeat_within_1"] == sum(1 for j in range(1, 40) if labels[j] & labels[j - 1])
+        # by family, with the library's categories (a family of the day before; a week holding one 3 times)
+        fams = [[cats[g.category_id].family for g in b.groups] for b in boards]
+        assert f["shown"]["family_repeat_within_1"] == sum(1 for j in range(1, 40) if set(fams[j]) & set(fams[j - 1]))
+        crowded = sum(
+            1
+            for j in range(40)
+            if max(collections.Counter(x for d in fams[max(0, j - 6) : j + 1] for x in d).values()) > 2
+        )
+        assert f["shown"]["family_more_than_twice_in_7"] == crowded
+        most = {
+            x: max(sum(1 for d in fams[max(0, j - 6) : j + 1] for y in d if y == x) for j in range(40))
+            for x in f["shown"]["families"]
+        }
+        assert {x: v["most_in_7_days"] for x, v in f["shown"]["families"].items()} == most
         assert f["repeat_within_1"] == sum(1 for j in range(1, 40) if ids[j] & ids[j - 1])
         assert f["repeat_within_7"] == sum(1 for j in range(1, 40) if ids[j] & set().union(*ids[max(0, j - 7) : j]))
         assert sum(t["used"] for t in f["tiers"]) == len(set().union(*ids))

@@ -205,3 +205,16 @@ def test_a_displaced_small_pool_group_is_no_group_of_another_use_that_year(mode)
 
 def _day_of_use(sched, c, u):
     return next(day for day in itertools.count() if own_turn(sched, c, day) == u)
+
+
+def test_trivia_labels_keep_their_tiers_gap():
+    # trivia's tiers share turns by label identity (turns.identity_shares): over 2027 a label comes
+    # back in its tier no sooner than 0.8 x the tier's turns per cycle, whichever category shows it
+    from flagcore.cli.season_shown import shown_figures
+    from flagcore.connections.daily import categories
+
+    sched = schedule(None, "trivia")
+    assert any(len({sched.identity[c] for c in share}) == 1 and len(share) > 1 for t in sched.shares for share in t)
+    figures = shown_figures([daily(d, "trivia") for d in YEAR], categories(sched), [r.n for r in sched.rotations])
+    for tier in figures["tiers"]:
+        assert tier["min_gap"] >= tier["target_gap"], tier

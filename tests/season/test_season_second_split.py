@@ -19,11 +19,12 @@ from flagcore.connections.daily.search import daily_categories
 from flagcore.days import day_number
 from flagcore.library import load_library
 
-# days of 2027-2028 whose members as first drawn split into four other fours (found by the code:
-# stats["split_redraw"] 1 is another draw, 2 other categories; 2028-06-20 is the only 2 there)
+# days whose members as first drawn split into four other fours (found by the code, on the
+# schedule of issue 31's label identities: stats["split_redraw"] 1 is another draw, 2 other
+# categories; 2029-05-18 and 2031-09-02 are the first 2s after 2028, none in 2027-2028)
 REDRAWN = {
-    "flags": ["2027-01-07", "2027-01-11", "2027-01-25", "2027-02-10"],
-    "trivia": ["2027-01-15", "2027-01-20", "2027-02-06", "2028-06-20"],
+    "flags": ["2027-01-14", "2027-01-25", "2027-02-09", "2029-05-18"],
+    "trivia": ["2027-01-02", "2027-01-04", "2027-01-08", "2031-09-02"],
 }
 
 

@@ -24,6 +24,7 @@ from .._args.connections import as_mode
 from .._args.season import as_day, as_days_text
 from ..days import day_number
 from ..library import MODES, TIERS
+from .season_shown import shown_figures
 
 LONG_SPAN = 60  # days from which the command shows a progress bar
 WINDOWS = (1, 7, 28)
@@ -89,7 +90,7 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
         arguable += "arguable" in kinds
     out["boards_rule_ambiguous"] = rule
     out["boards_breaking_arguable"] = arguable
-    out["shown"] = shown_figures(boards, cats)
+    out["shown"] = shown_figures(boards, cats, [rot.n for rot in sched.rotations])
     return out
 
 
@@ -170,27 +171,6 @@ def _flag_figures(boards: list[Any], sched: Any) -> dict[str, Any]:
         "max_days": max(counts),
         "on_consecutive_days": consecutive,
         "on_consecutive_days_by_chance": round(expected, 1),
-    }
-
-
-def _repeats(keys: list[set[str]], window: int) -> int:
-    """Days holding a key from the ``window`` days before."""
-    return sum(1 for j in range(1, len(keys)) if keys[j] & {k for d in keys[max(0, j - window) : j] for k in d})
-
-
-def shown_figures(boards: list[Any], cats: dict[str, Any]) -> dict[str, Any]:
-    """What players see beside the category ids: repeats by the label shown, by label identity
-    (categories that can show the same words) and by family (the category's template)."""
-    labels = [{g.label for g in b.groups} for b in boards]
-    identities = [{cats[g.category_id].identity for g in b.groups} for b in boards]
-    families = [[cats[g.category_id].family for g in b.groups] for b in boards]
-    week = [collections.Counter(f for d in families[max(0, j - 6) : j + 1] for f in d) for j in range(len(boards))]
-    return {
-        "label_repeat_within_1": _repeats(labels, 1),
-        "label_repeat_within_7": _repeats(labels, 7),
-        "identity_repeat_within_7": _repeats(identities, 7),
-        "family_repeat_within_1": _repeats([set(f) for f in families], 1),
-        "family_more_than_twice_in_7": sum(1 for c in week if c and max(c.values()) > 2),
     }
 
 
@@ -292,6 +272,13 @@ _ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
         lambda f: f"{f['shown']['family_repeat_within_1']} of {f['days'] - 1}",
     ),
     ("7-day windows with a family 3 or more times", lambda f: str(f["shown"]["family_more_than_twice_in_7"])),
+    ("days with a decoy four of a label of the past 7 days", lambda f: str(f["shown"]["decoy_days"])),
+    ("same label and four flags within 180 days", lambda f: str(f["shown"]["groups"]["same_four_within_180"])),
+    ("... within a year, pool of 6 or more", lambda f: str(f["shown"]["groups"]["same_four_within_year_pool_6"])),
+    (
+        "label returns keeping 3 of 4, pool of 8 or more",
+        lambda f: str(f["shown"]["groups"]["returns_keeping_3_pool_8"]),
+    ),
     ("rule-ambiguous boards", lambda f: str(f["boards_rule_ambiguous"])),
     ("boards breaking an arguable membership", lambda f: str(f["boards_breaking_arguable"])),
 )
@@ -308,6 +295,11 @@ def _tier_rows(f: dict[str, Any]) -> list[tuple[str, str]]:
             )
         )
         out.append((f"{t['tier']}: uses max / median", f"{t['max_uses']} / {t['median_uses']:g}"))
+    for name, t in zip(TIERS, f["shown"]["tiers"]):
+        gap = "-" if t["min_gap"] is None else str(t["min_gap"])
+        out.append(
+            (f"{name}: label gap min (target 0.8 x {t['turns_per_cycle']} turns)", f"{gap} ({t['target_gap']:g})")
+        )
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 
 import numpy as np
@@ -14,8 +15,8 @@ from ...season import as_season_key
 from ..difficulty import category_difficulty
 from ..tables import default_library, tables_for
 from .plan import attach_plan, found
-from .state import TIERS, Schedule
-from .turns import look_pairs, make_rotations, shares, turns_per_cycle
+from .state import ITEMS, TIERS, Schedule
+from .turns import RARE_BELOW, YEAR, identity_shares, look_pairs, make_rotations, shares, turns_per_cycle
 
 _ATTR = "_flagcore_season"  # where a Library keeps its schedules (one per mode and engine)
 _lock = threading.Lock()
@@ -26,6 +27,12 @@ def _sets(flat: np.ndarray, off: np.ndarray) -> tuple[frozenset[int], ...]:
     return tuple(frozenset(f[o[c] : o[c + 1]]) for c in range(len(o) - 1))
 
 
+def _indices(names: list[str]) -> tuple[int, ...]:
+    """Each name's index among the distinct names, in order of first appearance."""
+    first: dict[str, int] = {}
+    return tuple(first.setdefault(x, len(first)) for x in names)
+
+
 def _placeable(impl: object, prepared: object, tiers: list[list[int]]) -> list[tuple[int, ...]]:
     """Per tier, the categories some board can hold: the search restricted to one of them in its
     tier is complete, so a failure means no board holds it."""
@@ -33,6 +40,48 @@ def _placeable(impl: object, prepared: object, tiers: list[list[int]]) -> list[t
         tuple(c for c in tiers[t] if found(impl, prepared, [[c] if d == t else tiers[d] for d in range(TIERS)]))
         for t in range(TIERS)
     ]
+
+
+def _tier_shares(
+    placeable: tuple[int, ...],
+    certain: tuple[frozenset[int], ...],
+    facts: list[int],
+    min_facts: int,
+    mode: str,
+    t: int,
+    key: bytes | None,
+    identity: tuple[int, ...] | None,
+) -> tuple[tuple[int, ...], ...]:
+    """Tier t's shared turns: by label identity (when given), then the small pools', then (trivia)
+    the look categories' pairs, each category in one share at most."""
+    same = () if identity is None else identity_shares(placeable, identity, mode, t, key)
+    alone = tuple(c for c in placeable if not any(c in share for share in same))
+    return same + shares(alone, certain, mode, t, key) + look_pairs(alone, certain, facts, min_facts, mode, t, key)
+
+
+SHORTER_AT_MOST = 0.1  # sharing turns by identity may shorten a tier's cycle by this fraction at most
+
+
+def _keeps_groups(
+    placeable: tuple[int, ...],
+    certain: tuple[frozenset[int], ...],
+    by_identity: tuple[tuple[int, ...], ...],
+    plain: tuple[tuple[int, ...], ...],
+) -> bool:
+    """Whether a tier's turns may be shared by label identity: a shorter cycle deals each category's
+    turns more often, so its groups come back sooner. It may when the cycle shortens by at most
+    SHORTER_AT_MOST and every category of 6 or more certain codes keeping a turn of its own still
+    has a distinct four for each turn of a year."""
+    n, before = turns_per_cycle(placeable, by_identity), turns_per_cycle(placeable, plain)
+    if n < (1 - SHORTER_AT_MOST) * before:
+        return False
+    shared = {c for share in by_identity for c in share}
+    uses = -(-YEAR // n) + 1
+    return all(
+        math.comb(len(certain[c]), ITEMS) >= uses
+        for c in placeable
+        if c not in shared and len(certain[c]) >= RARE_BELOW
+    )
 
 
 def build(library: Library | None, mode: str, key: bytes | None = None) -> Schedule:
@@ -51,11 +100,12 @@ def build(library: Library | None, mode: str, key: bytes | None = None) -> Sched
     certain = _sets(tables.pool_flat, tables.pool_off)
     fit = _sets(tables.fit_flat, tables.fit_off)
     facts = tables.fact.tolist()
-    tier_shares = tuple(
-        shares(placeable[t], certain, mode, t, key)
-        + look_pairs(placeable[t], certain, facts, tables.min_facts, mode, t, key)
-        for t in range(TIERS)
-    )
+    identity = _indices([c.identity for c in tables.categories])
+    tier_shares = []
+    for t in range(TIERS):
+        by_identity = _tier_shares(placeable[t], certain, facts, tables.min_facts, mode, t, key, identity)
+        plain = _tier_shares(placeable[t], certain, facts, tables.min_facts, mode, t, key, None)
+        tier_shares.append(by_identity if _keeps_groups(placeable[t], certain, by_identity, plain) else plain)
     depth_order = tuple(sorted(range(TIERS), key=lambda t: (turns_per_cycle(placeable[t], tier_shares[t]), t)))
     s = Schedule(
         mode=mode,
@@ -64,7 +114,7 @@ def build(library: Library | None, mode: str, key: bytes | None = None) -> Sched
         prepared=prepared,
         placeable=tuple(placeable),
         never=tuple(tuple(c for c in tiers[t] if c not in placeable[t]) for t in range(TIERS)),
-        shares=tier_shares,
+        shares=tuple(tier_shares),
         certain=certain,
         fit=fit,
         fit_mask=tuple(sum(1 << x for x in f) for f in fit),
@@ -72,6 +122,8 @@ def build(library: Library | None, mode: str, key: bytes | None = None) -> Sched
         min_facts=int(tables.min_facts),
         tier_of=tuple(c.tier for c in tables.categories),
         tags=tuple(tables.tag_index.tolist()),
+        identity=identity,
+        family=_indices([c.family for c in tables.categories]),
         depth_order=depth_order,
         depth_orders=(depth_order,) + tuple((t, *(d for d in depth_order if d != t)) for t in depth_order[1:]),
         season_key=key,

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .members import intended
-from .state import ITEMS, TIERS, Schedule
+from .state import ITEMS, TIERS, WEEK, Schedule
 from .turns import planned_at, rare_member, use_at
 
 
@@ -67,11 +67,29 @@ class DayFit:
         if not found(s.impl, s.prepared, lists):
             return 0
         mine = intended(s, c, use_at(s, t, item, i))
+        own_four = True
         for e, o in planned.items():
             theirs = intended(s, o, use_at(s, e, s.rotations[e].at(i), i))
             if mine & s.fit_mask[o] or theirs & s.fit_mask[c]:
-                return 1
-        return 2
+                own_four = False
+                break
+        return 1 + own_four + 2 * self._rests(c, i)
+
+    def _rests(self, c: int, i: int) -> int:
+        """How well c on day i keeps what a player sees apart from the earlier tiers' plans: 2 when
+        its label identity is on none of their days within WEEK and its family on none of days
+        i - 1 .. i + 1 nor more than once within WEEK; 1 when only the label is apart; 0 else."""
+        s = self.s
+        ident, fam = s.identity[c], s.family[c]
+        same = [0]  # days (from i) of the family's showings in the earlier tiers' plans, c's own first
+        for e in self.earlier:
+            for j in range(max(0, i - WEEK), i + WEEK + 1):
+                o = planned_at(s, e, j)
+                if s.identity[o] == ident:
+                    return 0
+                if s.family[o] == fam:
+                    same.append(j - i)
+        return 1 if crowded(same) else 2
 
     def _facts_possible(self, c: int, i: int, planned: dict[int, int]) -> bool:
         """Whether day i can still hold its fact groups with c and the planned categories."""
@@ -79,6 +97,15 @@ class DayFit:
         later = [d for d in range(TIERS) if d != self.t and d not in planned]
         could = sum(1 for d in later if any(s.fact[x] for x in block_at(s, d, i)))
         return s.fact[c] + sum(s.fact[o] for o in planned.values()) + could >= s.min_facts
+
+
+def crowded(days: list[int]) -> bool:
+    """Whether showings of one family on these days break its rest: two on consecutive days (or one
+    day), or three within WEEK days."""
+    days = sorted(days)
+    if any(b - a <= 1 for a, b in zip(days, days[1:])):
+        return True
+    return any(c - a < WEEK for a, c in zip(days, days[2:]))
 
 
 def attach_plan(s: Schedule) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import NoBoardError
-from .state import TIERS, Schedule
+from .state import TIERS, WEEK, Schedule
 from .turns import FAR, RARE_BELOW, distances, plan, planned_at
 
 LOOKBACK = 7  # days whose off-plan categories a day tries last
@@ -40,7 +40,11 @@ def enough_facts(s: Schedule, cats: list[int]) -> bool:
 
 
 def preferred_order(
-    s: Schedule, i: int, recent: frozenset[int] = frozenset(), owed: frozenset[int] = frozenset()
+    s: Schedule,
+    i: int,
+    recent: frozenset[int] = frozenset(),
+    owed: frozenset[int] = frozenset(),
+    shown: frozenset[int] = frozenset(),
 ) -> tuple[list[list[int]], list[int]]:
     """(per tier the candidates in the order day i tries them, the planned category per tier).
 
@@ -48,7 +52,9 @@ def preferred_order(
     another category) and far from their next one, then the rest, farthest from a turn of their
     own first, the small pools (fewer than RARE_BELOW certain codes: a use off their shared turn
     repeats a group) after them, those in ``recent`` (what the days before took off the plan) after
-    all of these; the never placeable last.
+    all of these; the never placeable last. Any category whose label identity is in ``shown``
+    (what the days before showed) comes after all the others, the planned one too: off the plan,
+    a player does not read the same words again within WEEK days where another board can avoid it.
     """
     orders, planned = [], []
     for t in range(TIERS):
@@ -57,6 +63,7 @@ def preferred_order(
         half = s.rotations[t].n // 2
         keys = {
             c: (
+                s.identity[c] in shown,
                 not (c in owed and near.get(c, FAR) >= half),
                 c in recent,
                 len(s.certain[c]) < RARE_BELOW,
@@ -65,15 +72,27 @@ def preferred_order(
             for c in s.placeable[t]
             if c != first
         }
-        orders.append([first, *sorted(keys, key=keys.__getitem__), *s.never[t]])
+        head = [first]
+        if s.identity[first] in shown:  # sorted with the others that show a recent label, first among them
+            keys[first] = (True, False, False, False, -FAR)
+            head = []
+        orders.append([*head, *sorted(keys, key=keys.__getitem__), *s.never[t]])
         planned.append(first)
     return orders, planned
 
 
-def search_day(s: Schedule, i: int, recent: frozenset[int], owed: frozenset[int] = frozenset()) -> Found:
+def search_day(
+    s: Schedule,
+    i: int,
+    recent: frozenset[int],
+    owed: frozenset[int] = frozenset(),
+    before: list[list[int]] | None = None,
+) -> Found:
     """The search of day i: the planned four when they form a board; else the best of the boards
-    found with each tier in turn kept as long as possible (see ``_off_plan_score``)."""
-    orders, planned = preferred_order(s, i, recent, owed)
+    found with each tier in turn kept as long as possible (see ``_off_plan_score``), the labels
+    the days ``before`` showed (their categories) tried last."""
+    shown = frozenset(s.identity[c] for day in before or () for c in day)
+    orders, planned = preferred_order(s, i, recent, owed, shown)
     best = None
     for depths in s.depth_orders:
         cats, counters = search_depths(s, i, orders, depths)
@@ -131,7 +150,8 @@ def first_draft(s: Schedule, i: int) -> tuple[int, ...]:
         planned = [planned_at(s, t, i) for t in range(TIERS)]
         # as in daily_categories: the plan, when it forms a board (with its fact groups)
         on_plan = planned_search(s, planned)[0] == 0 and enough_facts(s, planned)
-        hit = s.memo.put(("draft", i), tuple(planned if on_plan else search_day(s, i, frozenset())[0]))
+        before = [] if on_plan else [[c for c, _ in plan(s, j)] for j in range(max(0, i - WEEK), i)]
+        hit = s.memo.put(("draft", i), tuple(planned if on_plan else search_day(s, i, frozenset(), before=before)[0]))
     return hit  # type: ignore[no-any-return]
 
 
@@ -152,7 +172,8 @@ def daily_categories(s: Schedule, i: int) -> Found:
     status, _, counters = planned_search(s, planned)
     if status == 0 and enough_facts(s, planned):
         return planned, planned, counters
-    return search_day(s, i, *lookback(s, i))
+    recent, owed = lookback(s, i)
+    return search_day(s, i, recent, owed, [list(first_draft(s, j)) for j in range(max(0, i - WEEK), i)])
 
 
 def lookback(s: Schedule, i: int) -> tuple[frozenset[int], frozenset[int]]:

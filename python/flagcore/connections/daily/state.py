@@ -13,6 +13,7 @@ from ..._impl import core
 
 ITEMS = 4
 TIERS = 4
+WEEK = 7  # a label shown is not shown again within WEEK days; a family at most twice in WEEK days
 MEMO_SIZE = 1 << 15  # entries kept per schedule: a year of days needs about 5000
 
 
@@ -70,6 +71,8 @@ class Schedule:
     min_facts: int  # fact groups a board must hold (tables.min_facts; 0: no rule)
     tier_of: tuple[int, ...]
     tags: tuple[int, ...]  # per category: its tag's index (-1: none); two of one tag never share a board
+    identity: tuple[int, ...]  # per category: its label identity's index (the words a player sees)
+    family: tuple[int, ...]  # per category: its family's index (the template a schedule rests)
     depth_order: tuple[int, ...]  # the tiers in the order they are planned and searched
     depth_orders: tuple[tuple[int, ...], ...]  # depth_order, then each other tier moved first
     rotations: list[_season.Rotation[int]] = field(default_factory=list)  # per tier; item -1 - j: shared turn j

@@ -44,6 +44,21 @@ def shares(
     return tuple(tuple(rare[j::k]) for j in range(k))
 
 
+def identity_shares(
+    placeable: tuple[int, ...], identity: tuple[int, ...], mode: str, t: int, key: bytes | None = None
+) -> tuple[tuple[int, ...], ...]:
+    """The tier's categories that can show the same words (one label identity), each set sharing
+    one turn: a player sees the label once per cycle of the tier, whichever category shows it."""
+    by: dict[int, list[int]] = {}
+    for c in placeable:
+        by.setdefault(identity[c], []).append(c)
+    same = [
+        core.rng.shuffle(cs, core.rng.Rng(_season.keyed(f"season|{mode}|{t}|same|{j}", key)))
+        for j, cs in enumerate(cs for cs in by.values() if len(cs) > 1)
+    ]
+    return tuple(tuple(cs) for cs in same)
+
+
 def look_pairs(
     placeable: tuple[int, ...],
     certain: tuple[frozenset[int], ...],
