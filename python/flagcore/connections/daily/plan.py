@@ -49,11 +49,14 @@ def block_at(s: Schedule, t: int, i: int) -> list[int]:
 
 class DayFit:
     """``fits(item, day)`` of tier t's rotation: 0 where the item's category cannot join the
-    categories planned for the day by the ``earlier`` tiers, 1 where it can, 2 where moreover every
-    planned group keeps the four its use deals (no other group's fit set takes one of them)."""
+    categories planned for the day by the ``earlier`` tiers; else 1, plus 1 where every planned
+    group keeps the four its use deals (no other group's fit set takes one of them), plus 2 where
+    the earlier tiers' plans show its label identity on none of the WEEK days either side, plus 2
+    more where they rest its family too (``crowded``): a player's rests weigh more than the fours."""
 
     def __init__(self, s: Schedule, t: int, earlier: tuple[int, ...]) -> None:
         self.s, self.t, self.earlier = s, t, earlier
+        self._windows: dict[int, list[tuple[int, int, int]]] = {}  # per day: what the earlier tiers show near it
 
     def __call__(self, item: int, i: int) -> int:
         s, t = self.s, self.t
@@ -76,20 +79,34 @@ class DayFit:
         return 1 + own_four + 2 * self._rests(c, i)
 
     def _rests(self, c: int, i: int) -> int:
-        """How well c on day i keeps what a player sees apart from the earlier tiers' plans: 2 when
-        its label identity is on none of their days within WEEK and its family on none of days
-        i - 1 .. i + 1 nor more than once within WEEK; 1 when only the label is apart; 0 else."""
+        """How well c on day i keeps what a player sees apart from the earlier tiers' plans: 0 when
+        one of them shows its label identity within WEEK days, 1 when only the label is apart, 2
+        when its family rests too (``crowded`` says no)."""
         s = self.s
         ident, fam = s.identity[c], s.family[c]
         same = [0]  # days (from i) of the family's showings in the earlier tiers' plans, c's own first
-        for e in self.earlier:
-            for j in range(max(0, i - WEEK), i + WEEK + 1):
-                o = planned_at(s, e, j)
-                if s.identity[o] == ident:
-                    return 0
-                if s.family[o] == fam:
-                    same.append(j - i)
+        for shown, family, d in self._window(i):
+            if shown == ident:
+                return 0
+            if family == fam:
+                same.append(d)
         return 1 if crowded(same) else 2
+
+    def _window(self, i: int) -> list[tuple[int, int, int]]:
+        """(label identity, family, day - i) of each earlier tier's plan on the days i - WEEK .. i + WEEK,
+        kept per day (a block's matching asks each of its days once per item)."""
+        hit = self._windows.get(i)
+        if hit is None:
+            s = self.s
+            hit = []
+            for e in self.earlier:
+                for j in range(max(0, i - WEEK), i + WEEK + 1):
+                    o = planned_at(s, e, j)
+                    hit.append((s.identity[o], s.family[o], j - i))
+            if len(self._windows) >= 1024:  # a bound: the days of a few blocks are asked together
+                self._windows.clear()
+            self._windows[i] = hit
+        return hit
 
     def _facts_possible(self, c: int, i: int, planned: dict[int, int]) -> bool:
         """Whether day i can still hold its fact groups with c and the planned categories."""
