@@ -49,3 +49,20 @@ def test_records_expire(tmp_path) -> None:
         assert s.play_counts("c") == {"plays": 2}  # the counters live as long as the last play
     finally:
         s.close()
+
+
+def test_a_save_or_a_verified_result_carries_its_play_record_atomically(store) -> None:  # noqa: F811
+    play = ("p1", b'{"n":1}', "day:b2", ("plays", "won"), 3600)
+    assert store.save_game("u", "b2", 0, b"[]", 60)
+    assert not store.save_game("u", "b2", 0, b"[1]", 60, play=play)  # the compare-and-set lost: nothing
+    assert store.play_counts("day:b2") == {} and list(store.play_records()) == []
+    assert store.save_game("u", "b2", 1, b"[1]", 60, b"[]", ("connections|2027-01-01", b"r"), play)
+    assert store.player_results("u") == {"connections|2027-01-01": b"r"}
+    assert store.save_game("u", "b2", 2, b"[2]", 60, play=play)  # a later save with the same play...
+    assert store.play_counts("day:b2") == {"plays": 1, "won": 1}  # ...never records it twice
+    assert store.record_verified("puzzle", "j", 2**31, "deal", b"v", play=("p2", b'{"n":2}', "pz", ("plays",), 60))
+    assert not store.record_verified("puzzle", "j2", 2**31, "deal", b"v", play=("p3", b"{}", "pz", ("plays",), 60))
+    assert store.play_counts("pz") == {"plays": 1}
+    assert list(store.play_records()) == [b'{"n":1}', b'{"n":2}']
+    with pytest.raises(TypeError):
+        store.save_game("u", "b2", 2, b"[2]", 60, play=["p", b"x", "c", (), 1])

@@ -52,12 +52,12 @@ log = logging.getLogger("flagcore.store")
 # in it): flagcore.web.ops counts them (the store itself knows nothing of metrics)
 batch_observers: list[Callable[[float, bool, int], None]] = []
 
-# save_game's arguments, checked: (player, board, expected, data, ttl, previous, result), where
-# result is the player's (key, data) to record with the save, or None
-Result = tuple[str, bytes]
-Save = tuple[str, str, int, bytes, int, bytes | None, Result | None]
 # record_play's arguments, checked: (key, data, counts, fields, ttl)
 Play = tuple[str, bytes, str, tuple[str, ...], int]
+# save_game's arguments, checked: (player, board, expected, data, ttl, previous, result, play),
+# where result is the player's (key, data) and play a play record to record with the save, or None
+Result = tuple[str, bytes]
+Save = tuple[str, str, int, bytes, int, bytes | None, Result | None, Play | None]
 # record_verified's arguments, checked: (kind, jti, exp, key, data, player, result, play)
 Verified = tuple[str, str, int, str, bytes, str | None, Result | None, Play | None]
 
@@ -106,6 +106,7 @@ class Store(ABC):
         ttl: int,
         previous: bytes | None = None,
         result: Result | None = None,
+        play: Play | None = None,
     ) -> bool:
         """Compare-and-set: store ``data`` as version ``expected + 1`` if the stored version is
         ``expected`` (0: no game stored yet) and, when ``previous`` is given, the stored data is
@@ -115,8 +116,9 @@ class Store(ABC):
         ``previous`` lets a caller that knows the game (from a signed token) write without reading
         it first: one round trip, and no write on a game that is not exactly the one it knows.
         ``result``: ``(key, data)``, the player's result recorded with this save in one atomic
-        step (write-once per key, as ``record_player_result``), only if the save is stored."""
-        return self._run(self._save_op(_checked_save(player, board, expected, data, ttl, previous, result)))  # type: ignore[no-any-return]
+        step (write-once per key, as ``record_player_result``), only if the save is stored;
+        ``play``: ``(key, data, counts, fields, ttl)``, a play record likewise (as ``record_play``)."""
+        return self._run(self._save_op(_checked_save(player, board, expected, data, ttl, previous, result, play)))  # type: ignore[no-any-return]
 
     async def asave_game(
         self,
@@ -127,11 +129,14 @@ class Store(ABC):
         ttl: int,
         previous: bytes | None = None,
         result: Result | None = None,
+        play: Play | None = None,
     ) -> bool:
         """``save_game`` on an event loop: the saves of one turn of the loop are written together
         when the turn ends (each still its own compare-and-set, in the order asked), so a busy
         server pays one commit or round trip for many guesses."""
-        return await self._arun(self._save_op(_checked_save(player, board, expected, data, ttl, previous, result)))  # type: ignore[no-any-return]
+        return await self._arun(  # type: ignore[no-any-return]
+            self._save_op(_checked_save(player, board, expected, data, ttl, previous, result, play))
+        )
 
     save_game_batched = asave_game  # its name before every call had an awaitable form
 
@@ -399,7 +404,7 @@ def _checked_result(result: Any) -> Result | None:
 
 
 def _checked_save(
-    player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None, result: Any
+    player: str, board: str, expected: int, data: bytes, ttl: int, previous: bytes | None, result: Any, play: Any
 ) -> Save:
     return (
         as_key(player, "player"),
@@ -409,6 +414,7 @@ def _checked_save(
         as_count(ttl, "ttl", 1),
         None if previous is None else as_value(previous, "previous"),
         _checked_result(result),
+        _checked_play_tuple(play),
     )
 
 
@@ -417,8 +423,6 @@ def _checked_verified(
 ) -> Verified:
     if (player is None) != (result is None):
         raise ValueError("give both player and result, or neither")
-    if play is not None and (not isinstance(play, tuple) or len(play) != 5):
-        raise TypeError(f"play must be a (key, data, counts, fields, ttl) tuple or None, not {type(play).__name__}")
     return (
         as_key(kind, "kind"),
         as_key(jti, "jti"),
@@ -427,11 +431,20 @@ def _checked_verified(
         as_value(data),
         None if player is None else as_key(player, "player"),
         _checked_result(result),
-        None if play is None else _checked_play(*play),
+        _checked_play_tuple(play),
     )
 
 
 MAX_PLAY_FIELDS = 16  # counters one play bumps (the day's aggregate of a board names a handful)
+
+
+def _checked_play_tuple(play: Any) -> Play | None:
+    """A play record given to another call (save_game, record_verified): checked as record_play's."""
+    if play is None:
+        return None
+    if not isinstance(play, tuple) or len(play) != 5:
+        raise TypeError(f"play must be a (key, data, counts, fields, ttl) tuple or None, not {type(play).__name__}")
+    return _checked_play(*play)
 
 
 def _checked_play(key: str, data: bytes, counts: str, fields: Any, ttl: int) -> Play:

@@ -37,13 +37,19 @@ from .base import DEFAULT_TIMEOUT, GameRecord, Play, Save, Store, Verified
 
 # A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
 # guess, the most frequent write) and every later one this script.
-# KEYS[1] the game, KEYS[2] (optional) the player's results; ARGV: expected version, data, ttl,
-# "1" and the expected data when the caller gives it ("0", "" otherwise), and the result's key
-# and value with KEYS[2]. 1 if written, 0 if the game is not the one expected. A script is not
-# rolled back by an error, so every check (the results' type too) comes before the first write.
+# KEYS[1] the game, then the player's results (with a player's result) and the four keys of
+# _RECORD_PLAY (with a play record); ARGV: expected version, data, ttl, "1" and the expected data
+# when the caller gives it ("0", "" otherwise), "1" and the result's key and value with a result
+# ("0", "", "" otherwise), then with a play record _RECORD_PLAY's ARGV. 1 if written, 0 if the
+# game is not the one expected. A script is not rolled back by an error, so every check (the
+# results' type too) comes before the first write; the play's part repeats _RECORD_PLAY.
 _SAVE_GAME = """
-if KEYS[2] and redis.call('TYPE', KEYS[2]).ok ~= 'hash' and redis.call('EXISTS', KEYS[2]) == 1 then
-  return redis.error_reply('WRONGTYPE the player results key holds another type')
+local p = 2
+if ARGV[6] == '1' then
+  if redis.call('TYPE', KEYS[2]).ok ~= 'hash' and redis.call('EXISTS', KEYS[2]) == 1 then
+    return redis.error_reply('WRONGTYPE the player results key holds another type')
+  end
+  p = 3
 end
 local old = redis.call('GET', KEYS[1])
 local v = 0
@@ -54,7 +60,14 @@ if old then
 end
 if v ~= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], (v + 1) .. ':' .. ARGV[2], 'EX', ARGV[3])
-if KEYS[2] then redis.call('HSETNX', KEYS[2], ARGV[6], ARGV[7]) end
+if ARGV[6] == '1' then redis.call('HSETNX', KEYS[2], ARGV[7], ARGV[8]) end
+if #KEYS > p and redis.call('SET', KEYS[p], '1', 'NX', 'EX', ARGV[9]) then
+  redis.call('RPUSH', KEYS[p + 1], ARGV[10])
+  redis.call('EXPIRE', KEYS[p + 1], tonumber(ARGV[9]) + 86400)
+  redis.call('SADD', KEYS[p + 2], ARGV[11])
+  for i = 12, #ARGV do redis.call('HINCRBY', KEYS[p + 3], ARGV[i], 1) end
+  redis.call('EXPIRE', KEYS[p + 3], ARGV[9])
+end
 return 1
 """
 # KEYS[1] the record; ARGV[1] the value. The value already there, or nil after writing ARGV[1].
@@ -372,11 +385,11 @@ class RedisStore(Store):
         return Op([("GET", self._game_key(player, board))], decode)
 
     def _save_op(self, save: Save) -> Op:
-        player, board, expected, data, ttl, previous, result = save
+        player, board, expected, data, ttl, previous, result, play = save
         key = self._game_key(player, board)
-        if expected == 0 and result is None:  # written only if there is none (an expired one is gone)
+        if expected == 0 and result is None and play is None:  # written only if there is none (an expired one is gone)
             return Op([("SET", key, b"1:" + data, "NX", "EX", ttl)], lambda replies: replies[0] is not None)
-        keys = [key] if result is None else [key, self._player_results_key(player)]
+        keys = [key]
         args: tuple[str | bytes | int, ...] = (
             (expected, data, ttl, b"0", b"")
             if previous is None
@@ -388,8 +401,15 @@ class RedisStore(Store):
                 previous,
             )
         )
-        if result is not None:
-            args += result
+        if result is None:
+            args += (b"0", b"", b"")
+        else:
+            keys.append(self._player_results_key(player))
+            args += (b"1", *result)
+        if play is not None:
+            play_keys, play_args = self._play_command(play)
+            keys += play_keys
+            args += play_args
         return Op([_script(_SAVE_GAME, keys, *args)], lambda replies: bool(replies[0]))
 
     def _spend_op(self, kind: str, jti: str, exp: int) -> Op:

@@ -408,9 +408,10 @@ def _save(
     ttl: int,
     previous: bytes | None,
     result: tuple[str, bytes] | None,
+    play: Play | None = None,
 ) -> bool:
-    """One game's compare-and-set (see Store.save_game), with the player's result when it is
-    stored: True if this statement wrote it."""
+    """One game's compare-and-set (see Store.save_game), with the player's result and the play
+    record when it is stored: True if this statement wrote it."""
     if expected == 0:  # a new game: no row, or only an expired one
         cur = conn.execute(
             "INSERT INTO games (player, board, version, data, exp) VALUES (?, ?, 1, ?, ?) "
@@ -433,6 +434,8 @@ def _save(
     stored = cur.rowcount == 1
     if stored and result is not None:
         _put_player_result(conn, player, *result)
+    if stored and play is not None:
+        _record_play(conn, now, play)
     return stored
 
 

@@ -12,6 +12,7 @@ server wrote it.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Coroutine
 from typing import Any
@@ -31,7 +32,7 @@ from .game_tokens import Game, GameTokens
 from .jsonapi import Reply
 from .ops import METRICS
 from .players import new_player
-from .plays import Plays
+from .plays import Plays, aggregate
 from .published import PublishedBoards
 from .tokens import Signer
 from .trace import simulate
@@ -221,9 +222,9 @@ class ConnectionsApi:
         """Grade a guess on the player's stored game and record it, then answer. Written only if the
         stored game is exactly the token's (its version and guesses, so no read first): a replayed
         or older token, or a guess recorded meanwhile, finds another game and gets 409. The save
-        that ends a daily carries the player's result (the stats), one atomic step with it, so a
-        store failing between the two cannot lose it or count it twice; a client told 503 may send
-        the guess again. The write goes with the other requests' of this turn of the event loop
+        that ends a daily carries the player's result (the stats), and the save that ends any game
+        its play record (flagcore.web.plays), one atomic step with it, so a store failing between
+        them cannot lose one or count it twice; a client told 503 may send the guess again. The write goes with the other requests' of this turn of the event loop
         (the store's ``asave_game``): the loop never waits for the store."""
         assert self.store is not None  # only called with a store (guess)
         dealt = await self.boards.adealt(*game)
@@ -234,21 +235,25 @@ class ConnectionsApi:
         if day is not None and stats.counts(day):  # a daily's end: the player's stats (once per day)
             key = stats.result_key(stats.connections_game(game.mode), day)
             result = (key, stats.result_data(reply["won"], reply["mistakes"]))
-        # a finishing guess reads the board's counters in the same batch as its save (flagcore.web.plays)
-        counts = self.plays.counts(dealt.board_id, day) if reply["over"] and self.plays is not None else None
+        play = None
+        if reply["over"] and self.plays is not None:  # the play record, saved with the finishing guess
+            model = dealt.board.stats.get("model") or {}
+            play = self.plays.play(played, dealt.board_id, player, day, model.get("difficulty"))
         ttl = self.new_player_ttl if new_player.get() else self.token_ttl
         data = orjson.dumps(guesses)
-        if not await self.store.asave_game(player, dealt.board_id, version, data, ttl, previous, result):
-            if counts is not None:
-                counts.cancel()
+        save = self.store.asave_game(player, dealt.board_id, version, data, ttl, previous, result, play)
+        if play is None or self.plays is None:
+            stored = await save
+        else:
+            # one batch: the board's counters read first (so without this game, even when Redis must
+            # be sent the script again after the batch), then the save with its record
+            counts, stored = await asyncio.gather(self.plays.counts(play[2]), save)
+        if not stored:
             raise ApiError(409, "stale_token", STALE)
         reply["token"] = self.tokens.sign(game, guesses, player, version + 1)
-        if counts is not None and self.plays is not None:
-            # the play record (once per player and board, written after the reply) and the day's aggregate
-            model = dealt.board.stats.get("model") or {}
-            reply["today"] = await self.plays.finished(
-                counts, played, dealt.board_id, player, day, model.get("difficulty")
-            )
+        if play is not None and self.plays is not None:
+            seen = self.plays.with_own(counts, play)
+            reply["today"] = None if seen is None else aggregate(seen)
         return reply
 
     def trace(self, query: dict[str, str]) -> dict[str, Any]:

@@ -8,24 +8,23 @@ plays, wins, which colour was found first and last. The aggregate of those count
 player sees after finishing ("62% solved today's board; purple found last by 71%"): the API's
 ``today`` field, only in a finished game's reply.
 
-Cost: the finishing guess reads the board's counters in the same batch as its save, and the
-record is written in the next batch, after the reply (nothing more for the player to wait for).
-A store that fails while recording costs the record, never the guess: the guess is saved
-already, the failure is logged and counted (``Plays.failed``), and the reply goes without
-``today`` when the counters could not be read.
+Cost: the record is written in the same atomic step as the finishing guess's save (the store's
+``save_game(..., play=...)``: both or neither, one commit or one script), and the board's
+counters are read in the same store batch, just before it; the reply adds the game's own counts.
+A store that fails fails the guess (503, nothing written: the client sends it again), as a save
+does; counters that could not be read leave ``today`` out.
 
-A finished Puzzle (a verified result, solved or not) is recorded the same way, in the very step
-that keeps its verified result (the store's ``record_verified``: both or neither), with the
-counters of its day (a daily) or of its flag on its grid (any other deal): plays, and the solved
-games by swaps over par (``over:0`` .. ``over:20``, the last meaning 20 or more), from which
-``puzzle_aggregate`` gives the share at par, the median swaps over par and their spread. (A
-verified Puzzle is a solved one: the server never learns of a game given up, so there is no
-share solved to show.) The field names of both aggregates are the API's (docs/server.md, "The API").
+A finished Puzzle (a verified result) is recorded the same way, in the very step that keeps its
+verified result (the store's ``record_verified``: both or neither), with the counters of its day
+(a daily) or of its flag on its grid (any other deal): plays, and the solved games by swaps over
+par (``over:0`` .. ``over:20``, the last meaning 20 or more), from which ``puzzle_aggregate``
+gives the share at par, the median swaps over par and their spread. (A verified Puzzle is a
+solved one: the server never learns of a game given up, so there is no share solved to show.)
+The field names of both aggregates are the API's (docs/server.md, "The API").
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -72,75 +71,39 @@ class Plays:
 
     def __init__(self, store: Store, signer: Signer, ttl: int = DEFAULT_TTL) -> None:
         self.store, self.signer, self.ttl = store, signer, ttl
-        self.recorded = 0  # this process's records written
-        self.failed = 0  # records lost to a failing store (the guesses themselves were saved)
-        self._writing: set[asyncio.Task[bool]] = set()  # records on their way (a task needs a reference)
 
-    def _fields(self, solved_at: tuple[int, ...], won: bool) -> tuple[str, ...]:
-        fields = ["plays"]
-        if won:  # the order of a won game: which colour came first and last
-            fields += ["won", f"first:{COLOURS[solved_at.index(1)]}", f"last:{COLOURS[solved_at.index(4)]}"]
-        return tuple(fields)
-
-    def counts(self, board_id: str, day: str | None) -> asyncio.Task[dict[str, int]]:
-        """Start reading the board's counters, to go in the batch of the finishing guess's save."""
-        return asyncio.ensure_future(self.store.aplay_counts(counts_key(board_id, day)))
-
-    async def finished(
-        self,
-        counts: asyncio.Task[dict[str, int]],
-        game: Any,
-        board_id: str,
-        player: str,
-        day: str | None,
-        difficulty: Any,
-    ) -> dict[str, Any] | None:
-        """The day's aggregate of a finished game's board, this game included (the counters read
-        with its save, plus its own), and its play record written after the reply, in the next
-        batch (once per player and board: the finishing save itself happens once). None when the
-        store failed."""
+    def play(self, game: Any, board_id: str, player: str, day: str | None, difficulty: Any) -> Play:
+        """A finished game's play record as ``Store.save_game`` takes it with the finishing save
+        (key, data, counts, fields, ttl): written once per player and board, with the save."""
         rec = record_of_game(game, board_id, day, difficulty)
-        fields = self._fields(rec.solved_at, rec.won)
-        write = asyncio.ensure_future(
-            self.store.arecord_play(
-                play_key(self.signer, player, board_id),
-                orjson.dumps(rec.to_dict()),
-                counts_key(board_id, day),
-                fields,
-                self.ttl,
-            )
-        )
-        self._writing.add(write)
-        write.add_done_callback(self._written)
-        try:
-            seen = dict(await counts)
-        except StoreUnavailable as exc:
-            log.warning("aggregate of %s not read: %s", board_id, exc)
-            return None
-        for f in fields:
-            seen[f] = seen.get(f, 0) + 1
-        return aggregate(seen)
+        fields = ["plays"]
+        if rec.won:  # the order of a won game: which colour came first and last
+            fields += ["won", f"first:{COLOURS[rec.solved_at.index(1)]}", f"last:{COLOURS[rec.solved_at.index(4)]}"]
+        key = play_key(self.signer, player, board_id)
+        return key, orjson.dumps(rec.to_dict()), counts_key(board_id, day), tuple(fields), self.ttl
 
-    def _written(self, task: asyncio.Task[bool]) -> None:
-        self._writing.discard(task)
-        if task.cancelled():
-            self.failed += 1
-            return
-        exc = task.exception()
-        if exc is not None:
-            self.failed += 1
-            log.warning("play record not kept: %s", exc)
-        else:
-            self.recorded += bool(task.result())
+    async def counts(self, key: str) -> dict[str, int] | None:
+        """The counter set ``key``; None when the store fails (the reply goes without ``today``)."""
+        try:
+            return await self.store.aplay_counts(key)
+        except StoreUnavailable as exc:
+            log.warning("aggregate %s not read: %s", key, exc)
+            return None
+
+    @staticmethod
+    def with_own(counts: dict[str, int] | None, play: Play) -> dict[str, int] | None:
+        """Counters read before the play was recorded, with the play's own counts added."""
+        if counts is None:
+            return None
+        seen = dict(counts)
+        for f in play[3]:
+            seen[f] = seen.get(f, 0) + 1
+        return seen
 
     async def today(self, board_id: str, day: str | None) -> dict[str, Any] | None:
-        """The aggregate of a board (a finished game reopened), read without blocking the event
-        loop; None when the store fails."""
-        try:
-            return aggregate(await self.store.aplay_counts(counts_key(board_id, day)))
-        except StoreUnavailable as exc:
-            log.warning("aggregate of %s not read: %s", board_id, exc)
-            return None
+        """The aggregate of a board (a finished game reopened); None when the store fails."""
+        counts = await self.counts(counts_key(board_id, day))
+        return None if counts is None else aggregate(counts)
 
 
 MAX_OVER_PAR = 20  # the last bucket of the Puzzle's counters: 20 swaps over par or more
