@@ -224,8 +224,9 @@ class ConnectionsApi:
         or older token, or a guess recorded meanwhile, finds another game and gets 409. The save
         that ends a daily carries the player's result (the stats), and the save that ends any game
         its play record (flagcore.web.plays), one atomic step with it, so a store failing between
-        them cannot lose one or count it twice; a client told 503 may send the guess again. The write goes with the other requests' of this turn of the event loop
-        (the store's ``asave_game``): the loop never waits for the store."""
+        them cannot lose one or count it twice; a client told 503 may send the guess again. The
+        write goes with the other requests' of this turn of the event loop (the store's
+        ``asave_game``): the loop never waits for the store."""
         assert self.store is not None  # only called with a store (guess)
         dealt = await self.boards.adealt(*game)
         reply, guesses, played = self._grade(dealt, codes, past)
