@@ -36,11 +36,14 @@ SERVE = [sys.executable, "-m", "flagcore", "serve"]
 
 
 @contextmanager
-def serve(store: str, *args: str, env: dict[str, str] | None = None) -> Iterator[tuple[int, subprocess.Popen[str]]]:
-    """``flagcore serve`` on a free port of 127.0.0.1: (port, process); stopped (SIGTERM) after."""
+def serve(
+    store: str, *args: str, env: dict[str, str] | None = None, wrap: tuple[str, ...] = ()
+) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """``flagcore serve`` on a free port of 127.0.0.1: (port, process); stopped (SIGTERM) after.
+    ``wrap``: a command that runs the server (its arguments follow)."""
     port = free_port()
     environ = {**os.environ, "FLAGCORE_SECRET": SECRET, **(env or {})}
-    proc = popen_logged([*SERVE, "--port", str(port), "--no-access-log", "--store", store, *args], environ)
+    proc = popen_logged([*wrap, *SERVE, "--port", str(port), "--no-access-log", "--store", store, *args], environ)
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -121,16 +124,23 @@ def p99(samples: list[tuple[float, int]]) -> float:
     return statistics.quantiles([s for s, _ in samples], n=100)[98]
 
 
-def guess_once(port: int, cookie: str, seed: int) -> tuple[str, int] | None:
-    """A wrong first guess on the board of ``seed``: (board id, version) when acknowledged with 200."""
+def guess(port: int, cookie: str, seed: int) -> tuple[int, str]:
+    """A wrong first guess on the board of ``seed``: (the guess's status, or the board request's
+    when that failed; the board id)."""
     status, board, _ = request(port, "GET", f"/api/connections/board?seed={seed}", cookie=cookie)
     if status != 200:
-        return None
+        return status, ""
     tiles = [t["code"] for t in board["tiles"]]
     status, reply, _ = request(
         port, "POST", "/api/connections/guess", {"token": board["token"], "codes": tiles[:4]}, cookie=cookie
     )
-    return (board["board_id"], 1) if status == 200 else None
+    return status, board["board_id"]
+
+
+def guess_once(port: int, cookie: str, seed: int) -> tuple[str, int] | None:
+    """A wrong first guess on the board of ``seed``: (board id, version) when acknowledged with 200."""
+    status, board_id = guess(port, cookie, seed)
+    return (board_id, 1) if status == 200 else None
 
 
 @pytest.mark.parametrize("fault", ["SIGSTOP", "SIGKILL"])
@@ -240,6 +250,42 @@ def test_a_sqlite_file_deleted_under_the_server_gives_503_and_a_log_line(tmp_pat
     assert ready == 503
     logged = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     assert any("deleted or replaced" in e["message"] and e.get("request_id") for e in logged), err[-2000:]
+
+
+# runs argv[2:] with no file of the process allowed past argv[1] bytes (RLIMIT_FSIZE: what a full
+# disk does to writes; Python ignores SIGXFSZ, so a write past it fails as on a full disk)
+FULL_DISK = (
+    "import os, resource, sys; "
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.RLIM_INFINITY)); "
+    "os.execv(sys.argv[2], sys.argv[2:])"
+)
+
+
+def test_a_full_disk_under_the_server_gives_503s_keeps_every_acknowledged_guess_and_recovers(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    acked: list[tuple[str, int]] = []
+    statuses: dict[int, int] = {}
+    with serve(f"sqlite://{path}", wrap=(sys.executable, "-c", FULL_DISK, str(256 * 1024))) as (port, _):
+        cookie = player_cookie(port)
+        player = cookie.split("=", 1)[1].split(".")[0]
+        for seed in range(1000, 4000):  # new games, each a new row, until the disk is full
+            status, board_id = guess(port, cookie, seed)
+            statuses[status] = statuses.get(status, 0) + 1
+            if status == 200:
+                acked.append((board_id, 1))
+            if statuses.get(503, 0) >= 20:
+                break
+        alive = request(port, "GET", "/api/flags")[0]
+    assert set(statuses) <= {200, 503} and statuses.get(503, 0) >= 20, statuses  # the disk filled; never a 500
+    assert statuses.get(200, 0) > 0 and alive == 200  # it served before, and the store-free routes after
+    store = SQLiteStore(path)  # every guess acknowledged with 200 is there
+    for board_id, version in acked:
+        record = store.load_game(player, board_id)
+        assert record is not None and record.version >= version, board_id
+    assert store._call(lambda conn: conn.execute("PRAGMA integrity_check").fetchone()[0]) == "ok"
+    store.close()
+    with serve(f"sqlite://{path}") as (port, _):  # space again: the same file serves and keeps writing
+        assert guess(port, cookie, 5000)[0] == 200
 
 
 def raw(port: int, data: bytes, gone: bool = False) -> int:

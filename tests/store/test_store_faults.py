@@ -21,6 +21,7 @@ from redis_server import RedisServer
 
 from flagcore.errors import StoreUnavailable
 from flagcore.store import GameRecord, RedisStore, SQLiteStore
+from flagcore.store.redis_store import REFUSED_PAUSE
 
 TIMEOUT = 0.5  # the store's timeout in these tests: short, so a test waits little
 FAR = int(time.time()) + 3600
@@ -169,6 +170,7 @@ def test_awaitable_calls_of_a_hung_or_dead_redis_fail_within_the_timeout_and_nev
     assert lag < TIMEOUT / 2  # the loop went on serving meanwhile
     if fault == "SIGKILL":
         own_redis.start()
+        time.sleep(REFUSED_PAUSE)  # the calls of the pause after a refused connection fail at once
 
     async def after():
         return await store.aload_game("ann", "B1"), await store.asave_game("ann", "B1", 1, b"two", 60, b"one")
@@ -196,6 +198,28 @@ def test_the_first_awaitable_calls_after_redis_restarted_are_answered_not_refuse
 
     first, second = run_loop(scenario())
     assert first == [GameRecord(1, b"one")] * 6 and second == GameRecord(1, b"one")  # the append-only file kept them
+    store.close()
+
+
+def test_after_a_refused_connection_the_calls_fail_at_once_until_the_pause_ends(own_redis):
+    store = RedisStore(own_redis.url, timeout=TIMEOUT)
+    own_redis.kill()
+
+    async def down():
+        outcomes = []
+        for _ in range(3):
+            try:
+                await store.aload_game("ann", "B1")
+            except StoreUnavailable as exc:
+                outcomes.append(str(exc))
+        return outcomes
+
+    first, *rest = run_loop(down())
+    assert "refused a connection" not in first  # the one that asked Redis
+    assert all("refused a connection in the last" in m for m in rest)  # no socket opened for these
+    own_redis.start()
+    time.sleep(REFUSED_PAUSE)
+    assert run_loop(store.aload_game("ann", "B1")) is None  # asked again: Redis is back
     store.close()
 
 
