@@ -304,7 +304,7 @@ def run(
     else:
         url = f"sqlite:///{tmp / 'games.db'}"
     secret = secrets.token_urlsafe(32)
-    server, port = start_server(url, secret)
+    server, port = start_server(url, secret, ["--ratings", "none"])  # today's model (not the shipped ratings)
     started = time.perf_counter()
     try:
         log = play_many(port, secret, people, games, 1_000_000, truth, clients, rng, None)
