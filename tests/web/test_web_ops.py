@@ -155,19 +155,21 @@ def test_every_reply_carries_a_request_id_and_the_json_log_names_it(tmp_path):
     async def scenario():
         mine = await request(app, "/api/flags", headers=[(b"x-request-id", b"abc-123")])
         junk = await request(app, "/api/flags", headers=[(b"x-request-id", b"<script>" * 20)])
+        missing = await request(app, "/api/nothing-here")
         path = store.path
         path.unlink()  # the store's file deleted under the server: a 503, and a log line with the id
         gone = await request(app, "/api/stats", headers=[(b"x-request-id", b"gone-1")])
-        return mine, junk, gone
+        return mine, junk, missing, gone
 
     try:
-        mine, junk, gone = run_loop(scenario())
+        mine, junk, missing, gone = run_loop(scenario())
     finally:
         logger.removeHandler(handler)
         logger.setLevel(old_level)
         store.close()
     assert mine[1][b"x-request-id"] == b"abc-123"
-    assert junk[1][b"x-request-id"] != b"<script>" * 20 and len(junk[1][b"x-request-id"]) <= ops.MAX_REQUEST_ID
+    assert b"x-request-id" not in junk[1]  # a junk id is not echoed, and a success needs none of the server's
+    assert len(missing[1][b"x-request-id"]) <= ops.MAX_REQUEST_ID  # an error reply always carries one
     assert gone[0] == 503
     body = json.loads(gone[2])
     assert str(tmp_path) not in gone[2].decode() and "games.db" not in gone[2].decode()  # no path in the reply

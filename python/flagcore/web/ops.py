@@ -21,9 +21,11 @@ are this process's.
 
 Logs: ``configure_logging()`` (``flagcore serve`` calls it in each worker) sends flagcore's logs
 to stderr as one JSON object a line, with the request id of the request being served: the
-client's ``X-Request-Id`` when it sent a short plain one, else one made here; every reply carries
-it back in ``X-Request-Id``. A 5xx reply is logged with its route and status (a store failure
-with the store's own words, which the reply never shows), a crash with its traceback.
+client's ``X-Request-Id`` when it sent a short plain one, else one made here when a line or an
+error reply needs it. The id goes back in ``X-Request-Id`` when the client sent one and on every
+error reply (4xx, 5xx); a success reply to a client that sent none carries none. A 5xx reply is
+logged with its route and status (a store failure with the store's own words, which the reply
+never shows), a crash with its traceback.
 
 Shutdown (the ASGI lifespan's shutdown, which servers send on SIGTERM after the last request):
 the store's pending batched calls are written, and the metrics file, before the process exits.
@@ -62,7 +64,9 @@ FLUSH_SECONDS = 1.0  # a worker writes its figures at most this often
 BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 MAX_REQUEST_ID = 64
 log = logging.getLogger("flagcore.web")
-request_id: contextvars.ContextVar[bytes] = contextvars.ContextVar("flagcore_request_id", default=b"")
+# the request being served: the client's id, or b"" until the server needs one of its own
+# (current_request_id); None outside a request
+request_id: contextvars.ContextVar[bytes | None] = contextvars.ContextVar("flagcore_request_id", default=None)
 
 # name -> (type, help, label names): every metric this module exposes
 FAMILIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -240,7 +244,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        rid = request_id.get()
+        rid = current_request_id()
         if rid:
             entry["request_id"] = rid.decode("ascii")  # ASCII: checked (a client's) or made so (ours)
         for name in ("route", "status", "method"):
@@ -372,8 +376,18 @@ MAX_HEADERS = 64  # header lines in a request
 MAX_COOKIE_BYTES = 8 * 1024  # the Cookie headers, added up (flagcore's own cookie is ~70 bytes)
 
 
+def current_request_id() -> bytes | None:
+    """The id of the request being served (None outside one): the client's, else one made now and
+    kept for the rest of the request, so its log lines and its error reply name the same id."""
+    rid = request_id.get()
+    if rid == b"":
+        rid = b"%s-%x" % (_PREFIX, next(_ids))
+        request_id.set(rid)
+    return rid
+
+
 def _check_headers(headers: list[tuple[bytes, bytes]]) -> tuple[bytes, bytes | None]:
-    """(the request id, the error reply's body or None): refuses what no client of the API sends:
+    """(the client's request id or b"", the error reply's body or None): refuses what no client of the API sends:
     too many or too large headers, a large Cookie (parsing one costs), and Content-Length beside
     Transfer-Encoding (a request smuggling trick: two framings). Made of C-level passes (a dict,
     a sum of lengths) rather than a Python loop: every request pays it."""
@@ -382,7 +396,7 @@ def _check_headers(headers: list[tuple[bytes, bytes]]) -> tuple[bytes, bytes | N
     named = dict(headers)  # the last value of each name: enough for the names looked up once
     rid = named.get(b"x-request-id")
     if rid is None or not 0 < len(rid) <= MAX_REQUEST_ID or not _ID_CHARS.issuperset(rid):
-        rid = b"%s-%x" % (_PREFIX, next(_ids))
+        rid = b""  # the server's own is made when needed (current_request_id)
     size = sum(map(len, itertools.chain.from_iterable(headers)))
     if size > MAX_COOKIE_BYTES:  # below it, the cookies cannot be over their bound: counted only here
         if size > MAX_HEADER_BYTES:
@@ -439,11 +453,11 @@ class Ops:
         start = perf_counter()
         rid, refused = _check_headers(scope["headers"])
         request_id.set(rid)  # each request runs in a context of its own (the server's task)
-        header = (b"x-request-id", rid)
         if refused is not None:
             code, message = _REFUSALS[refused]
             body = orjson.dumps({"error": {"code": refused.decode(), "message": message}})
-            await _reply(send, code, body, extra=(header, (b"connection", b"close")))
+            extra = ((b"x-request-id", current_request_id() or b""), (b"connection", b"close"))
+            await _reply(send, code, body, extra=extra)
             end = perf_counter()
             self.metrics.request("refused", code, end - start, end)
             return
@@ -453,7 +467,11 @@ class Ops:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", ()), header]
+                # the id goes back when the client sent one, and on every error reply (the one its
+                # log lines name); a success reply to a client without one carries none: the HTTP
+                # server checks and encodes every header of every reply (about 3 us a request)
+                if rid or status >= 400:
+                    message["headers"] = [*message.get("headers", ()), (b"x-request-id", current_request_id() or b"")]
             await send(message)
 
         path = scope["path"]
@@ -468,8 +486,9 @@ class Ops:
                     # the app read a disconnect before the body's end: a client gone away, or a body
                     # the server could not parse (a malformed chunk): a 400, which a gone client never reads
                     status = 400
+                    extra = ((b"x-request-id", current_request_id() or b""), (b"connection", b"close"))
                     with contextlib.suppress(Exception):  # a connection already closed refuses it: nothing to say
-                        await _reply(send, 400, _CUT_SHORT, extra=(header, (b"connection", b"close")))
+                        await _reply(send, 400, _CUT_SHORT, extra=extra)
         except Exception:
             log.exception("request failed", extra={"route": route, "status": status or 500, "method": scope["method"]})
             status = status or 500
