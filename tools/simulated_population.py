@@ -52,7 +52,7 @@ from flagcore._args.secret import as_secret
 from flagcore.connections.tables import default_library
 from flagcore.ratings import fit, read_records, spearman
 from flagcore.store import open_store
-from flagcore.web.boards import KeyedBoards, game_number
+from flagcore.web.boards import KeyedBoards, daily_numbers, game_number
 from flagcore.web.tokens import Signer
 
 MODES = ("flags", "trivia")
@@ -259,6 +259,7 @@ def play_many(
 ) -> list[dict[str, Any]]:
     """``games`` games through the API on ``clients`` connections at once (seeds from ``first_seed``)."""
     picks = rng.integers(len(people), size=games)
+    dailies = daily_numbers()
 
     def worker(k: int) -> list[dict[str, Any]]:
         # games g with g % clients == k, each by a player of this client's share (a player's random
@@ -268,7 +269,10 @@ def play_many(
         out = []
         for g in range(k, games, clients):
             player = people[min(len(people) - 1, (int(picks[g]) // clients) * clients + k)]
-            game = play_http(client, keyed, player, first_seed + g, MODES[g % 2], truth)
+            seed = first_seed + g
+            while game_number(seed) in dailies:  # a day's daily is refused before its day: not a random board
+                seed += 10_000_000
+            game = play_http(client, keyed, player, seed, MODES[g % 2], truth)
             game["skill"] = player.skill
             out.append(game)
         return out
