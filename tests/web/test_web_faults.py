@@ -258,9 +258,9 @@ def test_with_a_secret_no_public_call_gives_the_served_daily_of_today_or_tomorro
             assert served["puzzle public seed"] != list(mine_game.start)
 
 
-def test_the_connections_stats_and_readiness_routes_never_make_a_blocking_store_call(tmp_path, monkeypatch):
+def test_the_game_stats_and_readiness_routes_never_make_a_blocking_store_call(tmp_path, monkeypatch):
     # every store call of these routes is an awaitable one (the event loop never waits for the
-    # store): a blocking one fails the request here, a 500 (flagcore.web.puzzle_api is not covered)
+    # store): a blocking one fails the request here, a 500
     store = SQLiteStore(tmp_path / "games.db")
     app = create_app(SECRET, store=store)
     today = latest_day().isoformat()
@@ -285,9 +285,16 @@ def test_the_connections_stats_and_readiness_routes_never_make_a_blocking_store_
             status, again, _ = await call(app, "GET", "/api/connections/board", query=query.encode(), cookie=cookie)
             replies.append(status)
             assert again["over"] and again["today"]["plays"] == 1  # the finished game reopened, with its aggregate
+        asked = {"flag": "FR", "grid": "easy", "seed": 5}
+        status, deal, _ = await call(app, "POST", "/api/puzzle/deal", asked, cookie=cookie)
+        replies.append(status)
+        swaps = optimal_log(deal["tiles_by_slot"], deal["classes"])
+        body = {"token": deal["token"], "swaps": swaps}
+        replies.append((await call(app, "POST", "/api/puzzle/verify", body, cookie=cookie))[0])
+        replies.append((await call(app, "POST", "/api/puzzle/deal", asked, cookie=cookie))[0])  # reopened
         replies.append((await call(app, "GET", "/api/stats", cookie=cookie))[0])
         replies.append((await call(app, "GET", "/readyz"))[0])
         return replies
 
-    assert run_loop(scenario()) == [200] * 14
+    assert run_loop(scenario()) == [200] * 17
     store.close()
