@@ -56,6 +56,7 @@ def _board(game: dict[str, Any]) -> Board:
     ratings = None
     if game.get("ratings"):
         ratings = load_ratings(SHIPPED if game["ratings"] == "shipped" else game["ratings"])
+        _RATINGS_BY_DIGEST[ratings.digest] = ratings
     if game.get("daily"):
         return connections.daily(game["daily"], game["mode"], ratings=ratings)
     kwargs: dict[str, Any] = {} if game.get("difficulty") in (None, "normal") else {"difficulty": game["difficulty"]}
