@@ -173,13 +173,72 @@ def connections_side(request, monkeypatch):
     return request.param
 
 
-def test_generate_per_board(benchmark, connections_side):
+GENERATE_GROUPS = {
+    "normal": "connections.generate, flags mode, one board",
+    None: "connections.generate difficulty=None",
+}
+
+
+@pytest.mark.parametrize("difficulty", list(GENERATE_GROUPS), ids=str)
+def test_generate_per_board(benchmark, connections_side, difficulty):
     from flagcore import connections
 
-    benchmark.group = "connections.generate, flags mode, one board"
+    benchmark.group = GENERATE_GROUPS[difficulty]
     seeds = iter(range(10**9))
-    connections.generate(0)  # the library's tables are built once per process
-    benchmark.pedantic(lambda: connections.generate(next(seeds)), **_calls(connections_side, 20000, 500))
+    connections.generate(0, difficulty=difficulty)  # the library's tables are built once per process
+    benchmark.pedantic(
+        lambda: connections.generate(next(seeds), difficulty=difficulty), **_calls(connections_side, 20000, 500)
+    )
+
+
+def _generate_kernel(difficulty):
+    """search(seed): the compiled search generate calls once its checks pass, on the same tables."""
+    from flagcore import _connections
+    from flagcore._args.connections import difficulty_target
+    from flagcore.connections.difficulty import model_tables
+    from flagcore.connections.tables import tables_for
+
+    prepared = tables_for(_connections, None, "flags")[1]
+    if difficulty is None:
+        return lambda s: _connections.search_board(prepared, s, s, False, True, False)
+    model, target = model_tables(_connections, None, "flags").prepared, difficulty_target(difficulty)
+    return lambda s: _connections.search_board_model(prepared, model, s, s, True, *target, False)
+
+
+@pytest.mark.parametrize("difficulty", list(GENERATE_GROUPS), ids=str)
+def test_generate_per_board_kernel(benchmark, difficulty):
+    benchmark.group = GENERATE_GROUPS[difficulty]
+    search, seeds = _generate_kernel(difficulty), iter(range(10**9))
+    benchmark.pedantic(lambda: search(next(seeds)), **_calls("kernel", 20000, 0))
+
+
+@pytest.mark.parametrize("difficulty", list(GENERATE_GROUPS), ids=str)
+def test_generate_interleaved(benchmark, difficulty):
+    """generate and its kernel in alternating rounds, so both see the same load, each on fresh seeds
+    (a search repeated on the same seed runs faster: caches and branch history), the one that goes
+    first swapped every round: extra_info holds each side's median per call (the table's figures)."""
+    import time
+
+    from flagcore import connections
+
+    benchmark.group = f"{GENERATE_GROUPS[difficulty]}, alternating rounds with its kernel"
+    search, rounds = _generate_kernel(difficulty), iter(range(10**9))
+    times = {"public": [], "kernel": []}
+    sides = {"public": lambda s: connections.generate(s, difficulty=difficulty), "kernel": search}
+
+    def pair():
+        r = next(rounds)
+        for k, name in enumerate(("public", "kernel") if r % 2 else ("kernel", "public")):
+            call, first = sides[name], (2 * r + k) * ITERATIONS
+            t0 = time.perf_counter()
+            for s in range(first, first + ITERATIONS):
+                call(s)
+            times[name].append(time.perf_counter() - t0)
+
+    connections.generate(0, difficulty=difficulty)
+    benchmark.pedantic(pair, rounds=1000, warmup_rounds=10)
+    benchmark.extra_info["public_s"] = float(np.median(times["public"])) / ITERATIONS
+    benchmark.extra_info["kernel_s"] = float(np.median(times["kernel"])) / ITERATIONS
 
 
 def _four_correct_guesses():

@@ -69,3 +69,49 @@ def test_codec_public_names_read_the_ids_written():
         state, mode, legacy = connections.parse_board_id(text.upper().replace("0", "o"))
         assert (mode, legacy) == ("trivia", True)
         assert state == connections.parse_board_id(text)[0]
+
+
+# generate's fast path: each shape below is made once (checked by generate_with, which keeps a plan)
+# and taken again; both must be generate_with's board, and an input it refuses must still be refused.
+FAST_SHAPES = [{}, {"difficulty": None}, {"difficulty": "easy"}, {"difficulty": 1}, {"legacy": True}, {"decoy": False}]
+
+
+@pytest.mark.parametrize("kwargs", FAST_SHAPES, ids=repr)
+@pytest.mark.parametrize("seed", [7, "daily:x"])
+@pytest.mark.parametrize("mode", ["flags", "trivia"])
+def test_generate_fast_path_is_generate_with(twin, mode, seed, kwargs):
+    from flagcore._impl import core
+    from flagcore.connections.search import generate_with
+
+    first = connections.generate(seed, mode, **kwargs)
+    again = connections.generate(seed, mode, **kwargs)
+    assert first == again == generate_with(core.connections, seed, mode, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"seed": -1}, (ArgumentError, "seed must be in [0, 2**32), got -1")),
+        ({"seed": 2**32}, (ArgumentError, f"seed must be in [0, 2**32), got {2**32}")),
+        ({"seed": 1.0}, (ArgumentTypeError, "seed must be an int in [0, 2**32) or a str, not float")),
+        ({"seed": True}, (ArgumentTypeError, "seed must be an int in [0, 2**32) or a str, not bool")),
+        (
+            {"difficulty": True},
+            (ArgumentTypeError, "difficulty must be one of ('easy', 'normal', 'hard'), an int 0..8 or None, not bool"),
+        ),
+        ({"difficulty": 9}, (ArgumentError, "difficulty must be an int 0..8 (tempting phantom groups), got 9")),
+        (
+            {"difficulty": [1]},
+            (ArgumentTypeError, "difficulty must be one of ('easy', 'normal', 'hard'), an int 0..8 or None, not list"),
+        ),
+        ({"decoy": 1}, (ArgumentTypeError, "decoy must be a bool, not int")),
+        ({"legacy": 0}, (ArgumentTypeError, "legacy must be a bool, not int")),
+        ({"mode": "FLAGS"}, (ArgumentError, "mode must be one of ('flags', 'trivia'), got 'FLAGS'")),
+    ],
+    ids=repr,
+)
+def test_generate_fast_path_keeps_every_check(twin, kwargs, expected):
+    for shape in FAST_SHAPES:  # every plan made first: a bad input must not find one
+        connections.generate(3, **shape)
+    call = {"seed": 3, **kwargs}
+    assert error_of(lambda: connections.generate(call.pop("seed"), **call)) == expected

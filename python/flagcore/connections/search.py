@@ -22,9 +22,9 @@ draw of their tiles had a second split): :class:`NoBoardError`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from .._args.connections import MODES, as_difficulty, as_flag, as_mode, difficulty_target
+from .._args.connections import as_difficulty, as_flag, as_mode, difficulty_target
 from .._engines import ConnectionsEngine
 from .._impl import core
 from ..errors import ArgumentError
@@ -65,27 +65,7 @@ def generate_with(
     legacy = as_flag(legacy, "legacy")
     trace = as_flag(trace, "trace")
     difficulty = as_difficulty(difficulty)
-    _, prepared = tables_for(impl, library, mode)
-    if legacy or difficulty is None:
-        plain: Board = impl.search_board(prepared, state, board_seed, legacy, decoy, trace)
-        return plain
-    lo, hi, attempts, pair_cap = difficulty_target(difficulty)
-    if ratings is None:
-        mt = model_tables(impl, library, mode)
-        board: Board = impl.search_board_model(
-            prepared, mt.prepared, state, board_seed, decoy, lo, hi, attempts, pair_cap, trace
-        )
-    else:
-        # steered and coloured by learned difficulty (flagcore.ratings.colouring; docs/ratings.md)
-        rm = rated_model(impl, library, mode, as_ratings(ratings))
-        board = recolour(
-            impl.search_board_model(
-                prepared, rm.mt.prepared, state, board_seed, decoy, lo, hi, attempts, pair_cap, trace
-            ),
-            rm,
-        )
-    board.stats["model"]["difficulty"] = difficulty
-    return board
+    return _run(impl, _plan(impl, library, mode, decoy, legacy, difficulty), state, board_seed, ratings, trace)
 
 
 def from_board_id(board_id: str, library: Library | None = None, *, ratings: Any = None) -> Board:
@@ -154,29 +134,27 @@ def generate(
             library and mode form one, or every draw of their tiles had a second split).
     """
     if (
-        type(seed) is int
-        and 0 <= seed < 4294967296
-        and library is None
-        and decoy is True
-        and legacy is False
+        library is None
         and trace is False
+        and (decoy is True or decoy is False)
+        and (legacy is False or legacy is True)
         and type(mode) is str
-        and difficulty == "normal"
-        and type(difficulty) is str
+        and type(difficulty) in _PLAIN_TYPES
     ):
-        # the request a server sends most (an int seed, the bundled library, default options): the
-        # same checks passed by construction, and the prepared tables read from one dict
+        # every common request (the bundled library, no trace, options of their own types): the
+        # options were checked when this plan was made, so only the seed is checked here
         impl = core.connections
-        prepared = _default_prepared.get((impl, mode))
-        if prepared is not None:
-            if ratings is None:
-                board: Board = impl.search_board_model(prepared[0], prepared[1], seed, seed, True, *_NORMAL, False)
-            else:
-                board = _rated_default(impl, prepared[0], seed, mode, ratings)
-            board.stats["model"]["difficulty"] = "normal"
+        key = (impl, mode, difficulty, decoy, legacy)
+        plan = _plans.get(key)
+        if plan is None:
+            board = generate_with(impl, seed, mode, decoy=decoy, legacy=legacy, difficulty=difficulty, ratings=ratings)
+            if type(as_difficulty(difficulty)) is type(difficulty):  # "3" and " hard" are not kept: no growth
+                _plans[key] = _plan(impl, None, mode, decoy, legacy, difficulty)
             return board
-        if mode in MODES:
-            _default_prepared[(impl, mode)] = (tables_for(impl, None, mode)[1], model_tables(impl, None, mode).prepared)
+        if type(seed) is int and 0 <= seed < 4294967296:
+            return _run(impl, plan, seed, seed, ratings, False)
+        if type(seed) is str:
+            return _run(impl, plan, int(core.rng.seed_to_state(seed)), seed, ratings, False)
     return generate_with(
         core.connections,
         seed,
@@ -190,18 +168,64 @@ def generate(
     )
 
 
-def _rated_default(impl: ConnectionsEngine, prepared: Any, seed: int, mode: str, ratings: Any) -> Board:
-    """generate's default request steered by ``ratings``, its rated model kept for the next call."""
-    rated = _rated_prepared.get((impl, mode))
+def _plan(
+    impl: ConnectionsEngine,
+    library: Library | None,
+    mode: Mode,
+    decoy: bool,
+    legacy: bool,
+    difficulty: Difficulty | None,
+) -> _Plan:
+    """The tables and target of checked options (``library`` is checked here, by tables_for)."""
+    prepared = tables_for(impl, library, mode)[1]
+    if legacy or difficulty is None:
+        return _Plan(library, mode, decoy, legacy, difficulty, prepared, None, (0, 0, 0, 0))
+    model = model_tables(impl, library, mode).prepared
+    return _Plan(library, mode, decoy, legacy, difficulty, prepared, model, difficulty_target(difficulty))
+
+
+def _run(impl: ConnectionsEngine, plan: _Plan, state: int, seed: int | str, ratings: Any, trace: bool) -> Board:
+    """The search a plan names, for one seed (``ratings`` is checked here, when it is used)."""
+    if plan.model is None:
+        plain: Board = impl.search_board(plan.prepared, state, seed, plan.legacy, plan.decoy, trace)
+        return plain
+    if ratings is None:
+        board: Board = impl.search_board_model(plan.prepared, plan.model, state, seed, plan.decoy, *plan.target, trace)
+    else:
+        # steered and coloured by learned difficulty (flagcore.ratings.colouring; docs/ratings.md)
+        rm = _rated(impl, plan, ratings)
+        board = recolour(
+            impl.search_board_model(plan.prepared, rm.mt.prepared, state, seed, plan.decoy, *plan.target, trace), rm
+        )
+    board.stats["model"]["difficulty"] = plan.difficulty
+    return board
+
+
+def _rated(impl: ConnectionsEngine, plan: _Plan, ratings: Any) -> Any:
+    """The RatedModel of ``ratings`` for a plan; on the bundled library, the last one is kept by identity."""
+    if plan.library is not None:
+        return rated_model(impl, plan.library, plan.mode, as_ratings(ratings))
+    rated = _rated_prepared.get((impl, plan.mode))
     if rated is None or rated[0] is not ratings:
-        rated = _rated_prepared[(impl, mode)] = (ratings, rated_model(impl, None, mode, as_ratings(ratings)))
-    rm = rated[1]
-    board: Board = impl.search_board_model(prepared, rm.mt.prepared, seed, seed, True, *_NORMAL, False)
-    return recolour(board, rm)
+        rated = _rated_prepared[(impl, plan.mode)] = (ratings, rated_model(impl, None, plan.mode, as_ratings(ratings)))
+    return rated[1]
 
 
-_NORMAL = difficulty_target("normal")
-# (impl, mode) -> the bundled library's search tables and model tables
-_default_prepared: dict[tuple[ConnectionsEngine, str], tuple[Any, Any]] = {}
+class _Plan(NamedTuple):
+    """Checked options of generate and the tables they need."""
+
+    library: Library | None
+    mode: Mode
+    decoy: bool
+    legacy: bool
+    difficulty: Difficulty | None
+    prepared: Any  # the search tables (tables_for)
+    model: Any  # the model tables (model_tables), None for the search alone
+    target: tuple[int, int, int, int]  # difficulty_target(difficulty)
+
+
+_PLAIN_TYPES = (str, int, type(None))  # difficulty types a plan is kept for (never bool: True == 1)
+# (impl, mode, difficulty, decoy, legacy) -> _plan(...), for option values generate_with accepted
+_plans: dict[tuple[Any, ...], _Plan] = {}
 # (impl, mode) -> (the Ratings object last asked for, its RatedModel on the bundled library)
 _rated_prepared: dict[tuple[ConnectionsEngine, str], tuple[Any, Any]] = {}
