@@ -247,12 +247,15 @@ def wrk(
 ENDPOINTS = ("board", "daily", "guess", "deal", "verify")
 
 
-def start_server(server: str, workers: int, store: str) -> tuple[subprocess.Popen[bytes], str]:
-    """The benchmark's app under ``server`` (granian or uvicorn, as ``flagcore serve`` runs them) on
-    a free port of 127.0.0.1, with ``store`` (a store URL); returns the process and its base URL."""
+def start_server(
+    server: str, workers: int, store: str, app: str = "web_load:create_bench_app", **env_extra: str
+) -> tuple[subprocess.Popen[bytes], str]:
+    """The benchmark's app (``app``, a factory of this folder) under ``server`` (granian or uvicorn,
+    as ``flagcore serve`` runs them) on a free port of 127.0.0.1, with ``store`` (a store URL) and
+    the environment's ``env_extra``; returns the process and its base URL."""
     port = free_port()
     here = str(Path(__file__).resolve().parent)
-    env = dict(os.environ, FLAGCORE_SECRET=SECRET, FLAGCORE_STORE=store, PYTHONPATH=here)
+    env = dict(os.environ, FLAGCORE_SECRET=SECRET, FLAGCORE_STORE=store, PYTHONPATH=here, **env_extra)
     if server == "granian":
         cmd = ["granian", "--interface", "asgi", "--factory", "--no-ws", "--workers", str(workers)]
         cmd += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning"]
@@ -260,7 +263,7 @@ def start_server(server: str, workers: int, store: str) -> tuple[subprocess.Pope
         cmd = [sys.executable, "-m", "uvicorn", "--factory", "--workers", str(workers), "--host", "127.0.0.1"]
         cmd += ["--port", str(port), "--no-access-log", "--log-level", "warning", "--http", "httptools"]
         cmd += ["--loop", "auto"]
-    proc = subprocess.Popen([*cmd, "web_load:create_bench_app"], env=env, cwd=here)
+    proc = subprocess.Popen([*cmd, app], env=env, cwd=here)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:

@@ -11,7 +11,8 @@ metrics folder set as ``flagcore serve`` sets one. With ``--wrk``, two uvicorn s
 worker each, httptools and uvloop) serve the two apps; each round measures both, in alternating
 order, so a drift of the shared machine falls on both alike. Reported: the medians over the
 rounds of the requests per second and of the server's CPU per request (user + system, /proc),
-and what the layer costs: the rate lost and the CPU added, in percent.
+and what the layer costs, the rate lost and the CPU added, in percent: taken within each round
+(the two runs of a round are seconds apart), their median and range over the rounds.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import argparse
 import asyncio
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web_load import SECRET, create_bench_app, free_port, requests_for, wrk  # noqa: E402
+from web_load import create_bench_app, requests_for, start_server, stop, wrk  # noqa: E402
 
 BROWSER = [
     (b"host", b"127.0.0.1:8000"),
@@ -115,27 +115,12 @@ def in_process(rounds: int, n: int) -> None:
         print(f"| {name} | {bare:.1f} | {full:.1f} | {full - bare:.1f} us |")
 
 
-def start(factory: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    here = str(Path(__file__).resolve().parent)
-    metrics = tempfile.mkdtemp(prefix="flagcore-metrics-")
-    env = dict(os.environ, FLAGCORE_SECRET=SECRET, FLAGCORE_STORE="none", FLAGCORE_METRICS_DIR=metrics, PYTHONPATH=here)
-    cmd = [sys.executable, "-m", "uvicorn", "--factory", "--host", "127.0.0.1", "--port", str(port)]
-    cmd += ["--no-access-log", "--log-level", "warning", "--http", "httptools", "--loop", "auto", factory]
-    proc = subprocess.Popen(cmd, env=env, cwd=here)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(base + "/api/noop", timeout=1).read()
-            return proc, base
-        except OSError:
-            time.sleep(0.1)
-    proc.terminate()
-    raise SystemExit(f"{factory} did not start")
-
-
 def served(args: argparse.Namespace) -> None:
-    servers = {"with": start("web_load:create_bench_app"), "without": start("web_ops_cost:create_without_ops")}
+    metrics = {"FLAGCORE_METRICS_DIR": tempfile.mkdtemp(prefix="flagcore-metrics-")}  # as flagcore serve sets it
+    servers = {
+        "with": start_server("uvicorn", 1, "none", "web_load:create_bench_app", **metrics),
+        "without": start_server("uvicorn", 1, "none", "web_ops_cost:create_without_ops", **metrics),
+    }
     scratch = Path(tempfile.mkdtemp(prefix="flagcore-ops-cost-"))
     try:
         guess = requests_for(servers["with"][1])["guess"]  # a stateless token: any server of the secret grades it
@@ -153,20 +138,28 @@ def served(args: argparse.Namespace) -> None:
                     results.setdefault((name, label), []).append(wrk(base, path, body, args, scratch, proc.pid))
     finally:
         for proc, _ in servers.values():
-            proc.terminate()
-            proc.wait(30)
+            stop(proc)
     print(
         f"uvicorn, 1 worker, wrk -c{args.connections} -t{args.threads}, {args.rounds} rounds of {args.duration} s; "
         f"load average {os.getloadavg()[0]:.2f}"
     )
-    print("| endpoint | rps without Ops | rps with | rate lost | CPU us/request without | with | CPU added |")
+    print(
+        "| endpoint | rps without Ops | rps with | rate lost: median (range) of the rounds | "
+        "CPU us/request without | with | CPU added: median (range) |"
+    )
     print("|---|---|---|---|---|---|---|")
     for name in endpoints:
-        rps = [statistics.median(x["rps"] for x in results[name, label]) for label in ("without", "with")]
-        cpu = [statistics.median(x["cpu_us"] for x in results[name, label]) for label in ("without", "with")]
+        bare, full = results[name, "without"], results[name, "with"]
+        # each round's pair saw the same moment of the machine: the ratio is taken within the round
+        lost = [1 - w["rps"] / b["rps"] for w, b in zip(full, bare, strict=True)]
+        added = [w["cpu_us"] / b["cpu_us"] - 1 for w, b in zip(full, bare, strict=True)]
         print(
-            f"| {name} | {rps[0]:,.0f} | {rps[1]:,.0f} | {1 - rps[1] / rps[0]:.1%} | "
-            f"{cpu[0]:.1f} | {cpu[1]:.1f} | {cpu[1] / cpu[0] - 1:.1%} |"
+            f"| {name} | {statistics.median(b['rps'] for b in bare):,.0f} | "
+            f"{statistics.median(w['rps'] for w in full):,.0f} | "
+            f"{statistics.median(lost):.1%} ({min(lost):.1%} to {max(lost):.1%}) | "
+            f"{statistics.median(b['cpu_us'] for b in bare):.1f} | "
+            f"{statistics.median(w['cpu_us'] for w in full):.1f} | "
+            f"{statistics.median(added):.1%} ({min(added):.1%} to {max(added):.1%}) |"
         )
 
 

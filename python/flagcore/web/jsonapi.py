@@ -17,6 +17,9 @@ so the server logs it (and a test client raises it).
 
 from __future__ import annotations
 
+import contextvars
+import itertools
+import os
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
@@ -51,6 +54,13 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 JSON_TYPE = b"application/json"
+_JSON_HEADER = (b"content-type", JSON_TYPE)
+REQUEST_ID_HEADER = b"x-request-id"
+# the request being served: the client's id, or b"" until the server needs one of its own
+# (current_request_id); None outside a request. flagcore.web.ops sets it for each request.
+request_id: contextvars.ContextVar[bytes | None] = contextvars.ContextVar("flagcore_request_id", default=None)
+_ids = itertools.count(1)
+_PREFIX = os.urandom(4).hex().encode()  # a process's ids: <prefix>-<count in hex>
 STORE_UNAVAILABLE = "the game store did not answer: try again in a moment (nothing is ever recorded twice)"
 
 # How a route sends the engine's builtin refusal of the client's data (see Endpoint)
@@ -89,6 +99,16 @@ class Reply(NamedTuple):
     content_type: bytes = JSON_TYPE
     headers: tuple[tuple[bytes, bytes], ...] = ()
     status: int = 200
+
+
+def current_request_id() -> bytes | None:
+    """The id of the request being served (None outside one): the client's, else one made now and
+    kept for the rest of the request, so its log lines and its error reply name the same id."""
+    rid = request_id.get()
+    if rid == b"":
+        rid = b"%s-%x" % (_PREFIX, next(_ids))
+        request_id.set(rid)
+    return rid
 
 
 def error_reply(status: int, code: str, message: str) -> Reply:
@@ -165,23 +185,31 @@ class JsonApi:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve one ASGI connection scope (HTTP requests to the API here, the rest by ``fallback``)."""
-        if scope["type"] == "http":
-            if self.allowed_hosts is not None and _host(scope) not in self.allowed_hosts:
-                await _send(send, error_reply(400, "bad_host", "this server does not serve that host name"), False)
-                return
-            path = _route_path(scope)
-            endpoint = self.endpoints.get(path)
-            if endpoint is not None:
-                await self._serve(endpoint, scope, receive, send)
-                return
-            for prefix, suffix, handler in self.patterns:
-                if path.startswith(prefix) and path.endswith(suffix) and len(path) > len(prefix) + len(suffix):
-                    middle = path[len(prefix) : len(path) - len(suffix)]
-                    await self._serve(Endpoint("GET", lambda _: handler(middle)), scope, receive, send)
-                    return
-        await self.fallback(scope, receive, send)
+        if scope["type"] != "http" or await self.handle(scope, receive, send) is None:
+            await self.fallback(scope, receive, send)
 
-    async def _serve(self, endpoint: Endpoint, scope: Scope, receive: Receive, send: Send) -> None:
+    async def handle(self, scope: Scope, receive: Receive, send: Send, rid: bytes | None = None) -> int | None:
+        """Serve an HTTP request if it is the API's (a refused host included): the status sent, 0
+        when the client went away before its body's end (nothing sent); None when the request is
+        not the API's (nothing sent: the caller hands it to ``fallback``).
+
+        ``rid``: the request id of flagcore.web.ops (None: the app alone, no ids): the client's,
+        sent back on every reply, or b"", and then the server's own (current_request_id) goes on
+        an error reply only. Sent here, with the reply's other headers, so no layer wraps ``send``."""
+        if self.allowed_hosts is not None and _host(scope) not in self.allowed_hosts:
+            refusal = error_reply(400, "bad_host", "this server does not serve that host name")
+            return await send_reply(send, refusal, False, rid)
+        path = _route_path(scope)
+        endpoint = self.endpoints.get(path)
+        if endpoint is not None:
+            return await self._serve(endpoint, scope, receive, send, rid)
+        for prefix, suffix, handler in self.patterns:
+            if path.startswith(prefix) and path.endswith(suffix) and len(path) > len(prefix) + len(suffix):
+                middle = path[len(prefix) : len(path) - len(suffix)]
+                return await self._serve(Endpoint("GET", lambda _: handler(middle)), scope, receive, send, rid)
+        return None
+
+    async def _serve(self, endpoint: Endpoint, scope: Scope, receive: Receive, send: Send, rid: bytes | None) -> int:
         method = scope["method"]
         head = method == "HEAD" and endpoint.method == "GET"
         arg: dict[str, Any] = {}  # the query or body, once read (a refusal may look at it)
@@ -197,7 +225,7 @@ class JsonApi:
                 else:
                     raw = await _read_body(scope, receive)
                     if raw is None:
-                        return  # the client went away
+                        return 0  # the client went away
                     arg = as_json_object(raw)
                 if endpoint.player:
                     player = None
@@ -215,10 +243,10 @@ class JsonApi:
         except Exception as exc:
             refusal = error_reply_of(exc, endpoint.refuses, arg)
             if refusal is None:  # a bug, not a refusal: a JSON 500, then the server logs it
-                await _send(send, error_reply(500, "internal", "internal error"), False)
+                await send_reply(send, error_reply(500, "internal", "internal error"), False, rid)
                 raise
             reply = refusal
-        await _send(send, reply, head)
+        return await send_reply(send, reply, head, rid)
 
 
 def _host(scope: Scope) -> str:
@@ -264,7 +292,16 @@ async def _read_body(scope: Scope, receive: Receive) -> bytes | None:
             return body
 
 
-async def _send(send: Send, reply: Reply, head: bool) -> None:
-    headers = [(b"content-type", reply.content_type), (b"content-length", b"%d" % len(reply.body)), *reply.headers]
-    await send({"type": "http.response.start", "status": reply.status, "headers": headers})
+async def send_reply(send: Send, reply: Reply, head: bool, rid: bytes | None = None) -> int:
+    """Send ``reply`` (no body for a HEAD); returns its status. ``rid``: see JsonApi.handle."""
+    status = reply.status
+    content_type = _JSON_HEADER if reply.content_type is JSON_TYPE else (b"content-type", reply.content_type)
+    headers = [content_type, (b"content-length", b"%d" % len(reply.body)), *reply.headers]
+    # the id goes back when the client sent one, and on every error reply (the one its log lines
+    # name); a success reply to a client without one carries none: the HTTP server checks and
+    # encodes every header of every reply (about 3 us a request)
+    if rid is not None and (rid or status >= 400):
+        headers.append((REQUEST_ID_HEADER, rid or current_request_id() or b""))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": b"" if head else reply.body})
+    return status

@@ -36,7 +36,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import contextvars
 import itertools
 import logging
 import os
@@ -45,7 +44,7 @@ import sys
 import threading
 import time
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from time import perf_counter
 from typing import IO, Any
@@ -55,7 +54,18 @@ import orjson
 from ..errors import StoreUnavailable
 from ..store import Store
 from ..store import base as store_base
-from .jsonapi import JsonApi, Message, Receive, Scope, Send
+from .jsonapi import (
+    REQUEST_ID_HEADER,
+    JsonApi,
+    Message,
+    Receive,
+    Reply,
+    Scope,
+    Send,
+    current_request_id,
+    request_id,
+    send_reply,
+)
 
 METRICS_DIR_ENV = "FLAGCORE_METRICS_DIR"  # flagcore serve sets it: one folder per run, every worker's file in it
 LOG_FORMAT_ENV = "FLAGCORE_LOG_FORMAT"  # "json" (flagcore serve's default) or "text"
@@ -64,9 +74,7 @@ FLUSH_SECONDS = 1.0  # a worker writes its figures at most this often
 BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 MAX_REQUEST_ID = 64
 log = logging.getLogger("flagcore.web")
-# the request being served: the client's id, or b"" until the server needs one of its own
-# (current_request_id); None outside a request
-request_id: contextvars.ContextVar[bytes | None] = contextvars.ContextVar("flagcore_request_id", default=None)
+__all__ = ["Ops", "Metrics", "METRICS", "configure_logging", "current_request_id", "request_id"]
 
 # name -> (type, help, label names): every metric this module exposes
 FAMILIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -83,22 +91,34 @@ FAMILIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+class RouteFigures:
+    """One route's requests: the count by status and the latency histogram's bins (as in
+    Metrics.histograms). Made once per route label and kept (prometheus-client's bound label
+    child, in a plain object): a request finds its route's with the one lookup of its path."""
+
+    __slots__ = ("route", "statuses", "bins")
+
+    def __init__(self, route: str) -> None:
+        self.route = route
+        self.statuses: dict[int, int] = {}
+        self.bins = [0.0] * (len(BUCKETS) + 2)
+
+
 class Metrics:
     """This process's figures, in plain dicts: ``count`` and ``observe`` cost a dict update each,
-    ``request`` (every request's route, status and time) a few.
+    ``answered`` (every request's status and time) a few.
 
     ``counts``: (name, *label values) -> total; ``histograms``: (name, *label values) -> the count
     of each bucket of BUCKETS then +Inf, then the sum of the values; the requests' figures are
-    kept apart (``requests``, ``latency``: the hot path builds no label tuple) and folded in by
-    ``figures``."""
+    kept apart, one RouteFigures per route (``route``: the hot path builds no label tuple), and
+    folded in by ``figures``."""
 
     def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         self.directory = Path(directory) if directory else None
         self.counts: dict[tuple[str, ...], float] = {}
         self.histograms: dict[tuple[str, ...], list[float]] = {}
-        self.requests: dict[tuple[str, int], int] = {}  # (route, status) -> requests answered
-        self.latency: dict[str, list[float]] = {}  # route -> its histogram's bins, as in histograms
-        self._due = 0.0  # perf_counter time from which the next request schedules a write of the file
+        self.routes: dict[str, RouteFigures] = {}  # route label -> its requests' figures
+        self.due = 0.0  # perf_counter time from which the next request schedules a write of the file
 
     def count(self, name: str, *labels: str, amount: float = 1) -> None:
         """Add ``amount`` to the counter ``name`` with these label values."""
@@ -114,34 +134,44 @@ class Metrics:
         bins[bisect_left(BUCKETS, seconds)] += 1  # le: a value on a bound counts in that bucket
         bins[-1] += seconds
 
-    def request(self, route: str, status: int, seconds: float, now: float) -> None:
-        """A request answered: its route, status and seconds; ``now`` is ``time.perf_counter()``
-        at its end. With a folder, the first request after a write schedules the next one,
-        FLUSH_SECONDS later, on the running loop: a request pays a comparison, not a file."""
-        key = (route, status)
-        requests = self.requests
-        requests[key] = requests.get(key, 0) + 1
-        bins = self.latency.get(route)
-        if bins is None:
-            bins = self.latency[route] = [0.0] * (len(BUCKETS) + 2)
+    def route(self, route: str) -> RouteFigures:
+        """The figures of requests to ``route`` (a label), made at its first use."""
+        figures = self.routes.get(route)
+        if figures is None:
+            figures = self.routes[route] = RouteFigures(route)
+        return figures
+
+    def answered(self, figures: RouteFigures, status: int, seconds: float, now: float) -> None:
+        """A request of ``figures``' route answered with ``status`` in ``seconds``; ``now`` is
+        ``time.perf_counter()`` at its end. With a folder, the first request after a write
+        schedules the next one, FLUSH_SECONDS later, on the running loop: a request pays a
+        comparison, not a file."""
+        statuses = figures.statuses
+        statuses[status] = statuses.get(status, 0) + 1
+        bins = figures.bins
         bins[bisect_left(BUCKETS, seconds)] += 1
         bins[-1] += seconds
-        if now >= self._due and self.directory is not None:
+        if now >= self.due and self.directory is not None:
             # a loop that ends before the write (a test's) leaves the next request to schedule it
-            self._due = now + FLUSH_SECONDS
+            self.due = now + FLUSH_SECONDS
             asyncio.get_running_loop().call_later(FLUSH_SECONDS, self.flush)
+
+    def request(self, route: str, status: int, seconds: float, now: float) -> None:
+        """``answered`` by route label."""
+        self.answered(self.route(route), status, seconds, now)
 
     def figures(self) -> tuple[dict[tuple[str, ...], float], dict[tuple[str, ...], list[float]]]:
         """This process's counts and histograms, the requests' folded in under their families' names."""
         counts = dict(self.counts)
-        for (route, status), n in self.requests.items():
-            key = ("http_requests", route, str(status))
-            counts[key] = counts.get(key, 0) + n
         histograms = {k: list(v) for k, v in self.histograms.items()}
-        for route, bins in self.latency.items():
-            have = histograms.setdefault(("http_request_duration_seconds", route), [0.0] * len(bins))
-            for i, b in enumerate(bins):
-                have[i] += b
+        for route, figures in list(self.routes.items()):
+            for status, n in list(figures.statuses.items()):
+                key = ("http_requests", route, str(status))
+                counts[key] = counts.get(key, 0) + n
+            if figures.statuses:
+                have = histograms.setdefault(("http_request_duration_seconds", route), [0.0] * len(figures.bins))
+                for i, b in enumerate(figures.bins):
+                    have[i] += b
         return counts, histograms
 
     # ------------------------------------------------------------ several workers
@@ -368,56 +398,60 @@ def configure_logging(fmt: str | None = None) -> None:
 # ---------------------------------------------------------------- the wrapper
 
 
-_ids = itertools.count(1)
-_PREFIX = os.urandom(4).hex().encode()  # a process's ids: <prefix>-<count in hex>
 _ID_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
 MAX_HEADER_BYTES = 16 * 1024  # every header name and value of a request, added up (browsers send ~1 kB)
 MAX_HEADERS = 64  # header lines in a request
 MAX_COOKIE_BYTES = 8 * 1024  # the Cookie headers, added up (flagcore's own cookie is ~70 bytes)
 
 
-def current_request_id() -> bytes | None:
-    """The id of the request being served (None outside one): the client's, else one made now and
-    kept for the rest of the request, so its log lines and its error reply name the same id."""
-    rid = request_id.get()
-    if rid == b"":
-        rid = b"%s-%x" % (_PREFIX, next(_ids))
-        request_id.set(rid)
-    return rid
-
-
-def _check_headers(headers: list[tuple[bytes, bytes]]) -> tuple[bytes, bytes | None]:
-    """(the client's request id or b"", the error reply's body or None): refuses what no client of the API sends:
-    too many or too large headers, a large Cookie (parsing one costs), and Content-Length beside
-    Transfer-Encoding (a request smuggling trick: two framings). Made of C-level passes (a dict,
-    a sum of lengths) rather than a Python loop: every request pays it."""
+def _check_headers(headers: list[tuple[bytes, bytes]]) -> tuple[bytes, str | None]:
+    """(the client's request id or b"", the refusal's code (_REFUSALS) or None): refuses what no
+    client of the API sends: too many or too large headers, a large Cookie (parsing one costs),
+    and Content-Length beside Transfer-Encoding (a request smuggling trick: two framings). Made
+    of C-level passes (a dict, a sum of lengths) rather than a Python loop: every request pays it."""
     if len(headers) > MAX_HEADERS:
-        return b"", b"too_many_headers"
+        return b"", "too_many_headers"
     named = dict(headers)  # the last value of each name: enough for the names looked up once
-    rid = named.get(b"x-request-id")
-    if rid is None or not 0 < len(rid) <= MAX_REQUEST_ID or not _ID_CHARS.issuperset(rid):
+    rid = named.get(REQUEST_ID_HEADER)
+    if rid is None:
+        rid = b""
+    elif not 0 < len(rid) <= MAX_REQUEST_ID or not _ID_CHARS.issuperset(rid):
         rid = b""  # the server's own is made when needed (current_request_id)
-    size = sum(map(len, itertools.chain.from_iterable(headers)))
+    if len(named) == len(headers):  # no name repeated (the rule): the dict holds every byte, summed without a chain
+        size = sum(map(len, named)) + sum(map(len, named.values()))
+    else:
+        size = sum(map(len, itertools.chain.from_iterable(headers)))
     if size > MAX_COOKIE_BYTES:  # below it, the cookies cannot be over their bound: counted only here
         if size > MAX_HEADER_BYTES:
-            return rid, b"headers_too_large"
+            return rid, "headers_too_large"
         if sum(len(value) for name, value in headers if name == b"cookie") > MAX_COOKIE_BYTES:
-            return rid, b"cookie_too_large"
+            return rid, "cookie_too_large"
     if b"transfer-encoding" in named and b"content-length" in named:
-        return rid, b"ambiguous_length"
+        return rid, "ambiguous_length"
     return rid, None
 
 
-_REFUSALS = {
-    b"too_many_headers": (431, f"a request may have at most {MAX_HEADERS} headers"),
-    b"headers_too_large": (431, f"a request's headers may have at most {MAX_HEADER_BYTES} bytes"),
-    b"cookie_too_large": (431, f"a request's cookies may have at most {MAX_COOKIE_BYTES} bytes"),
-    b"ambiguous_length": (400, "give Content-Length or Transfer-Encoding, not both"),
+_NO_STORE = (b"cache-control", b"no-store")
+_CLOSE = (b"connection", b"close")
+_REFUSALS = {  # code -> the reply, which also closes the connection
+    code: Reply(orjson.dumps({"error": {"code": code, "message": message}}), headers=(_NO_STORE, _CLOSE), status=status)
+    for code, (status, message) in {
+        "too_many_headers": (431, f"a request may have at most {MAX_HEADERS} headers"),
+        "headers_too_large": (431, f"a request's headers may have at most {MAX_HEADER_BYTES} bytes"),
+        "cookie_too_large": (431, f"a request's cookies may have at most {MAX_COOKIE_BYTES} bytes"),
+        "ambiguous_length": (400, "give Content-Length or Transfer-Encoding, not both"),
+    }.items()
 }
-_CUT_SHORT = orjson.dumps({"error": {"code": "bad_body", "message": "the request body was cut short or malformed"}})
-
-
+_CUT_SHORT = Reply(
+    orjson.dumps({"error": {"code": "bad_body", "message": "the request body was cut short or malformed"}}),
+    headers=(_NO_STORE, _CLOSE),
+    status=400,
+)
 _TEXT = b"text/plain; version=0.0.4; charset=utf-8"
+_HEALTHY = Reply(b'{"status":"ok"}', headers=(_NO_STORE,))
+_READY = Reply(b'{"status":"ready","store":true}', headers=(_NO_STORE,))
+_READY_STATELESS = Reply(b'{"status":"ready"}', headers=(_NO_STORE,))
+_UNREADY = Reply(b'{"status":"unavailable","store":false}', headers=(_NO_STORE,), status=503)
 
 
 class Ops:
@@ -428,23 +462,24 @@ class Ops:
         self.inner = inner
         self.store = store
         self.metrics = metrics
-        # each request's route label: an exact path, a pattern's shape, or "other" (a bounded set)
-        self._routes = {path: path for path in (*inner.endpoints, "/healthz", "/readyz", "/metrics")}
-        self._patterns = [(prefix, suffix, f"{prefix}{{}}{suffix}") for prefix, suffix, _ in inner.patterns]
-        self._own = {"/healthz": self._healthz, "/readyz": self._readyz, "/metrics": self._metrics}
+        # each request's route label, an exact path, a pattern's shape, or "other" (a bounded set),
+        # bound to its figures once: a request's path finds its figures and its handler in one lookup
+        own = {"/healthz": self._healthz, "/readyz": self._readyz, "/metrics": self._metrics}
+        self._paths = {path: (metrics.route(path), own.get(path)) for path in (*inner.endpoints, *own)}
+        self._patterns = [(p, s, metrics.route(f"{p}{{}}{s}")) for p, s, _ in inner.patterns]
+        self._other = metrics.route("other")
+        self._refused = metrics.route("refused")
 
     def __getattr__(self, name: str) -> Any:
         """The inner app's attributes (``endpoints``, ``players``, ...), as create_app's caller knew them."""
         return getattr(self.__dict__["inner"], name)
 
-    def _route(self, path: str) -> str:
-        route = self._routes.get(path)
-        if route is not None:
-            return route
-        for prefix, suffix, shape in self._patterns:
+    def _route(self, path: str) -> tuple[RouteFigures, Any]:
+        """(figures, None) of a path that is no exact route: a pattern's, or "other"."""
+        for prefix, suffix, figures in self._patterns:
             if path.startswith(prefix) and path.endswith(suffix):
-                return shape
-        return "other"
+                return figures, None
+        return self._other, None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -454,50 +489,53 @@ class Ops:
         rid, refused = _check_headers(scope["headers"])
         request_id.set(rid)  # each request runs in a context of its own (the server's task)
         if refused is not None:
-            code, message = _REFUSALS[refused]
-            body = orjson.dumps({"error": {"code": refused.decode(), "message": message}})
-            extra = ((b"x-request-id", current_request_id() or b""), (b"connection", b"close"))
-            await _reply(send, code, body, extra=extra)
+            refusal = await send_reply(send, _REFUSALS[refused], False, rid)
             end = perf_counter()
-            self.metrics.request("refused", code, end - start, end)
+            self.metrics.answered(self._refused, refusal, end - start, end)
             return
+        path = scope["path"]
+        figures, own = self._paths.get(path) or self._route(path)
+        status = 0
+        try:
+            if own is not None:
+                status = await send_reply(send, await own(), False, rid)
+            else:
+                # the API sends its replies with the request id itself (JsonApi.handle): no wrapper of
+                # send on its path (it costs a coroutine per message); the pages' (Starlette's) have one
+                api = await self.inner.handle(scope, receive, send, rid)
+                status = await self._page(scope, receive, send, rid) if api is None else api
+                if not status:
+                    # the app read a disconnect before the body's end: a client gone away, or a body
+                    # the server could not parse (a malformed chunk): a 400, which a gone client never reads
+                    status = 400
+                    with contextlib.suppress(Exception):  # a connection already closed refuses it: nothing to say
+                        await send_reply(send, _CUT_SHORT, False, rid)
+        except Exception:
+            status = status or 500
+            log.exception("request failed", extra={"route": figures.route, "status": status, "method": scope["method"]})
+            raise
+        finally:
+            end = perf_counter()
+            status = status or 500
+            self.metrics.answered(figures, status, end - start, end)
+            if status >= 500 and status != 503:
+                log.error("server error", extra={"route": figures.route, "status": status, "method": scope["method"]})
+
+    async def _page(self, scope: Scope, receive: Receive, send: Send, rid: bytes) -> int:
+        """A request the API does not serve, by the pages' app: its status, learnt from its send,
+        which adds the request id as the API's replies have it."""
         status = 0
 
         async def sent(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                # the id goes back when the client sent one, and on every error reply (the one its
-                # log lines name); a success reply to a client without one carries none: the HTTP
-                # server checks and encodes every header of every reply (about 3 us a request)
                 if rid or status >= 400:
-                    message["headers"] = [*message.get("headers", ()), (b"x-request-id", current_request_id() or b"")]
+                    message["headers"] = [*message.get("headers", ()), (REQUEST_ID_HEADER, current_request_id() or b"")]
             await send(message)
 
-        path = scope["path"]
-        route = self._routes.get(path) or self._route(path)
-        try:
-            own = self._own.get(path)
-            if own is not None:
-                await own(scope, sent)
-            else:
-                await self.inner(scope, receive, sent)
-                if not status:
-                    # the app read a disconnect before the body's end: a client gone away, or a body
-                    # the server could not parse (a malformed chunk): a 400, which a gone client never reads
-                    status = 400
-                    extra = ((b"x-request-id", current_request_id() or b""), (b"connection", b"close"))
-                    with contextlib.suppress(Exception):  # a connection already closed refuses it: nothing to say
-                        await _reply(send, 400, _CUT_SHORT, extra=extra)
-        except Exception:
-            log.exception("request failed", extra={"route": route, "status": status or 500, "method": scope["method"]})
-            status = status or 500
-            raise
-        finally:
-            end = perf_counter()
-            self.metrics.request(route, status, end - start, end)
-            if status >= 500 and status != 503:
-                log.error("server error", extra={"route": route, "status": status, "method": scope["method"]})
+        await self.inner.fallback(scope, receive, sent)
+        return status
 
     def _lifespan(self, receive: Receive) -> Receive:
         """``receive`` of the lifespan scope: at shutdown, the store's batches and the metrics are
@@ -515,34 +553,17 @@ class Ops:
 
     # ------------------------------------------------------------ the three paths
 
-    async def _healthz(self, scope: Scope, send: Send) -> None:
-        await _reply(send, 200, b'{"status":"ok"}')
+    async def _healthz(self) -> Reply:
+        return _HEALTHY
 
-    async def _readyz(self, scope: Scope, send: Send) -> None:
-        if self.store is not None:
-            try:
-                await self.store.aping()
-            except StoreUnavailable:
-                await _reply(send, 503, b'{"status":"unavailable","store":false}')
-                return
-        await _reply(send, 200, b'{"status":"ready","store":true}' if self.store else b'{"status":"ready"}')
+    async def _readyz(self) -> Reply:
+        if self.store is None:
+            return _READY_STATELESS
+        try:
+            await self.store.aping()
+        except StoreUnavailable:
+            return _UNREADY
+        return _READY
 
-    async def _metrics(self, scope: Scope, send: Send) -> None:
-        await _reply(send, 200, self.metrics.exposition(), _TEXT)
-
-
-async def _reply(
-    send: Send,
-    status: int,
-    body: bytes,
-    content_type: bytes = b"application/json",
-    extra: Iterable[tuple[bytes, bytes]] = (),
-) -> None:
-    headers = [
-        (b"content-type", content_type),
-        (b"content-length", b"%d" % len(body)),
-        (b"cache-control", b"no-store"),
-        *extra,
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    async def _metrics(self) -> Reply:
+        return Reply(self.metrics.exposition(), _TEXT, (_NO_STORE,))
