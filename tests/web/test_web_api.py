@@ -9,6 +9,7 @@ import re
 import time
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -713,3 +714,32 @@ def test_the_routes_enums_are_the_engines() -> None:
     pattern = next(p for p in trace if p["name"] == "difficulty")["schema"]["pattern"]
     assert all(re.fullmatch(pattern, str(d)) for d in (*DIFFICULTY_LEVELS, *range(MAX_TEMPTING + 1)))
     assert not re.fullmatch(pattern, str(MAX_TEMPTING + 1))
+
+
+def _board_id(app) -> str:
+    with TestClient(app) as c:
+        return c.get("/api/connections/board", params={"seed": "41"}).json()["board_id"]
+
+
+def test_the_app_reads_flagcore_ratings_as_flagcore_serve_does(monkeypatch, tmp_path) -> None:
+    """FLAGCORE_RATINGS: "none" deals without ratings, a file with that file, "shipped" with the
+    package's; an id names the ratings it was dealt with, so the ids tell which the app used."""
+    from flagcore.ratings.shipped import shipped_ratings
+
+    shipped = shipped_ratings()
+    assert shipped is not None, "the package ships ratings"
+    mine = tmp_path / "mine.json"
+    mine.write_text('{"format": 1, "categories": {}}')
+    monkeypatch.delenv("FLAGCORE_RATINGS", raising=False)
+    plain = _board_id(create_app(SECRET))  # unset: no ratings (the app takes none it was not told of)
+    by_file = _board_id(create_app(SECRET, ratings=mine))
+    by_shipped = _board_id(create_app(SECRET, ratings=shipped))
+    assert len({plain, by_file, by_shipped}) == 3
+    for value, expected in (("none", plain), ("", plain), (str(mine), by_file), ("shipped", by_shipped)):
+        monkeypatch.setenv("FLAGCORE_RATINGS", value)
+        assert _board_id(create_app(SECRET)) == expected, value
+    private = Path(__file__).resolve().parents[2] / "flags"  # a library given: the shipped ratings never apply
+    monkeypatch.delenv("FLAGCORE_RATINGS")
+    unrated = _board_id(create_app(SECRET, library=private))
+    monkeypatch.setenv("FLAGCORE_RATINGS", "shipped")
+    assert _board_id(create_app(SECRET, library=private)) == unrated

@@ -22,6 +22,7 @@ from .._args.store import as_store_timeout
 from .._args.web import as_spend_hook, as_ttl
 from ..library import house_rules_html, load_library
 from ..ratings import load_ratings
+from ..ratings.shipped import serve_ratings
 from ..store import Store, open_store
 from .api import Api
 from .connections_api import NEW_PLAYER_TTL
@@ -92,7 +93,8 @@ def create_app(
         verified; return False to refuse a token already spent. With a store, the app already
         records one result per deal and player.
     ratings: a ratings file (flagcore.ratings: its path, or Ratings) to steer and colour boards by
-        learned difficulty (docs/ratings.md); None reads FLAGCORE_RATINGS, and without it the
+        learned difficulty (docs/ratings.md); None reads FLAGCORE_RATINGS as ``flagcore serve
+        --ratings`` reads it (a file, "none", or "shipped": the package's own), and without it the
         model's colours. A bad file raises RatingsError here: the app does not start.
     extra_endpoints: more exact-path routes served like the API's own (path -> Endpoint), e.g. a
         benchmark's no-op endpoints (benchmarks/web_load.py); a path of the API cannot be replaced.
@@ -111,7 +113,7 @@ def create_app(
     signer = _signer(secret, old_secrets)
     library = library if library is not None else (os.environ.get(LIBRARY_ENV) or None)
     store = _store(store)
-    ratings = ratings if ratings is not None else (os.environ.get(RATINGS_ENV) or None)
+    ratings = ratings if ratings is not None else ratings_from_env(library)
     dealt_library = load_library(None if library is None else Path(library))
     # a bad ratings file stops the app here, in one line (RatingsError), never mid-game
     rated = None if ratings is None else load_ratings(ratings, dealt_library)
@@ -131,6 +133,15 @@ def create_app(
     endpoints = _with_extra(api.endpoints(), extra_endpoints or {})
     players = Players(signer) if store is not None else None
     return Ops(JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts)), store)
+
+
+def ratings_from_env(library: str | os.PathLike[str] | None) -> Path | None:
+    """The ratings file FLAGCORE_RATINGS names, read as ``flagcore serve --ratings`` reads its
+    value (flagcore.ratings.shipped.serve_ratings): a file; "none": none; "shipped": the shipped
+    file, never with a private ``library``. Unset or empty: none (unlike ``flagcore serve``, the
+    app never deals with ratings it was not told of)."""
+    choice = os.environ.get(RATINGS_ENV) or None
+    return None if choice is None else serve_ratings(choice, None if library is None else str(library))
 
 
 def _observe() -> None:
