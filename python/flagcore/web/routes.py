@@ -73,6 +73,20 @@ def _body(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     }
 
 
+# a deal's token and its swaps so far: the body of a verify and of a progress save
+_SWAP_LOG_BODY = _body(
+    {
+        "token": {"type": "string"},
+        "swaps": {
+            "type": "array",
+            "maxItems": MAX_SWAPS,
+            "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}},
+        },
+    },
+    ["token", "swaps"],
+)
+
+
 GROUP = {
     "type": "object",
     "properties": {
@@ -184,17 +198,7 @@ ROUTES: tuple[Route, ...] = (
         "POST",
         "puzzle.verify",
         "replay a swap log against a deal's token: swaps, par, over par, perfect",
-        body=_body(
-            {
-                "token": {"type": "string"},
-                "swaps": {
-                    "type": "array",
-                    "maxItems": MAX_SWAPS,
-                    "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}},
-                },
-            },
-            ["token", "swaps"],
-        ),
+        body=_SWAP_LOG_BODY,
         response=_json(
             {
                 "type": "object",
@@ -224,17 +228,7 @@ ROUTES: tuple[Route, ...] = (
         "puzzle.progress",
         "with a store, keep the swaps so far of a deal for the token's player: dealing it again "
         "returns them (a reload, another browser); 409 not_kept without a store",
-        body=_body(
-            {
-                "token": {"type": "string"},
-                "swaps": {
-                    "type": "array",
-                    "maxItems": MAX_SWAPS,
-                    "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}},
-                },
-            },
-            ["token", "swaps"],
-        ),
+        body=_SWAP_LOG_BODY,
         response=_json({"type": "object", "properties": {"swaps": {"type": "integer"}}}),
         errors=(400, 403, 409, 410, 413, 503),
     ),
