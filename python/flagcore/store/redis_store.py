@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -36,6 +37,36 @@ from typing import Any, NamedTuple
 
 from ..errors import StoreUnavailable
 from .base import DEFAULT_TIMEOUT, GameRecord, Play, Save, Store, Verified
+
+
+def _play_record(key: int | str, arg: int) -> tuple[str, str]:
+    """Lua of a play record, the one text of it in every script that writes one: (the SET NX of
+    its write-once mark, which is true when it was not there; the writes of the record, to run
+    only then). Its four keys (the mark, the day's list of records, the set of days, the counter
+    set) begin at KEYS[key], ``key`` a number or a Lua expression (a game's save places them after
+    the keys it may have); its arguments at ARGV[arg]: seconds to keep, the record, the day's
+    number, then the fields to bump."""
+
+    def k(i: int) -> str:
+        return str(key + i) if isinstance(key, int) else (key if i == 0 else f"{key} + {i}")
+
+    ttl = f"ARGV[{arg}]"
+    mark = f"redis.call('SET', KEYS[{k(0)}], '1', 'NX', 'EX', {ttl})"
+    writes = (
+        f"redis.call('RPUSH', KEYS[{k(1)}], ARGV[{arg + 1}])\n"
+        f"redis.call('EXPIRE', KEYS[{k(1)}], tonumber({ttl}) + 86400)\n"
+        f"redis.call('SADD', KEYS[{k(2)}], ARGV[{arg + 2}])\n"
+        f"for i = {arg + 3}, #ARGV do redis.call('HINCRBY', KEYS[{k(3)}], ARGV[i], 1) end\n"
+        f"redis.call('EXPIRE', KEYS[{k(3)}], {ttl})\n"
+    )
+    return mark, writes
+
+
+def _with_play(key: str, arg: int) -> str:
+    """The end of a script that saves and may add a play record (its keys after KEYS[key - 1])."""
+    mark, writes = _play_record(key, arg)
+    return f"if #KEYS > {key} and {mark} then\n{textwrap.indent(writes, '  ')}end\nreturn 1\n"
+
 
 # A game is one string, b"<version>:<data>", so a new game is one plain SET NX (a game's first
 # guess, the most frequent write) and every later one this script.
@@ -63,15 +94,7 @@ end
 if v ~= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], (v + 1) .. ':' .. ARGV[2], 'EX', ARGV[3])
 if ARGV[6] == '1' then redis.call('HSETNX', KEYS[2], ARGV[7], ARGV[8]) end
-if #KEYS > p and redis.call('SET', KEYS[p], '1', 'NX', 'EX', ARGV[9]) then
-  redis.call('RPUSH', KEYS[p + 1], ARGV[10])
-  redis.call('EXPIRE', KEYS[p + 1], tonumber(ARGV[9]) + 86400)
-  redis.call('SADD', KEYS[p + 2], ARGV[11])
-  for i = 12, #ARGV do redis.call('HINCRBY', KEYS[p + 3], ARGV[i], 1) end
-  redis.call('EXPIRE', KEYS[p + 3], ARGV[9])
-end
-return 1
-"""
+""" + _with_play("p", 9)
 # KEYS[1] the record; ARGV[1] the value. The value already there, or nil after writing ARGV[1].
 _PUT_ONCE = """
 local old = redis.call('GET', KEYS[1])
@@ -90,7 +113,7 @@ return false
 # and the four keys of _RECORD_PLAY (with a play record); ARGV: the token's seconds to live, the
 # result, "1" and the player's result key and value ("0", "", "" without), then with a play record
 # _RECORD_PLAY's ARGV. 1 if all written, 0 (nothing written) if the token was spent or the result
-# is there. The play's part repeats _RECORD_PLAY (a script cannot call another).
+# is there. The play's part is _RECORD_PLAY's (_play_record: a script cannot call another).
 _VERIFIED = """
 local p = 3
 if ARGV[3] == '1' then
@@ -103,27 +126,12 @@ if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])
 if ARGV[3] == '1' then redis.call('HSETNX', KEYS[3], ARGV[4], ARGV[5]) end
-if #KEYS > p and redis.call('SET', KEYS[p], '1', 'NX', 'EX', ARGV[6]) then
-  redis.call('RPUSH', KEYS[p + 1], ARGV[7])
-  redis.call('EXPIRE', KEYS[p + 1], tonumber(ARGV[6]) + 86400)
-  redis.call('SADD', KEYS[p + 2], ARGV[8])
-  for i = 9, #ARGV do redis.call('HINCRBY', KEYS[p + 3], ARGV[i], 1) end
-  redis.call('EXPIRE', KEYS[p + 3], ARGV[6])
-end
-return 1
-"""
+""" + _with_play("p", 6)
 # KEYS[1] the play's write-once mark, KEYS[2] the day's list of records, KEYS[3] the set of days,
 # KEYS[4] the counter set; ARGV: seconds to keep, the record, the day's number, the fields to bump.
 # 1 if recorded, 0 (nothing written) if the mark is there.
-_RECORD_PLAY = """
-if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
-redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('EXPIRE', KEYS[2], tonumber(ARGV[1]) + 86400)
-redis.call('SADD', KEYS[3], ARGV[3])
-for i = 4, #ARGV do redis.call('HINCRBY', KEYS[4], ARGV[i], 1) end
-redis.call('EXPIRE', KEYS[4], ARGV[1])
-return 1
-"""
+_MARK, _WRITES = _play_record(1, 1)
+_RECORD_PLAY = f"if not {_MARK} then return 0 end\n{_WRITES}return 1\n"
 _SCRIPTS = {
     hashlib.sha1(s.encode()).hexdigest(): s
     for s in (_SAVE_GAME, _PUT_ONCE, _PUT_PLAYER_RESULT, _VERIFIED, _RECORD_PLAY)
