@@ -88,12 +88,22 @@ def register(groups: dict[str, Any]) -> None:
         metavar="SECONDS",
         help="seconds a store call may take before the request gets a 503 (default: 2)",
     )
+    p.add_argument(
+        "--new-player-ttl",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a game of a player without a cookie yet is kept (default: 3600); its next guess, with "
+        "the cookie, keeps it the token's lifetime: a flood of cookieless guesses leaves the store soon",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     as_in_range(args.port, "--port", 0, 65535)
     as_at_least(args.workers, "--workers", 1)
+    if args.new_player_ttl is not None:
+        as_at_least(args.new_player_ttl, "--new-player-ttl", 1)
     try:
         import starlette  # noqa: F401
 
@@ -110,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     from ..ratings import load_ratings
     from ..ratings.shipped import serve_ratings
     from ..store import DEFAULT_TIMEOUT, open_store
-    from ..web.app import LIBRARY_ENV, RATINGS_ENV, STORE_ENV, STORE_TIMEOUT_ENV
+    from ..web.app import LIBRARY_ENV, NEW_PLAYER_TTL_ENV, RATINGS_ENV, STORE_ENV, STORE_TIMEOUT_ENV
     from ..web.ops import LOG_FORMAT_ENV, METRICS_DIR_ENV
     from ..web.tokens import old_secrets_from_env, secret_from_env
 
@@ -126,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         store.ping()
         store.close()
     os.environ[STORE_TIMEOUT_ENV] = str(timeout)
+    if args.new_player_ttl is not None:
+        os.environ[NEW_PLAYER_TTL_ENV] = str(args.new_player_ttl)
     # the workers' metrics files (flagcore.web.ops): a folder of this run's, so no figure of an
     # earlier run is counted; JSON logs unless the environment says otherwise
     os.environ[METRICS_DIR_ENV] = tempfile.mkdtemp(prefix="flagcore-metrics-")

@@ -38,6 +38,7 @@ RATINGS_ENV = "FLAGCORE_RATINGS"  # a ratings file to deal boards with; flagcore
 HOSTS_ENV = "FLAGCORE_ALLOWED_HOSTS"  # comma-separated host names; flagcore serve sets it from --allowed-host
 SEASON_KEY_ENV = "FLAGCORE_SEASON_KEY"  # the dailies' schedule key (docs/server.md); unset: derived from the secret
 STORE_TIMEOUT_ENV = "FLAGCORE_STORE_TIMEOUT"  # seconds a store call may take (flagcore serve --store-timeout)
+NEW_PLAYER_TTL_ENV = "FLAGCORE_NEW_PLAYER_TTL"  # seconds a cookieless player's game is kept (--new-player-ttl)
 PAGES = ("connections", "puzzle", "tools", "simulator", "bench")
 ROOT_FILES = {  # path -> (file in static/, content type): files a browser looks for at the site's root
     "/sw.js": ("sw.js", "text/javascript"),  # a service worker's scope is the folder it is served from
@@ -69,7 +70,7 @@ def create_app(
     extra_endpoints: dict[str, Endpoint] | None = None,
     ratings: Any = None,
     season_key: str | bytes | None = None,
-    new_player_ttl: int = NEW_PLAYER_TTL,
+    new_player_ttl: int | None = None,
 ) -> Ops:
     """The flagcore web app, an ASGI application you can serve or mount in your own server.
 
@@ -102,7 +103,8 @@ def create_app(
         server of a deployment shares it, and nobody without it computes a future daily; None
         reads FLAGCORE_SEASON_KEY, and without it the key is derived from the secret.
     new_player_ttl: seconds a game of a player without a cookie yet is kept (its next guess, with
-        the cookie, keeps it token_ttl): a flood of cookieless guesses leaves the store soon.
+        the cookie, keeps it token_ttl): a flood of cookieless guesses leaves the store soon; None
+        reads FLAGCORE_NEW_PLAYER_TTL (``flagcore serve --new-player-ttl``), and without it an hour.
 
     The app answers /healthz, /readyz and /metrics and logs as flagcore.web.ops says; with
     FLAGCORE_STORE_TIMEOUT set, a store URL is opened with that timeout (seconds).
@@ -128,11 +130,23 @@ def create_app(
         private_library=library is not None,
         ratings=rated,
         season_key=_season_key(season_key, signer),
-        new_player_ttl=as_ttl(new_player_ttl, "new_player_ttl"),
+        new_player_ttl=as_ttl(_new_player_ttl(new_player_ttl), "new_player_ttl"),
     )
     endpoints = _with_extra(api.endpoints(), extra_endpoints or {})
     players = Players(signer) if store is not None else None
     return Ops(JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts)), store)
+
+
+def _new_player_ttl(ttl: int | None) -> Any:
+    """create_app's new_player_ttl: given, else FLAGCORE_NEW_PLAYER_TTL (whole seconds), else an hour."""
+    if ttl is not None:
+        return ttl
+    text = os.environ.get(NEW_PLAYER_TTL_ENV)
+    if not text:
+        return NEW_PLAYER_TTL
+    if not text.isdigit():
+        raise ValueError(f"{NEW_PLAYER_TTL_ENV} must be a positive whole number of seconds, got {text!r}")
+    return int(text)
 
 
 def ratings_from_env(library: str | os.PathLike[str] | None) -> Path | None:
