@@ -1,10 +1,11 @@
-"""A real ``flagcore serve`` (granian, the default server) against faults and hostile requests: a
+"""A real ``flagcore serve`` (uvicorn, the default server) against faults and hostile requests: a
 hung or killed redis-server under load (every store request answered 503 within the deadline,
 the store-free routes as fast as without the fault, recovery without a restart, no acknowledged
-guess lost), SIGTERM under load (every guess acknowledged with 200 is in the store after), the
-SQLite file deleted (503 and a log line), malformed and oversized requests (no 5xx), a 56 KiB
-cookie (refused at about a normal request's cost), and /metrics of two workers read back by
-prometheus-client's own parser."""
+guess lost), SIGTERM under load on SQLite and on Redis (every guess acknowledged with 200 is in
+the store after), a flood of cookieless guesses gone from Redis once they expire, the SQLite file
+deleted (503 and a log line), malformed and oversized requests (no 5xx), a 56 KiB cookie (refused
+at about a normal request's cost), and /metrics of two workers read back by prometheus-client's
+own parser."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from logged_process import popen_logged
+from logged_process import FLAGCORE_SERVE, serving
 from redis_server import RedisServer, free_port
 
 from flagcore.store import RedisStore, SQLiteStore
@@ -32,38 +33,15 @@ from flagcore.store import RedisStore, SQLiteStore
 pytestmark = pytest.mark.slow
 SECRET = "Hk2s9ZtKe_Lw0pRj7HcUy2mNfA8sDgB4"
 TIMEOUT = 0.5  # the server's store timeout in these tests (--store-timeout)
-SERVE = [sys.executable, "-m", "flagcore", "serve"]
 
 
 @contextmanager
 def serve(
     store: str, *args: str, env: dict[str, str] | None = None, wrap: tuple[str, ...] = ()
 ) -> Iterator[tuple[int, subprocess.Popen[str]]]:
-    """``flagcore serve`` on a free port of 127.0.0.1: (port, process); stopped (SIGTERM) after.
-    ``wrap``: a command that runs the server (its arguments follow)."""
-    port = free_port()
-    environ = {**os.environ, "FLAGCORE_SECRET": SECRET, **(env or {})}
-    proc = popen_logged([*wrap, *SERVE, "--port", str(port), "--no-access-log", "--store", store, *args], environ)
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if request(port, "GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"server did not start: {proc.communicate(timeout=5)}")
-            time.sleep(0.2)
-        yield port, proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    """``flagcore serve`` with ``store`` and this file's secret (logged_process.serving): (port, process)."""
+    with serving(["--store", store, *args], {**os.environ, "FLAGCORE_SECRET": SECRET, **(env or {})}, wrap) as served:
+        yield served
 
 
 def request(
@@ -198,39 +176,110 @@ def test_a_hung_or_killed_redis_under_load(tmp_path: Path, fault: str) -> None:
     redis.stop()
 
 
-def test_sigterm_under_load_keeps_every_acknowledged_guess(tmp_path: Path) -> None:
-    path = tmp_path / "games.db"
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_sigterm_under_load_keeps_every_acknowledged_guess(tmp_path: Path, kind: str) -> None:
+    redis = None
+    if kind == "redis":  # a redis-server of its own, which outlives the server
+        redis = RedisServer(data_dir=str(tmp_path))
+        redis.start()
+    url = f"sqlite://{tmp_path / 'games.db'}" if redis is None else redis.url
     acked: list[tuple[str, str, int]] = []
-    with serve(f"sqlite://{path}", "--workers", "2") as (port, proc):
-        cookies = [player_cookie(port) for _ in range(4)]
-        stop = threading.Event()
+    try:
+        with serve(url, "--workers", "2") as (port, proc):
+            cookies = [player_cookie(port) for _ in range(4)]
+            stop = threading.Event()
 
-        def player(i: int) -> None:
-            seed = 1000 * (i + 1)
-            while not stop.is_set():
-                seed += 1
-                try:
-                    got = guess_once(port, cookies[i], seed)
-                except OSError:
-                    return  # the server is gone
-                if got:
-                    acked.append((cookies[i].split("=", 1)[1].split(".")[0], *got))
+            def player(i: int) -> None:
+                seed = 1000 * (i + 1)
+                while not stop.is_set():
+                    seed += 1
+                    try:
+                        got = guess_once(port, cookies[i], seed)
+                    except OSError:
+                        return  # the server is gone
+                    if got:
+                        acked.append((cookies[i].split("=", 1)[1].split(".")[0], *got))
 
-        threads = [threading.Thread(target=player, args=(i,)) for i in range(4)]
-        for t in threads:
-            t.start()
-        time.sleep(6)
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
-        stop.set()
-        for t in threads:
-            t.join()
-    assert len(acked) >= 4  # every player had guesses acknowledged before the signal
-    store = SQLiteStore(path)
-    for player, board_id, version in acked:
-        record = store.load_game(player, board_id)
-        assert record is not None and record.version >= version, (player, board_id)
-    store.close()
+            threads = [threading.Thread(target=player, args=(i,)) for i in range(4)]
+            for t in threads:
+                t.start()
+            time.sleep(6)
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(30)
+            stop.set()
+            for t in threads:
+                t.join()
+        assert len(acked) >= 4  # every player had guesses acknowledged before the signal
+        store = SQLiteStore(tmp_path / "games.db") if redis is None else RedisStore(redis.url)
+        for player_id, board_id, version in acked:
+            record = store.load_game(player_id, board_id)
+            assert record is not None and record.version >= version, (player_id, board_id)
+        store.close()
+    finally:
+        if redis is not None:
+            redis.stop()
+
+
+def test_a_flood_of_cookieless_guesses_through_the_server_leaves_redis_as_it_was_once_they_expire(
+    tmp_path: Path,
+) -> None:
+    import redis as redis_client
+
+    redis = RedisServer()
+    redis.start()
+    client = redis_client.Redis.from_url(redis.url)
+
+    def size() -> int:  # the bytes of the live keys (reading a key past its time expires it)
+        pipe = client.pipeline(transaction=False)
+        for key in client.scan_iter(count=1000):
+            pipe.memory_usage(key)
+        return sum(n or 0 for n in pipe.execute())
+
+    ttl = 3
+    statuses: list[int] = []
+    try:
+        with serve(redis.url, "--workers", "2", "--new-player-ttl", str(ttl)) as (port, _):
+            cookie = player_cookie(port)
+            _, board, _ = request(port, "GET", "/api/connections/board?seed=77", cookie=cookie)
+            tiles = [t["code"] for t in board["tiles"]]
+            status, mine, _ = request(
+                port, "POST", "/api/connections/guess", {"token": board["token"], "codes": tiles[4:8]}, cookie=cookie
+            )
+            assert status == 200  # a player with a cookie: a game in progress through the flood
+            before = size()
+            guess = {"token": board["token"], "codes": tiles[:4]}
+
+            def flood() -> None:  # cookieless: each guess a new player's new game
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                got = []
+                for _ in range(500):
+                    conn.request(
+                        "POST", "/api/connections/guess", json.dumps(guess), {"Content-Type": "application/json"}
+                    )
+                    reply = conn.getresponse()
+                    reply.read()
+                    got.append(reply.status)
+                conn.close()
+                statuses.extend(got)
+
+            threads = [threading.Thread(target=flood) for _ in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            during = size()
+            time.sleep(ttl + 1)
+            after = size()
+            status, again, _ = request(
+                port, "POST", "/api/connections/guess", {"token": mine["token"], "codes": tiles[8:12]}, cookie=cookie
+            )
+    finally:
+        client.close()
+        redis.stop()
+    assert statuses == [200] * 2000, set(statuses)
+    assert during > 10 * before, (before, during)  # the flood did grow the store
+    assert after <= 1.1 * before, (before, during, after)  # and left it as it was
+    assert status == 200, again  # the player with a cookie kept their game (a lost one would be a 409)
 
 
 def test_a_sqlite_file_deleted_under_the_server_gives_503_and_a_log_line(tmp_path: Path) -> None:
@@ -360,7 +409,7 @@ def test_a_server_whose_stderr_nobody_reads_keeps_serving(tmp_path: Path) -> Non
     # thousand, and a server writing its logs on the event loop would stop there (issue 32)
     port = free_port()
     proc = subprocess.Popen(
-        [*SERVE, "--port", str(port), "--store", f"sqlite://{tmp_path / 'games.db'}"],
+        [*FLAGCORE_SERVE, "--port", str(port), "--store", f"sqlite://{tmp_path / 'games.db'}"],
         env={**os.environ, "FLAGCORE_SECRET": SECRET},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

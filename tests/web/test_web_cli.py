@@ -7,15 +7,14 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from logged_process import popen_logged
-from web_helpers import SECRET, answers, free_port
+from logged_process import serving
+from web_helpers import SECRET, answers
 
 FLAGCORE = [sys.executable, "-m", "flagcore"]
 
@@ -31,33 +30,12 @@ def call(url: str, body: Any = None) -> tuple[int, Any]:
 
 
 def serve(*args: str, env: dict[str, str], store: str | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``flagcore serve`` on a free port; its store in a folder of its own unless ``store`` says
-    otherwise (never the user's data folder)."""
-    port = free_port()
+    """``flagcore serve`` (logged_process.serving): (its URL, the process); its store in a folder of
+    its own unless ``store`` says otherwise (never the user's data folder)."""
     if store is None:
         store = "sqlite://" + tempfile.mkdtemp(prefix="flagcore-serve-") + "/games.db"
-    args = ("--store", store, *args)
-    proc = popen_logged([*FLAGCORE, "serve", "--port", str(port), "--no-access-log", *args], env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if call(url + "/api/flags")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"server did not start: {proc.communicate(timeout=5)}")
-            time.sleep(0.2)
-        yield url, proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with serving(["--store", store, *args], env, start_seconds=60) as (port, proc):
+        yield f"http://127.0.0.1:{port}", proc
 
 
 def play(url: str) -> None:

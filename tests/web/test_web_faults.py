@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import orjson
 import pytest
+from redis_server import RedisServer
 from stores import make_store
 from web_helpers import SECRET, answers, optimal_log
 
@@ -19,7 +21,7 @@ from flagcore import connections, puzzle
 from flagcore.days import latest_day
 from flagcore.errors import StoreUnavailable
 from flagcore.season import puzzle_plan
-from flagcore.store import SQLiteStore
+from flagcore.store import RedisStore, SQLiteStore
 from flagcore.web.app import create_app, derived_season_key
 from flagcore.web.tokens import Signer
 
@@ -124,8 +126,11 @@ def test_a_store_failure_at_the_last_guess_of_a_daily_is_recorded_once_after_the
 
 
 @pytest.mark.parametrize("when", ["after", "before"])
-def test_a_store_failure_at_a_puzzle_daily_verify_is_recorded_once_after_the_retry(when, tmp_path, monkeypatch):
-    store = SQLiteStore(tmp_path / "games.db")
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_a_store_failure_at_a_puzzle_daily_verify_is_recorded_once_after_the_retry(
+    kind, when, tmp_path, redis_server, monkeypatch
+):
+    store = make_store(kind, tmp_path, redis_server)
     app = create_app(SECRET, store=store)
     today = latest_day().isoformat()
 
@@ -152,17 +157,72 @@ def test_a_store_failure_at_a_puzzle_daily_verify_is_recorded_once_after_the_ret
     store.close()
 
 
-@pytest.mark.slow
-def test_a_flood_of_cookieless_guesses_leaves_the_store_as_it_was_once_they_expire(tmp_path):
-    now = [2_000_000_000.0]
-    store = SQLiteStore(tmp_path / "games.db", clock=lambda: now[0], sweep_seconds=3600, timeout=30)
-    app = create_app(SECRET, store=store, new_player_ttl=600)
-    flood = 100_000
+class SQLiteFlooded:
+    """A SQLite store on a clock of the test's: its size is the pages in use; time passes at once."""
 
-    def used_pages() -> int:
-        return store._call(
+    ttl = 600
+
+    def __init__(self, tmp_path) -> None:
+        self.now = 2_000_000_000.0
+        self.store = SQLiteStore(tmp_path / "games.db", clock=lambda: self.now, sweep_seconds=3600, timeout=30)
+
+    def size(self) -> int:
+        return self.store._call(
             lambda c: c.execute("PRAGMA page_count").fetchone()[0] - c.execute("PRAGMA freelist_count").fetchone()[0]
         )
+
+    def games(self) -> int:
+        return self.store._call(lambda c: c.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def expire(self) -> None:
+        self.now += self.ttl + 1  # past the cookieless games' lifetime, within the cookie player's
+        self.store.sweep()
+
+    def close(self) -> None:
+        self.store.close()
+
+
+class RedisFlooded:
+    """A redis-server of the test's own: its size is the bytes of its keys (MEMORY USAGE, which
+    counts each key's value and overhead); Redis expires the games on its own real clock."""
+
+    ttl = 4
+
+    def __init__(self, tmp_path) -> None:
+        import redis
+
+        self.server = RedisServer()
+        self.server.start()
+        self.store = RedisStore(self.server.url, timeout=30)
+        self.client = redis.Redis.from_url(self.server.url)
+
+    def size(self) -> int:
+        # reading each key expires it if its time is past (Redis's lazy expiry): what is left is live
+        pipe = self.client.pipeline(transaction=False)
+        for key in self.client.scan_iter(count=1000):
+            pipe.memory_usage(key)
+        return sum(n or 0 for n in pipe.execute())
+
+    def games(self) -> int:
+        return sum(1 for _ in self.client.scan_iter(match="*game*", count=1000))
+
+    def expire(self) -> None:
+        time.sleep(self.ttl + 1)
+
+    def close(self) -> None:
+        self.store.close()
+        self.client.close()
+        self.server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_a_flood_of_cookieless_guesses_leaves_the_store_as_it_was_once_they_expire(kind, tmp_path):
+    flooded = SQLiteFlooded(tmp_path) if kind == "sqlite" else RedisFlooded(tmp_path)
+    app = create_app(SECRET, store=flooded.store, new_player_ttl=flooded.ttl)
+    # the done-when's 100,000 on SQLite; Redis bounds the flood by the same expiry (its keys' own
+    # EX), on its real clock, and 20,000 keep the test's time modest (a loaded CI core: ~30 s)
+    flood = 100_000 if kind == "sqlite" else 20_000
 
     async def scenario():
         status, board, cookie = await call(app, "GET", "/api/connections/board", query=b"seed=77")
@@ -174,30 +234,33 @@ def test_a_flood_of_cookieless_guesses_leaves_the_store_as_it_was_once_they_expi
             app, "POST", "/api/connections/guess", {"token": board["token"], "codes": wrong}, cookie=cookie
         )
         assert status == 200
-        before = used_pages()
+        before = flooded.size()
         guess = {"token": board["token"], "codes": tiles[:4]}
         statuses: dict[int, int] = {}
-        for _ in range(0, flood, 500):
+        during = 0
+        for sent in range(0, flood, 500):
             replies = await asyncio.gather(*(call(app, "POST", "/api/connections/guess", guess) for _ in range(500)))
             for status, _, _ in replies:
                 statuses[status] = statuses.get(status, 0) + 1
-        during = used_pages()
-        now[0] += 601  # past the cookieless games' lifetime, within the cookie player's
-        store.sweep()
-        after = used_pages()
+            if sent % 5_000 == 0:  # Redis expires the first games while the flood goes on
+                during = max(during, flooded.size())
+        during = max(during, flooded.size())
+        flooded.expire()
+        after = flooded.size()
         status, again, _ = await call(
             app, "POST", "/api/connections/guess", {"token": mine["token"], "codes": groups[0]}, cookie=cookie
         )
         return before, during, after, statuses, status, again
 
-    before, during, after, statuses, status, again = run_loop(scenario())
-    assert statuses == {200: flood}
-    assert during > 10 * before  # the flood did grow the store
-    assert after <= before * 1.1  # and left it as it was
-    assert status == 200 and again["result"] == "correct"  # the player with a cookie kept their game
-    rows = store._call(lambda c: c.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    assert rows == 1
-    store.close()
+    try:
+        before, during, after, statuses, status, again = run_loop(scenario())
+        assert statuses == {200: flood}
+        assert during > 10 * before  # the flood did grow the store
+        assert after <= before * 1.1, (before, during, after)  # and left it as it was
+        assert status == 200 and again["result"] == "correct"  # the player with a cookie kept their game
+        assert flooded.games() == 1
+    finally:
+        flooded.close()
 
 
 def test_with_a_secret_no_public_call_gives_the_served_daily_of_today_or_tomorrow():
