@@ -256,7 +256,6 @@ def test_broken_reading_names_file_place_problem(tmp_path: Path, part: str, doc:
     [
         ({"QQ": "x"}, "unknown codes ['QQ']"),
         ({"PT": ""}, "non-empty string"),
-        ({"FR": "x"}, "codes ['FR'] are in the pool already"),
         (["PT"], "must be an object"),
     ],
 )
@@ -273,6 +272,27 @@ def test_broken_hand_list_names_file_category_problem(tmp_path: Path, arguable: 
         load_library(path)
     message = str(info.value)
     assert str(path) in message and "category 'mine:hand': arguable" in message and problem in message
+
+
+def test_hand_listed_pool_code_is_doubtful(tmp_path: Path) -> None:
+    """A pool code listed by hand is doubtful: never dealt in the group, still in its fit set."""
+    path = write(
+        tmp_path,
+        {
+            "categories": [
+                {
+                    "id": "mine:hand",
+                    "label": "Five",
+                    "tier": 3,
+                    "codes": ["FR", "DE", "IT", "ES", "PT"],
+                    "arguable": {"FR": "read otherwise beside this label", "NL": "x"},
+                }
+            ]
+        },
+    )
+    cat = next(c for c in load_library(path).categories("flags") if c.id == "mine:hand")
+    assert cat.doubtful == {"FR"} and cat.doubtful_reasons["FR"] == ("read otherwise beside this label",)
+    assert cat.certain == {"DE", "IT", "ES", "PT"} and cat.arguable == {"NL"} and "FR" in cat.pool
 
 
 def test_synthetic_hand_list_is_checked_too(tmp_path: Path) -> None:

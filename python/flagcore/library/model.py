@@ -23,7 +23,8 @@ class Category:
     ``arguable`` holds the countries (never in the pool) that a reasonable player could argue fit
     the label too: the rule holds under one of their alternative readings (an emblem colour, thin
     lines read as stripes, ...) or the data lists them by hand. ``doubtful`` holds the pool codes a
-    player could argue do *not* fit: the rule fails under one of their alternative readings. A
+    player could argue do *not* fit: the rule fails under one of their alternative readings, or the
+    data lists them by hand (a reading of this label alone). A
     group's tiles come from its pool minus its doubtful codes (the codes that certainly fit), and
     no tile may sit on a board where it fits (pool or arguable) another group.
     ``arguable_reasons`` and ``doubtful_reasons`` give each code's one-line reasons.
