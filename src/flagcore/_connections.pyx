@@ -75,7 +75,7 @@ cdef extern from *:
 cdef class Prepared:
     """The C tables of one (library, mode); built once, shared read-only by every search."""
     cdef Tab tab
-    cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat, _fact  # keep the arrays the pointers refer to
+    cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat, _fact, _level  # the arrays the pointers refer to
     cdef object _code_lists  # the per-code category lists (fit, pool): flat and offsets each
     cdef readonly object tables   # the generator's Tables (codes, categories, mode) for building Boards
     cdef readonly object kit      # the generator's BoardKit: the Board and Group types to build
@@ -99,6 +99,10 @@ cdef class Prepared:
         tier_flat[:len(tables.tier_flat)] = tables.tier_flat
         self._pools, self._fits, self._synthetic, self._tag_index, self._tier_flat, self._fact = (
             pools, fits, synthetic, tag_index, tier_flat, fact)
+        self._level = None
+        if tables.level is not None:
+            self._level = np.zeros(max(n_cat, 1), dtype=np.int32)
+            self._level[:n_cat] = tables.level
         self.tables = tables
         self.kit = kit
         self.board_type = kit.board
@@ -131,6 +135,13 @@ cdef class Prepared:
         self.tab.fact = &factv[0]
         self.tab.min_facts = <int>int(tables.min_facts)
         self.tab.tier_flat = &fv[0]
+        cdef int32_t[::1] lv
+        self.tab.level = NULL
+        self.tab.step_min = <int32_t>int(tables.step[0])
+        self.tab.step_max = <int32_t>int(tables.step[1])
+        if self._level is not None:
+            lv = self._level
+            self.tab.level = &lv[0]
         self.tab.code_fit_flat = &cff[0]
         self.tab.code_fit_off = &cfo[0]
         self.tab.code_pool_flat = &cpf[0]
@@ -173,10 +184,10 @@ def prepare(tables, kit):
     return Prepared(tables, kit)
 
 
-# One board's workspace (about 2.4 KiB for the bundled library) fits a buffer on the caller's C
-# stack: generate() then makes no allocation at all. Larger libraries fall back to the heap.
+# One board's workspace (about 2.4 KiB for the bundled library, 4 KiB for its trivia tables steered
+# by ratings, whose tiers overlap) fits a buffer on the caller's C stack: generate() then makes no allocation at all. Larger libraries fall back to the heap.
 cdef enum:
-    WORK_STACK_WORDS = 512
+    WORK_STACK_WORDS = 1024
 
 
 cdef int work_init(Work *w, const Tab *t, bint legacy, bint trace, uint64_t *buf, Py_ssize_t buf_words) noexcept nogil:
@@ -614,6 +625,9 @@ cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
         c = given[i]
         if (t.synthetic[c] and w.used_tag[t.tag_index[c]]) or (facts_only and not t.fact[c]):
             continue
+        if t.level != NULL and d > 0 and not (
+                t.step_min <= t.level[c] - t.level[w.cats[d - 1]] <= t.step_max):
+            continue  # a rated search: each tier harder than the one before by a step in range
         moves[n] = c
         n += 1
     if w.order_off == NULL:

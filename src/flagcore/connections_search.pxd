@@ -63,6 +63,11 @@ cdef struct Tab:
     int min_facts                # fact groups a fixed-search board must hold (0: no rule)
     int32_t *tier_flat           # candidates per tier in base order, tier t at tier_off[t]..tier_off[t+1]
     int32_t tier_off[5]
+    # a rated search (Tables.level): a candidate of tier d > 0 needs its level minus the level of
+    # tier d-1's category in step_min..step_max
+    int32_t *level               # n_cat, or NULL: no such rule
+    int32_t step_min
+    int32_t step_max
     # per code, the categories whose fit set (pool) holds it: code x at *_off[x]..*_off[x+1] (second splits)
     int32_t *code_fit_flat
     int32_t *code_fit_off

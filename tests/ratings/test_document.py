@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from synth import games, hidden
 
 from flagcore.errors import RatingsError
 from flagcore.ratings import fit, load_ratings
+from flagcore.ratings.document import STEERING
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +34,27 @@ def test_round_trip_and_digest(ratings, tmp_path) -> None:
     assert load_ratings(doc).digest != ratings.digest
 
 
+def test_a_fit_writes_the_steering_and_a_file_without_it_is_steering_1(ratings) -> None:
+    doc = ratings.to_dict()
+    assert list(doc)[:2] == ["format", "steering"] and doc["steering"] == STEERING == ratings.steering
+    del doc["steering"]
+    old = load_ratings(doc)
+    assert old.steering == 1 and "steering" not in old.to_dict()
+    assert old.digest != ratings.digest  # the engine steers otherwise: another name
+    assert load_ratings({**doc, "steering": 1}).digest == old.digest
+    # the files kept with the boards dealt before the key existed keep their names (their digests)
+    for path in sorted(ROOT.glob("records/felt/ratings-*.json")):
+        kept = load_ratings(path)
+        assert kept.steering == 1 and path.stem == f"ratings-{kept.digest}"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ('{"format": 2, "categories": {}}', "format must be 1"),
         ('{"format": 1}', "missing key 'categories'"),
+        ('{"format": 1, "steering": 3, "categories": {}}', "steering must be one of 1, 2"),
+        ('{"format": 1, "steering": true, "categories": {}}', "steering must be one of 1, 2"),
         ('{"format": 1, "categories": {"chess": {}}}', "unknown mode"),
         ('{"format": 1, "categories": {"flags": {"tag:cross": {"difficulty": NaN, "sd": 1, "plays": 1}}}}', "NaN"),
         ('{"format": 1, "categories": {"flags": {"tag:cross": {"difficulty": 1e999, "sd": 1, "plays": 1}}}}', "finite"),

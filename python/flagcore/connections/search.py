@@ -192,10 +192,12 @@ def _run(impl: ConnectionsEngine, plan: _Plan, state: int, seed: int | str, rati
     if ratings is None:
         board: Board = impl.search_board_model(plan.prepared, plan.model, state, seed, plan.decoy, *plan.target, trace)
     else:
-        # steered and coloured by learned difficulty (flagcore.ratings.colouring; docs/ratings.md)
+        # steered and coloured by learned difficulty (flagcore.ratings.colouring; docs/ratings.md):
+        # the search on the ratings' own tables for the level (steering 2) or the library's (1)
         rm = _rated(impl, plan, ratings)
+        search = rm.search_at(plan.difficulty)
         board = recolour(
-            impl.search_board_model(plan.prepared, rm.mt.prepared, state, seed, plan.decoy, *plan.target, trace), rm
+            impl.search_board_model(search, rm.mt.prepared, state, seed, plan.decoy, *plan.target, trace), rm
         )
     board.stats["model"]["difficulty"] = plan.difficulty
     return board

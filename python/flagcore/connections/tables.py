@@ -38,6 +38,9 @@ class Tables:
     search holds at least ``min_facts`` of them. Tier t's candidates in base
     order (library categories, then synthetic ones) are ``tier_flat[tier_off[t]:tier_off[t+1]]``.
     Synthetic categories have ``tag_index`` >= 0 (one index per distinct tag), library ones -1.
+    ``level`` (None, or an int per category) with ``step`` (lo, hi): a candidate of tier t > 0 is a
+    move only when its level exceeds that of the category placed at tier t - 1 by lo to hi (the
+    search steered by ratings, flagcore.ratings.colouring; a library's own tables have none).
     """
 
     mode: str
@@ -58,6 +61,8 @@ class Tables:
     arguable_sets: tuple[frozenset[str], ...]
     fact: np.ndarray  # int8 per category: 1 for a fact (a trivia category flags mode does not use)
     min_facts: int  # fact groups a board of the fixed search must hold (0: no rule)
+    level: np.ndarray | None = None  # int32 per category, or None: no step between tiers
+    step: tuple[int, int] = (0, 0)
 
 
 def _check_category(cat: Any, known: dict[str, int], where: str) -> None:

@@ -13,6 +13,13 @@ Per category of a mode (the library's tables order):
   D mapped back onto the salience scale, standardised over the mode's categories (the same mean
   and spread as today's saliences, so the hidden-pair cap keeps its meaning), rounded to 0..10.
   Without ratings this gives back today's saliences exactly.
+* **steering 2** (``ratings.steering``, what a fit writes; docs/ratings.md "The engine"): the
+  four groups climb in D by clear steps. Yellow's candidates are the easiest eighth of the mode's
+  categories by D ("easy"), quarter ("normal", and a number of phantoms) or three eighths
+  ("hard"); each next tier's are every category whose D exceeds the tier before's by STEP_SD sds
+  of D (over the mode's categories): ``Tables.level`` and ``Tables.step``, which both twins filter
+  their moves by. Steering 1 (a file without the key) searches the library's own tiers, as the
+  boards of such files were dealt.
 * **colours**: a board's groups by ``D + w * slope * (board part of the model's score) / 10``:
   the learned difficulty where the category is rated, today's per-board score where it is not
   (its lure and pulls, which a rating already averages over), the model's colour order on ties.
@@ -24,16 +31,17 @@ The kernels run unchanged on the effective saliences (both twins take them the s
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from .._connections_layout import SALIENCE_MAX, SCORE_HIDDEN, TIERS
+from ..connections.assembly import KIT
 from ..connections.board import Board
 from ..connections.difficulty import ModelTables, model_tables, prepare_with_salience
-from ..connections.tables import default_library
+from ..connections.tables import Tables, default_library, tables_for
 from ..library import Library
 from .document import Ratings
 from .fit import MIN_PLAYS
@@ -45,6 +53,14 @@ _CACHE_ATTR = "_flagcore_rated_models"
 _lock = threading.Lock()
 _MAX_CACHED = 8  # rated models per Library: a server holds one ratings file, a test a few
 
+# steering 2: per level, the octiles of the mode's categories (by D, easiest first) yellow comes
+# from, and the step of D from one tier to the next, in sds of D over the mode's categories. The
+# simulated players of tools/simulated_population.py solve four categories so spread in their order
+# about half the time, against about a quarter for four at random (docs/ratings.md).
+YELLOW_OCTILES = {"easy": 0, "normal": 1, "hard": 2}  # the last octile yellow may come from
+STEP_SD = (0.8, 1.4)
+LEVEL_SCALE = 1000  # D in sds, as the int the kernels compare (thousandths of an sd)
+
 
 @dataclass(frozen=True, eq=False)
 class RatedModel:
@@ -52,6 +68,8 @@ class RatedModel:
     per category its blended difficulty and the model's share of it."""
 
     digest: str
+    search: dict[str, Any]  # per level, the search's prepared tables: the library's, or steered_tables'
+    # (steering 2); "normal" also for a number of tempting phantoms
     mt: ModelTables  # prepared on the steering saliences
     salience: tuple[int, ...]
     difficulty: tuple[float, ...]
@@ -61,6 +79,10 @@ class RatedModel:
     # per category id, what recolour reads: (D, w * slope, the hidden-pair part of the model's
     # score), so that a board's colouring is one lookup per group (the same floats, in the same order)
     terms: dict[str, tuple[float, float, int]]
+
+    def search_at(self, difficulty: Any) -> Any:
+        """The search's prepared tables for a difficulty level (a number of phantoms: normal's)."""
+        return self.search[difficulty] if isinstance(difficulty, str) else self.search["normal"]
 
 
 def blend(ratings: Ratings, mode: str, ids: list[str], saliences: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -96,6 +118,26 @@ def steering_saliences(d: np.ndarray, saliences: list[int]) -> list[int]:
     return [int(v) for v in np.clip(np.rint(mapped), 0, SALIENCE_MAX)]
 
 
+def steered_tables(impl: Any, tables: Tables, d: np.ndarray, level_name: str) -> Any | None:
+    """Steering 2's search tables for ``impl`` at one level (see the module docstring); None when D
+    does not spread (every category alike) or when no board climbs so: then the library's tiers."""
+    n = len(d)
+    spread = float(d.std()) if n else 0.0
+    if n < 2 * TIERS or spread < 1e-9:
+        return None
+    level = np.clip(np.rint((d - d.mean()) / spread * LEVEL_SCALE), -(10**6), 10**6).astype(np.int32)
+    octile = np.empty(n, dtype=np.int64)
+    octile[sorted(range(n), key=lambda i: (float(d[i]), i))] = np.arange(n) * 8 // n
+    every = [i for i in range(n) if not tables.synthetic[i]] + [i for i in range(n) if tables.synthetic[i]]
+    yellow = [i for i in every if octile[i] <= YELLOW_OCTILES[level_name]]  # library, then synthetic
+    flat = np.array(yellow + every * (TIERS - 1), dtype=np.int32)
+    off = np.array([0, *(len(yellow) + k * n for k in range(TIERS))], dtype=np.int32)
+    step = (round(STEP_SD[0] * LEVEL_SCALE), round(STEP_SD[1] * LEVEL_SCALE))
+    prepared = impl.prepare(replace(tables, tier_flat=flat, tier_off=off, level=level, step=step), KIT)
+    # the search is complete: when one seed finds no board, none does (a library too small for the steps)
+    return prepared if impl.search_one(prepared, 0, False, False, False)[0] == 0 else None
+
+
 def rated_model(impl: Any, library: Library | None, mode: str, ratings: Ratings) -> RatedModel:
     """The RatedModel of (ratings, library, mode) for ``impl``, built once and kept on the Library."""
     lib = library if library is not None else default_library()
@@ -110,8 +152,14 @@ def rated_model(impl: Any, library: Library | None, mode: str, ratings: Ratings)
     d, w = blend(ratings, mode, ids, sal)
     steer = steering_saliences(d, sal)
     mm = ratings.model.get(mode)
+    plain = tables_for(impl, lib, mode)[1]
+    search = {}
+    for name in YELLOW_OCTILES:
+        steered = steered_tables(impl, base.tables, d, name) if ratings.steering >= 2 else None
+        search[name] = steered if steered is not None else plain
     rm = RatedModel(
         digest,
+        search,
         ModelTables(base.tables, base.data, prepare_with_salience(impl, base, steer)),
         tuple(steer),
         tuple(float(x) for x in d),

@@ -1,6 +1,7 @@
 """The ratings file (docs/ratings.md, "The file"): what a fit learned, as one JSON document.
 
     {"format": 1,
+     "steering": 2,
      "prior_sd": 2.0,
      "categories": {"<mode>": {"<category id>": {"difficulty": float, "sd": float, "plays": int}}},
      "model":      {"<mode>": {"slope": float, "intercept": float, "sd": float}},
@@ -11,9 +12,12 @@
 ``difficulty`` is on the Plackett-Luce logit scale, higher is harder (0 about the mean category);
 ``model`` is how today's hand-set model predicts it (difficulty ~ intercept + slope *
 (10 - salience), residual ``sd``), which is what the engine blends with where plays are few.
-Only ``format`` and ``categories`` are required. A file is named by its ``digest``: a short hash
-of what the engine reads from it (categories, model, prior_sd), which a board id dealt with the
-ratings carries.
+Only ``format`` and ``categories`` are required. ``steering`` says how the engine steers the
+search with the ratings (flagcore.ratings.colouring): 2, what a fit writes, deals each board's
+four groups clearly apart in learned difficulty; 1 (a file without the key: every file written
+before it existed) steers as those files were dealt with, so their boards rebuild. A file is named
+by its ``digest``: a short hash of what the engine reads from it (categories, model, prior_sd, and
+steering when it is not 1), which a board id dealt with the ratings carries.
 """
 
 from __future__ import annotations
@@ -37,11 +41,13 @@ from .._args.ratings import (
 from ..errors import RatingsError
 from ..library import Library
 
-__all__ = ["FORMAT", "BoardRating", "CategoryRating", "ModelMap", "Ratings", "load_ratings"]
+__all__ = ["FORMAT", "STEERING", "BoardRating", "CategoryRating", "ModelMap", "Ratings", "load_ratings"]
 
 FORMAT = 1
+STEERING = 2  # what a fit writes; a file without "steering" is 1 (docs/ratings.md, "The file")
+STEERINGS = (1, 2)
 DIGEST_CHARS = 6  # 30 bits of sha256, Crockford base32: a board id's suffix
-TOP_KEYS = {"format", "prior_sd", "categories", "model", "colours", "boards", "records", "comment"}
+TOP_KEYS = {"format", "steering", "prior_sd", "categories", "model", "colours", "boards", "records", "comment"}
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,7 @@ class Ratings:
     colours: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     boards: dict[str, dict[str, BoardRating]] = field(default_factory=dict)
     records: dict[str, int] = field(default_factory=dict)
+    steering: int = 1  # how the engine steers by them (STEERINGS); fit() writes STEERING
     skipped: int = 0  # records the fit left out (not kept in the file)
     _digest: str | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -91,8 +98,10 @@ class Ratings:
         def num(x: float) -> float:
             return round(float(x), 6)
 
+        steering = {} if self.steering == 1 else {"steering": self.steering}  # 1: as files before the key
         return {
             "format": FORMAT,
+            **steering,
             "prior_sd": self.prior_sd,
             "categories": {
                 m: {
@@ -131,7 +140,8 @@ class Ratings:
         Computed once (the engine reads it per board): Ratings are not to be changed once used."""
         if self._digest is None:
             d = self.to_dict()
-            core = json.dumps({k: d[k] for k in ("prior_sd", "categories", "model")}, sort_keys=True)
+            read = ("steering", "prior_sd", "categories", "model")  # steering only when not 1: old names stay
+            core = json.dumps({k: d[k] for k in read if k in d}, sort_keys=True)
             h = int.from_bytes(hashlib.sha256(core.encode()).digest()[:4], "big") >> 2
             self._digest = base32_encode(h, DIGEST_CHARS)
         return self._digest
@@ -168,7 +178,10 @@ def from_dict(doc: Any) -> Ratings:
         raise ValueError(f"unknown key {sorted(extra)[0]!r}")
     if doc.get("format") != FORMAT or type(doc.get("format")) is not int:
         raise ValueError(f"format must be {FORMAT}")
-    out = Ratings(prior_sd=as_finite(doc.get("prior_sd", 2.0), "prior_sd", 1e-3))
+    steering = doc.get("steering", 1)
+    if type(steering) is not int or steering not in STEERINGS:
+        raise ValueError(f"steering must be one of {', '.join(map(str, STEERINGS))}")
+    out = Ratings(prior_sd=as_finite(doc.get("prior_sd", 2.0), "prior_sd", 1e-3), steering=steering)
     if "categories" not in doc:
         raise ValueError("missing key 'categories'")
     for section in ("categories", "model", "colours", "boards", "records"):

@@ -29,7 +29,7 @@ from .._args.connections import MODES, as_mode
 from .._args.ratings import COLOURS
 from .._connections_layout import SALIENCE_MAX
 from ..library import Library
-from .document import BoardRating, CategoryRating, ModelMap, Ratings
+from .document import STEERING, BoardRating, CategoryRating, ModelMap, Ratings
 from .records import PlayRecord
 
 __all__ = ["PRIOR_SD", "MIN_PLAYS", "fit", "fit_arrays", "spearman"]
@@ -178,7 +178,7 @@ def fit(
             skipped += 1
             continue
         by_mode[rec.mode].append(rec)
-    out = Ratings(prior_sd=prior_sd, skipped=skipped)
+    out = Ratings(prior_sd=prior_sd, steering=STEERING, skipped=skipped)
     for m, recs in by_mode.items():
         if not recs and mode is None:
             continue

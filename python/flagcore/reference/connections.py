@@ -43,6 +43,13 @@ a second split on its first draw consumes the draws it did before this rule, so 
 their board. The search over categories stays complete; over tiles it is bounded by REDRAWS (a
 library whose every board has a second split on each draw ends in NoBoardError).
 
+Steered by ratings (``Tables.level`` and ``Tables.step``, which flagcore.ratings.colouring builds
+from learned difficulty): at tier d > 0 only the candidates whose level exceeds that of the
+category placed at tier d - 1 by ``step[0]`` to ``step[1]`` are moves (filtered before the
+shuffle, like a synthetic tag already on the board), so the four groups climb in learned
+difficulty by clear steps. This only removes boards, so the search stays complete over the boards
+that climb; tables without levels (a library's own) search as before, draw for draw.
+
 In trivia mode the fixed search from a seed also keeps room for ``min_facts`` (two) *fact* groups,
 categories flags mode never uses: at tier d, when the facts placed plus the tiers after d fall
 short of it, only fact categories are moves (filtered before the shuffle, like a synthetic tag
@@ -145,6 +152,8 @@ class Prepared:
         "fact",
         "min_facts",
         "code_fits",
+        "level",
+        "step",
     )
 
     def __init__(self, tables: Any, kit: Any) -> None:
@@ -167,6 +176,8 @@ class Prepared:
         self.tier_lists = [tflat[toff[t] : toff[t + 1]] for t in range(TIERS)]
         self.fact = [bool(f) for f in tables.fact.tolist()]
         self.min_facts = int(tables.min_facts)
+        self.level = None if tables.level is None else [int(v) for v in tables.level]
+        self.step = (int(tables.step[0]), int(tables.step[1]))
         # per code, the categories whose fit set holds it (ascending): second_split reads 16 of them
         self.code_fits: list[list[int]] = [[] for _ in range(self.n_codes)]
         for c, fit in enumerate(self.fits):
@@ -226,10 +237,16 @@ class _Search:
         facts_only = (
             not self.legacy and self.orders is None and sum(p.fact[c] for c in self.cats) + TIERS - 1 - d < p.min_facts
         )
+        # a rated search (Tables.level): a move is harder than the tier before by a step in range
+        lv = p.level if p.level is not None else []
+        below = lv[self.cats[-1]] if lv and d > 0 else None
+        step_lo, step_hi = p.step
         moves = [
             c
             for c in given
-            if (not p.synthetic[c] or p.tag_index[c] not in self.used_tags) and (p.fact[c] or not facts_only)
+            if (not p.synthetic[c] or p.tag_index[c] not in self.used_tags)
+            and (p.fact[c] or not facts_only)
+            and (below is None or step_lo <= lv[c] - below <= step_hi)
         ]
         if self.orders is None:  # a caller's order is tried as given: no shuffle, no draw
             moves = shuffle(moves, self.rng)

@@ -1,0 +1,128 @@
+"""Steering 2 (docs/ratings.md, "The engine"): a board dealt with ratings climbs in learned
+difficulty by clear steps, at every level, and the levels climb with it; both twins filter the
+search's moves alike; a ratings file without the key deals the boards it always dealt."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from synth import games, hidden
+from twin_sizes import sized
+
+from flagcore import _connections as compiled
+from flagcore import connections
+from flagcore._impl import core
+from flagcore.connections.assembly import KIT
+from flagcore.connections.tables import tables_for
+from flagcore.ratings import ModelMap, Ratings, fit, load_ratings
+from flagcore.ratings.colouring import LEVEL_SCALE, STEP_SD, YELLOW_OCTILES, rated_model
+from flagcore.reference import connections as reference
+
+MODES = ("flags", "trivia")
+LEVELS = ("easy", "normal", "hard")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def rated() -> dict[str, Ratings]:
+    return {mode: fit(games(mode, 8000, hidden(mode, seed=7), seed=8), mode) for mode in MODES}
+
+
+def _z(rm) -> dict[str, float]:
+    d = np.asarray(rm.difficulty)
+    return {cid: float((d[i] - d.mean()) / d.std()) for cid, i in rm.index.items()}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("level", [*LEVELS, 2])
+def test_each_board_climbs_by_a_step(rated, mode, level) -> None:
+    ratings = rated[mode]
+    assert ratings.steering == 2
+    rm = rated_model(core.connections, None, mode, ratings)
+    assert rm.search_at(level) is not tables_for(core.connections, None, mode)[1]  # steered tables
+    z = _z(rm)
+    octile = {cid: r * 8 // len(z) for r, cid in enumerate(sorted(z, key=lambda c: (z[c], rm.index[c])))}
+    learned = ratings.categories[mode]
+    lo, hi = STEP_SD[0] - 1 / LEVEL_SCALE, STEP_SD[1] + 1 / LEVEL_SCALE
+    for seed in range(sized(150, 15)):
+        board = connections.generate(seed, mode, difficulty=level, ratings=ratings)
+        # the search's tiers, yellow first: the colour each was found at maps back through search_tiers
+        climb = [board.groups[c].category_id for c in np.argsort(board.stats["model"]["search_tiers"])]
+        steps = np.diff([z[cid] for cid in climb])
+        assert ((steps >= lo) & (steps <= hi)).all(), (seed, steps)
+        assert octile[climb[0]] <= YELLOW_OCTILES[level if isinstance(level, str) else "normal"]
+        if all(learned.get(cid) and learned[cid].plays >= 30 for cid in climb):
+            assert [g.category_id for g in board.groups] == climb  # coloured in the learned order
+        assert board.stats["ambiguous_tiles"] == 0 and board.stats["arguable_tiles"] == 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_levels_climb_in_learned_difficulty(rated, mode) -> None:
+    ratings = rated[mode]
+    z = _z(rated_model(core.connections, None, mode, ratings))
+    mean, tempting = [], []
+    for level in LEVELS:
+        boards = [connections.generate(s, mode, difficulty=level, ratings=ratings) for s in range(sized(200, 20))]
+        mean.append(np.mean([z[g.category_id] for b in boards for g in b.groups]))
+        tempting.append(np.mean([b.stats["model"]["tempting_phantoms"] for b in boards]))
+    assert mean[0] < mean[1] < mean[2], mean
+    assert tempting[0] < tempting[1] <= tempting[2], tempting
+
+
+def test_steering_1_and_2_deal_other_boards_of_the_same_categories(rated) -> None:
+    for mode in MODES:
+        two = rated[mode]
+        one = Ratings(prior_sd=two.prior_sd, categories=two.categories, model=two.model, steering=1)
+        assert one.digest != two.digest
+        differ = sum(
+            connections.generate(s, mode, ratings=one).groups != connections.generate(s, mode, ratings=two).groups
+            for s in range(40)
+        )
+        assert differ >= 30
+
+
+def test_difficulty_that_does_not_spread_steers_by_the_library_tiers() -> None:
+    for mode in MODES:
+        # no category rated and a flat model: every category alike, nothing to climb by
+        flat = {"categories": {mode: {}}, "model": {mode: ModelMap(0.0, 0.0, 1.0)}}
+        two, one = Ratings(**flat, steering=2), Ratings(**flat, steering=1)
+        rm = rated_model(core.connections, None, mode, two)
+        assert all(rm.search_at(level) is tables_for(core.connections, None, mode)[1] for level in LEVELS)
+        for s in range(10):
+            a, b = connections.generate(s, mode, ratings=two), connections.generate(s, mode, ratings=one)
+            assert (a.tiles, a.groups) == (b.tiles, b.groups)
+
+
+def test_boards_dealt_before_the_steering_key_rebuild() -> None:
+    """The fresh blind test's boards (records/felt/rated-games.jsonl), dealt with the ratings kept
+    beside them, before steering 2 existed: the same four groups the testers saw."""
+    games_ = [json.loads(line) for line in (ROOT / "records/felt/rated-games.jsonl").read_text().splitlines()]
+    assert len(games_) >= 20
+    for game in games_:
+        ratings = load_ratings(ROOT / game["ratings"])
+        assert ratings.steering == 1
+        board = connections.generate(game["seed"], game["mode"], difficulty=game["difficulty"], ratings=ratings)
+        assert sorted(g.label for g in board.groups) == sorted(game["felt"]), game["seed"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    state=st.integers(0, 2**32 - 1),
+    mode=st.sampled_from(MODES),
+    levels=st.lists(st.integers(-3000, 3000), min_size=228, max_size=228),
+    step_lo=st.integers(-500, 500),
+    width=st.integers(1500, 6000),
+)
+def test_twins_filter_moves_by_the_step_alike(state, mode, levels, step_lo, width) -> None:
+    tables = tables_for(core.connections, None, mode)[0]
+    n = len(tables.categories)
+    steered = replace(tables, level=np.array(levels[:n], dtype=np.int32), step=(step_lo, step_lo + width))
+    a = compiled.search_one(compiled.prepare(steered, KIT), state, False, True, True)
+    b = reference.search_one(reference.prepare(steered, KIT), state, False, True, True)
+    assert a == b
