@@ -109,14 +109,17 @@ def test_generate_refuses_what_is_not_ratings() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
-def test_zero_ambiguity_with_ratings_100k(rated, mode) -> None:
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_zero_ambiguity_with_ratings_100k(rated, mode, difficulty) -> None:
     ratings, _ = rated[mode]
+    assert ratings.steering == 2  # the steered search (its own tiers and steps)
     n = sized(100_000, 2_000)
     for seed in range(n):
-        board = connections.generate(seed, mode, ratings=ratings)
+        board = connections.generate(seed, mode, difficulty=difficulty, ratings=ratings)
         assert board.stats["ambiguous_tiles"] == 0 and board.stats["arguable_tiles"] == 0
         if seed % 100 == 0:
             assert connections.find_ambiguities(board) == []
+            assert connections.find_second_split(board) is None
     # the boards are those of the search (ratings only steer among its boards): the batch agrees
     batch = generate_many(np.arange(1000), mode, difficulty=None)
     assert batch.ok.all()
