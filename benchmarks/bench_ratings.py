@@ -8,8 +8,9 @@ fit: synthetic records (a hidden difficulty per category, Plackett-Luce draws) f
 core: the median of 3 runs of ``fit_arrays`` over N records, and ``fit`` (PlayRecord objects to
 arrays, the board and colour tables included) over N/10 records scaled to per-record cost.
 generate: the median over 15 rounds of the mean ``generate(seed)`` call, with and without ratings
-(a ratings file fitted from synthetic records), in microseconds of CPU time; each round runs both on the same
-1,000 fresh seeds, one after the other (the order alternating), so both see the same machine load.
+(a ratings file fitted from synthetic records: as a fit writes it, steering 2, and the same ratings
+steering 1, as a file from before the key), in microseconds of CPU time; each round runs them all on
+the same 1,000 fresh seeds, one after the other (the order alternating), so all see the same load.
 ``pytest benchmarks/bench_ratings.py --benchmark-enable --benchmark-only`` runs the same
 side by side (trivia) under pytest-benchmark, the figures in its extra_info.
 finish: the guess that ends a game (POST /api/connections/guess in process, a SQLite store),
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "ratings"
 from synth import games, hidden  # noqa: E402
 
 from flagcore import connections  # noqa: E402
-from flagcore.ratings import fit  # noqa: E402
+from flagcore.ratings import Ratings, fit  # noqa: E402
 from flagcore.ratings.fit import fit_arrays  # noqa: E402
 
 
@@ -83,15 +84,21 @@ def side_by_side(fns: list, calls: int = 1000, rounds: int = 15) -> list[float]:
 
 
 def generate_pair(mode: str) -> list:
-    """generate(seed, mode) without and with ratings (fitted from synthetic records)."""
+    """generate(seed, mode) without and with ratings (fitted from synthetic records: steering 2)."""
     ratings = fit(games(mode, 20_000, hidden(mode)), mode)
     return [lambda s: connections.generate(s, mode), lambda s: connections.generate(s, mode, ratings=ratings)]
 
 
 def bench_generate() -> None:
     for mode in ("flags", "trivia"):
-        plain, rated = side_by_side(generate_pair(mode))
-        print(f"generate {mode}: {plain:.0f} us without ratings, {rated:.0f} us with ({rated / plain:.2f}x)")
+        fns = generate_pair(mode)
+        two = fit(games(mode, 20_000, hidden(mode)), mode)
+        one = Ratings(prior_sd=two.prior_sd, categories=two.categories, model=two.model, steering=1)
+        plain, rated, old = side_by_side([*fns, lambda s: connections.generate(s, mode, ratings=one)])
+        print(
+            f"generate {mode}: {plain:.1f} us without ratings, {rated:.1f} us with ({rated / plain:.2f}x), "
+            f"{old:.1f} us with the same ratings steering 1 ({old / plain:.2f}x)"
+        )
 
 
 def test_generate_with_ratings_side_by_side(benchmark, mode="trivia"):
