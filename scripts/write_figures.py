@@ -92,22 +92,45 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 def season() -> str:
     run = load("season.json")
     cells: dict[tuple[str, str, str], float] = {}
+    stats: dict[tuple[str, str, str], dict[str, float]] = {}
+    extra: dict[tuple[str, str, str], dict[str, float]] = {}
     for b in run["benchmarks"]:
         func = b["name"].split("[")[0].removeprefix("test_")
         cells[func, b["params"]["mode"], b["params"]["impl"]] = median(b)
+        stats[func, b["params"]["mode"], b["params"]["impl"]] = b["stats"]
+        extra[func, b["params"]["mode"], b["params"]["impl"]] = b.get("extra_info", {})
     rows_of = [
         ("one_day_generate", '`generate("daily:DATE")` (difficulty normal), one day'),
         ("one_day_daily_kept", "`daily(DATE)`, a day already made"),
-        ("one_day_daily_new", "`daily(DATE)`, a new day (cycles computed, no draft kept)"),
-        ("one_day_daily_cold", "`daily(DATE)`, a day in a fresh schedule"),
+        ("one_day_daily_new", "`daily(DATE)`, a new day (the next of 2027, after `prepare`)"),
+        ("one_day_daily_cold", "`daily(DATE)`, the first day of a library loaded afresh"),
         ("year_daily", "the 365 days of 2027, fresh schedule"),
         ("year_generate", "`generate` on the same 365 dates"),
     ]
     columns = [(m, i) for m in ("flags", "trivia") for i in ("core", "ref")]
     rows = [[label] + [seconds(cells[func, m, i]) for m, i in columns] for func, label in rows_of]
-    new_day = [ratio(cells["one_day_daily_new", m, i], cells["one_day_generate", m, i]) for m, i in columns]
+    new, gen = "one_day_daily_new", "one_day_generate"
+    cpu = {(m, i): (extra[new, m, i], extra[gen, m, i]) for m, i in columns}  # compiled only
+    rows.insert(
+        3,
+        ["... wall mean / worst of those days"]
+        + [f"{seconds(stats[new, m, i]['mean'])} / {seconds(stats[new, m, i]['max'])}" for m, i in columns],
+    )
+    rows.insert(
+        4,
+        ["... in CPU time: mean / worst day / days over 5 ms"]
+        + [
+            f"{seconds(d['cpu_mean'])} / {seconds(d['cpu_max'])} / {d['cpu_over_5ms']}" if d else ""
+            for d, _ in cpu.values()
+        ],
+    )
+    new_day = [
+        ratio(cells[new, m, i], cells[gen, m, i])
+        + (f" / {ratio(cpu[m, i][0]['cpu_mean'], cpu[m, i][1]['cpu_mean'])}" if i == "core" else "")
+        for m, i in columns
+    ]
     compiled_only = [r if i == "core" else "" for r, (_, i) in zip(new_day, columns)]
-    rows.append(["a new day over one `generate`, compiled", *compiled_only])
+    rows.append(["a new day over one `generate`, compiled: wall medians / CPU means", *compiled_only])
     header = ["median", "flags, core", "flags, reference", "trivia, core", "trivia, reference"]
     command = "pytest benchmarks/bench_season.py --benchmark-enable --benchmark-only --dist no"
     return provenance(run, command) + "\n\n" + table(header, rows)

@@ -13,8 +13,8 @@ cycle boundary too:
   cycles: two turns of one item are between n - b + 1 and n + b - 1 days apart, and
   n - b + 1 >= 0.8 * n for every n (b <= n / 5 + 1). With 13 items: 11 to 15 days.
 
-The Rng is the twins' mulberry32 (``core.rng`` read at call time), so the same key gives the same
-rotation on every machine and in both twins.
+The Rng is the twins' mulberry32 (the engine given, else ``core.rng`` read when the rotation is
+made), so the same key gives the same rotation on every machine and in both twins.
 """
 
 from __future__ import annotations
@@ -139,16 +139,20 @@ class Rotation(Generic[T]):
         fits: Callable[[T, int], int] | None = None,
         ease: Callable[[T, int], float] | None = None,
         season_key: bytes | None = None,
+        rng: Any = None,
     ) -> None:
         if not items:
             raise ValueError(f"rotation {key!r}: no items to rotate")  # flagcore's invariant, not an argument
         self.key = key
+        # the Rng engine (compiled or twin) of every shuffle, read once: a cycle computed in a
+        # background thread uses the engine of the thread that made the rotation
+        self.rng = core.rng if rng is None else rng
         self.season_key = season_key  # None: the public schedule; else every shuffle is keyed (see keyed)
         self.fits = fits
         self.ease = ease  # ease(item, cycle): higher is easier; each block then runs easy to hard in the week
         self.n = len(items)
         self.items = frozenset(items)  # what it deals (no cycle needs computing to know)
-        base = core.rng.shuffle(list(items), core.rng.Rng(keyed(key, season_key)))
+        base = self.rng.shuffle(list(items), self.rng.Rng(keyed(key, season_key)))
         b = block_size(self.n)
         self.blocks: tuple[tuple[T, ...], ...] = tuple(tuple(base[j : j + b]) for j in range(0, self.n, b))
         self._cycles: dict[int, tuple[tuple[T, ...], dict[T, int]]] = {}
@@ -157,10 +161,10 @@ class Rotation(Generic[T]):
         """(the items of cycle k in day order, each item's offset in it)."""
         hit = self._cycles.get(k)
         if hit is None:
-            rng = core.rng.Rng(keyed(f"{self.key}|{k}", self.season_key))
+            rng = self.rng.Rng(keyed(f"{self.key}|{k}", self.season_key))
             order: list[T] = []
             for block in self.blocks:
-                items = core.rng.shuffle(block, rng)
+                items = self.rng.shuffle(block, rng)
                 if self.ease is not None:
                     items = by_weekday(items, k * self.n + len(order), lambda x, k=k: self.ease(x, k))  # type: ignore[misc]
                 if self.fits is not None:

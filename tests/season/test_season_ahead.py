@@ -34,3 +34,36 @@ def test_today_starts_one_thread_that_plans_ahead():
     assert not s.preparing and s.ahead >= days.day_number(today) + PLAN_AHEAD
     daily(dt.date(2029, 1, 1), "flags", library=lib)  # not today: an archive day plans only what it needs
     assert s.ahead < days.day_number(dt.date(2029, 1, 1))
+
+
+def test_plans_keep_the_engine_their_schedule_was_made_with(monkeypatch):
+    """A background thread may plan while a test (or a caller) switches twins: every shuffle of a
+    schedule uses the Rng engine read when it was built, so a switch in the middle of a cycle's
+    planning never hands one twin's Rng to the other's shuffle."""
+    from conftest import use_twin
+
+    from flagcore import _impl
+
+    other = "compiled" if _impl.core.rng.__name__.startswith("flagcore.reference") else "python"
+    lib = load_library()
+    s = schedule(lib, "flags")
+    start = dt.date(2031, 6, 1)
+    later = s.rotations[s.depth_order[-1]]  # its blocks are matched (fits) between their shuffles
+    fits = later.fits
+    switched = []
+
+    def switch_then_fit(item, day):
+        if not switched:
+            use_twin(monkeypatch, other)  # what the main thread of a test does while the planner runs
+            switched.append(day)
+        return fits(item, day)
+
+    later.fits = switch_then_fit
+    try:
+        prepare(s, days.day_number(start), 40)
+    finally:
+        later.fits = fits
+        monkeypatch.undo()
+    assert switched  # the switch happened in the middle of planning
+    span = [start + dt.timedelta(days=j) for j in (0, 20, 39)]
+    assert [daily(d, "flags", library=lib) for d in span] == [daily(d, "flags", library=load_library()) for d in span]

@@ -16,7 +16,7 @@ import threading
 
 from ... import days as _days
 from ..difficulty import model_tables
-from .members import WALK_MAX, walk
+from .members import WALK_MAX, member_ring, walk
 from .search import LOOKBACK
 from .state import Schedule
 
@@ -26,18 +26,23 @@ PLAN_AHEAD = 400  # days a server keeps planned ahead of today
 def prepare(s: Schedule, first: int, days: int = PLAN_AHEAD) -> None:
     """Compute the plans of days ``first`` .. ``first + days`` (and the LOOKBACK days before them):
     each tier's cycles over the span and one on each side (a day's fallback reads the distances to
-    the turns of its cycle's neighbours), every small pool's walk and the difficulty model's tables
-    (the colours)."""
+    the turns of its cycle's neighbours), every small pool's walk, every large pool's member orders
+    of those cycles and the difficulty model's tables (the colours)."""
     model_tables(s.impl, s.library, s.mode)
+    cycles = []
     for t in s.depth_order:  # the earlier tiers first: a later tier's matching reads their plans
         rot = s.rotations[t]
         low = max(0, (first - LOOKBACK) // rot.n - 1)
-        for k in range(low, (first + days) // rot.n + 2):
+        cycles.append((t, low, (first + days) // rot.n + 2))
+        for k in range(*cycles[-1][1:]):
             rot.cycle(k)
-    for tier in s.placeable:
-        for c in tier:
+    for t, low, high in cycles:
+        for c in s.placeable[t]:
             if len(s.certain[c]) <= WALK_MAX:
                 walk(s, c)
+            else:  # a large pool's member orders, one shuffle per lap (a use index is at most its cycle's)
+                for u in range(max(0, low - 1), high):
+                    member_ring(s, c, u)
     s.ahead = max(s.ahead, first + days)
 
 

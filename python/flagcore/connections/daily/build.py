@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from ..difficulty import category_difficulty
 from ..tables import default_library, tables_for
 from .plan import attach_plan, found
 from .state import ITEMS, TIERS, Schedule
-from .turns import RARE_BELOW, YEAR, identity_shares, look_pairs, make_rotations, shares, turns_per_cycle
+from .turns import RARE_BELOW, YEAR, Pools, make_rotations, tier_shares, turns_per_cycle
 
 _ATTR = "_flagcore_season"  # where a Library keeps its schedules (one per mode and engine)
 _lock = threading.Lock()
@@ -40,23 +41,6 @@ def _placeable(impl: object, prepared: object, tiers: list[list[int]]) -> list[t
         tuple(c for c in tiers[t] if found(impl, prepared, [[c] if d == t else tiers[d] for d in range(TIERS)]))
         for t in range(TIERS)
     ]
-
-
-def _tier_shares(
-    placeable: tuple[int, ...],
-    certain: tuple[frozenset[int], ...],
-    facts: list[int],
-    min_facts: int,
-    mode: str,
-    t: int,
-    key: bytes | None,
-    identity: tuple[int, ...] | None,
-) -> tuple[tuple[int, ...], ...]:
-    """Tier t's shared turns: by label identity (when given), then the small pools', then (trivia)
-    the look categories' pairs, each category in one share at most."""
-    same = () if identity is None else identity_shares(placeable, identity, mode, t, key)
-    alone = tuple(c for c in placeable if not any(c in share for share in same))
-    return same + shares(alone, certain, mode, t, key) + look_pairs(alone, certain, facts, min_facts, mode, t, key)
 
 
 SHORTER_AT_MOST = 0.1  # sharing turns by identity may shorten a tier's cycle by this fraction at most
@@ -84,10 +68,17 @@ def _keeps_groups(
     )
 
 
+def _engine(slot: str) -> Any:
+    """The engine module in use for ``slot``, imported (not the placeholder an engine not yet used
+    holds, which would read the switch again at every call)."""
+    hasattr(getattr(core, slot), "__name__")  # a placeholder imports its module at its first attribute read
+    return getattr(core, slot)
+
+
 def build(library: Library | None, mode: str, key: bytes | None = None) -> Schedule:
     """The Schedule of (library, mode) for the engine in use: its tables, rotations and plan
     (key: a season key, every random stream of the schedule keyed by it; None: the public one)."""
-    impl = core.connections
+    impl, engine_rng = _engine("connections"), _engine("rng")  # read once: a background thread plans with these
     tables, prepared = tables_for(impl, library, mode)
     toff = tables.tier_off.tolist()
     tiers = [tables.tier_flat[toff[t] : toff[t + 1]].tolist() for t in range(TIERS)]
@@ -101,20 +92,22 @@ def build(library: Library | None, mode: str, key: bytes | None = None) -> Sched
     fit = _sets(tables.fit_flat, tables.fit_off)
     facts = tables.fact.tolist()
     identity = _indices([c.identity for c in tables.categories])
-    tier_shares = []
+    pools = Pools(certain, tuple(facts), identity, int(tables.min_facts), mode, key)
+    all_shares = []
     for t in range(TIERS):
-        by_identity = _tier_shares(placeable[t], certain, facts, tables.min_facts, mode, t, key, identity)
-        plain = _tier_shares(placeable[t], certain, facts, tables.min_facts, mode, t, key, None)
-        tier_shares.append(by_identity if _keeps_groups(placeable[t], certain, by_identity, plain) else plain)
-    depth_order = tuple(sorted(range(TIERS), key=lambda t: (turns_per_cycle(placeable[t], tier_shares[t]), t)))
+        by_identity = tier_shares(placeable[t], pools, t, True)
+        plain = tier_shares(placeable[t], pools, t, False)
+        all_shares.append(by_identity if _keeps_groups(placeable[t], certain, by_identity, plain) else plain)
+    depth_order = tuple(sorted(range(TIERS), key=lambda t: (turns_per_cycle(placeable[t], all_shares[t]), t)))
     s = Schedule(
         mode=mode,
         impl=impl,
+        engine_rng=engine_rng,
         tables=tables,
         prepared=prepared,
         placeable=tuple(placeable),
         never=tuple(tuple(c for c in tiers[t] if c not in placeable[t]) for t in range(TIERS)),
-        shares=tuple(tier_shares),
+        shares=tuple(all_shares),
         certain=certain,
         fit=fit,
         fit_mask=tuple(sum(1 << x for x in f) for f in fit),

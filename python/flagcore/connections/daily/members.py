@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Container
+from typing import Any
 
 from ... import season as _season
 from ..._impl import core
@@ -25,14 +26,15 @@ WALK_MAX = 10  # pools up to this size deal their 4-subsets in a walk (C(10, 4) 
 Walk = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
 
 
-def subset_walk(p: int, key: str | int) -> tuple[tuple[int, ...], ...]:
+def subset_walk(p: int, key: str | int, rng: Any = None) -> tuple[tuple[int, ...], ...]:
     """Every 4-subset of range(p) once, consecutive ones sharing at most 2 (where the greedy walk
     can): the groups a small pool deals, one per use, before any comes back.
 
     Greedy over the subsets in a shuffled order (seed ``key``): each step takes the first subset not
     yet dealt that shares at most 2 with the last one, or, when none is left, the first not yet dealt.
     """
-    remaining = core.rng.shuffle(list(itertools.combinations(range(p), ITEMS)), core.rng.Rng(key))
+    rng = core.rng if rng is None else rng  # the schedule's engine (core.rng: the one in use)
+    remaining = rng.shuffle(list(itertools.combinations(range(p), ITEMS)), rng.Rng(key))
     walk = [remaining.pop(0)]
     while remaining:
         last = set(walk[-1])
@@ -47,13 +49,15 @@ def walk(s: Schedule, c: int) -> Walk:
     hit = s.memo.get(("walk", c))
     if hit is None:
         name = s.tables.categories[c].id
-        subsets = subset_walk(len(s.certain[c]), _season.keyed(f"season|{s.mode}|{name}|walk", s.season_key))
-        order = tuple(core.rng.shuffle(sorted(s.certain[c]), s.rng(f"season|{s.mode}|{name}")))
+        subsets = subset_walk(
+            len(s.certain[c]), _season.keyed(f"season|{s.mode}|{name}|walk", s.season_key), s.engine_rng
+        )
+        order = tuple(s.engine_rng.shuffle(sorted(s.certain[c]), s.rng(f"season|{s.mode}|{name}")))
         hit = s.memo.put(("walk", c), (subsets, tuple(sum(1 << order[k] for k in sub) for sub in subsets), order))
     return hit  # type: ignore[no-any-return]
 
 
-def _ring(s: Schedule, c: int, u: int) -> tuple[tuple[int, ...], int]:
+def member_ring(s: Schedule, c: int, u: int) -> tuple[tuple[int, ...], int]:
     """Category c's certain codes in the order its use u reads them, as (sequence, start): the
     order is sequence[start:] + sequence[:start] (a large pool is not copied to rotate it)."""
     codes = s.certain[c]
@@ -73,13 +77,13 @@ def _ring(s: Schedule, c: int, u: int) -> tuple[tuple[int, ...], int]:
     shuffled = s.memo.get(("lap", c, lap))
     if shuffled is None:
         seed = f"season|{s.mode}|{s.tables.categories[c].id}|{lap}"
-        shuffled = s.memo.put(("lap", c, lap), tuple(core.rng.shuffle(sorted(codes), s.rng(seed))))
+        shuffled = s.memo.put(("lap", c, lap), tuple(s.engine_rng.shuffle(sorted(codes), s.rng(seed))))
     return shuffled, ITEMS * j
 
 
 def member_order(s: Schedule, c: int, u: int) -> list[int]:
     """Category c's certain codes in the order its use u reads them (see the module docstring)."""
-    seq, start = _ring(s, c, u)
+    seq, start = member_ring(s, c, u)
     return list(seq[start:] + seq[:start])
 
 
@@ -87,9 +91,12 @@ def intended(s: Schedule, c: int, u: int) -> int:
     """The four codes use u of category c reads first, as a bit set (0 for a use before the first)."""
     if u < 0:
         return 0
-    seq, start = _ring(s, c, u)
+    seq, start = member_ring(s, c, u)
     p = len(seq)
-    return sum(1 << seq[(start + k) % p] for k in range(ITEMS))
+    mask = 0
+    for k in range(start, start + ITEMS):
+        mask |= 1 << seq[k - p if k >= p else k]
+    return mask
 
 
 def _offsets(s: Schedule, c: int, n: int) -> tuple[list[int], list[int]]:
@@ -137,15 +144,16 @@ def walk_members(s: Schedule, c: int, u: int, taken: int, off_plan: bool) -> lis
 def _pool_members(s: Schedule, c: int, u: int, taken: int, off_plan: bool) -> list[int]:
     """A large pool's four for use u: its order's codes not in the previous use's four first, then
     those; never one another group takes. A use off the plan reads half a window further."""
-    use = s.memo.get(("use", c, u))
-    if use is None:  # use u's order and the previous use's four, read once per (category, use)
-        use = s.memo.put(("use", c, u), (tuple(member_order(s, c, u)), intended(s, c, u - 1)))
-    ring, previous = use
+    seq, start = member_ring(s, c, u)
+    previous = intended(s, c, u - 1)
+    p = len(seq)
     if off_plan:
-        ring = ring[ITEMS // 2 :] + ring[: ITEMS // 2]
+        start = (start + ITEMS // 2) % p
     four: list[int] = []
+    # seq[k] for k from start - p to start - 1 reads the order from its start round to it (no copy)
     for skip in (taken | previous, taken | ~previous):
-        for x in ring:
+        for k in range(start - p, start):
+            x = seq[k]
             if not skip >> x & 1:
                 four.append(x)
                 if len(four) == ITEMS:

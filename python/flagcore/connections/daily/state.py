@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from ... import season as _season
 from ..._engines import ConnectionsEngine
-from ..._impl import core
 
 ITEMS = 4
 TIERS = 4
@@ -18,39 +16,50 @@ MEMO_SIZE = 1 << 15  # entries kept per schedule: a year of days needs about 500
 
 
 class Memo:
-    """One least-recently-used cache per schedule for everything it derives from a day or a
-    category (plans, distances, drafts, member orders, walks, boards). Each entry is a pure function
-    of its key (a tuple whose first item names the kind), so dropping one only costs recomputing it;
-    the bound keeps a long-running server's memory flat."""
+    """One bounded cache per schedule for everything it derives from a day or a category (plans,
+    distances, drafts, member orders, walks, boards). Each entry is a pure function of its key (a
+    tuple whose first item names the kind), so dropping one only costs recomputing it; the bound
+    keeps a long-running server's memory flat.
+
+    Two generations, not an ordered LRU: a lookup is one or two dict reads with no lock (a new day
+    makes about twenty, and an ordered dict's bookkeeping under a lock was a fifth of its time).
+    New entries go to the young generation; when it holds ``size // 2`` the old one is dropped and
+    the young one becomes old; an old entry read again moves back to the young one. So an entry in
+    use survives, and at most ``size`` are kept. Threads share one schedule: each dict operation
+    is atomic, and a race at worst recomputes an entry."""
 
     def __init__(self, size: int = MEMO_SIZE) -> None:
         self.size = size
-        self._data: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self._lock = threading.Lock()  # a server's threads share one schedule
+        self._young: dict[tuple[Any, ...], Any] = {}
+        self._old: dict[tuple[Any, ...], Any] = {}
+        self._lock = threading.Lock()  # only for turning a full young generation old
 
     def get(self, key: tuple[Any, ...]) -> Any:
         """The value kept for ``key``, or None."""
-        with self._lock:
-            hit = self._data.get(key)
+        hit = self._young.get(key)
+        if hit is None:
+            hit = self._old.get(key)
             if hit is not None:
-                self._data.move_to_end(key)
-            return hit
+                self.put(key, hit)
+        return hit
 
     def put(self, key: tuple[Any, ...], value: Any) -> Any:
-        """Keep ``value`` for ``key`` (dropping the least recently used beyond the bound); returns it."""
-        with self._lock:
-            self._data[key] = value
-            if len(self._data) > self.size:
-                self._data.popitem(last=False)
+        """Keep ``value`` for ``key`` (turning the young generation old when it is full); returns it."""
+        young = self._young
+        young[key] = value
+        if len(young) >= self.size // 2:
+            with self._lock:
+                if young is self._young:
+                    self._old, self._young = young, {}
         return value
 
     def __len__(self) -> int:
-        return len(self._data)
+        return len(self._young.keys() | self._old.keys())
 
     def clear(self) -> None:
         """Drop every entry."""
         with self._lock:
-            self._data.clear()
+            self._young, self._old = {}, {}
 
 
 @dataclass(eq=False)
@@ -59,6 +68,7 @@ class Schedule:
 
     mode: str
     impl: ConnectionsEngine  # the engine (compiled or twin) whose tables these are
+    engine_rng: Any  # the Rng engine of the same twin, read once with impl: every shuffle of the schedule
     tables: Any
     prepared: Any
     placeable: tuple[tuple[int, ...], ...]  # per tier: category indices some board can hold
@@ -84,4 +94,4 @@ class Schedule:
 
     def rng(self, name: str) -> Any:
         """The Rng of this schedule's stream ``name`` (flagcore.season.keyed: keyed by season_key)."""
-        return core.rng.Rng(_season.keyed(name, self.season_key))
+        return self.engine_rng.Rng(_season.keyed(name, self.season_key))

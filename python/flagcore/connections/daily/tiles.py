@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from ... import days as _days
-from ..._impl import core
 from ...library import Library
 from ...ratings.colouring import rated_model, recolour
 from ..board import Board, Group, frozen_from_fields
@@ -63,7 +62,7 @@ def _make_board(s: Schedule, i: int) -> Made:
         "ambiguous_tiles": 0,
         "arguable_tiles": 0,
     }
-    shuffled = core.rng.shuffle(tiles, s.rng(f"season:{s.mode}:{day}"))
+    shuffled = s.engine_rng.shuffle(tiles, s.rng(f"season:{s.mode}:{day}"))
     fields = {"tiles": tuple(shuffled), "groups": tuple(groups), "seed": f"season:{day}", "mode": s.mode}
     board = frozen_from_fields(Board, {**fields, "legacy": False, "stats": stats, "events": None})
     return board, cats, code_indices
@@ -82,7 +81,9 @@ def coloured_board(s: Schedule, i: int, library: Library | None, ratings: Any = 
         return board  # type: ignore[no-any-return]
     board = s.memo.get(("coloured", i))
     if board is None:
-        plain, cats, code_indices = made(s, i)
+        # the plain board is not kept as well: a day is asked for coloured, and fewer objects kept
+        # a day means fewer garbage collections (board_of_day and ratings keep theirs)
+        plain, cats, code_indices = s.memo.get(("board", i)) or _make_board(s, i)
         # coloured(board, library) without its checks: the schedule made the board and knows its indices
         mt = model_tables(s.impl, library, s.mode)
         raw = s.impl.board_model(mt.prepared, code_indices, cats)

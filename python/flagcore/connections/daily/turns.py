@@ -15,6 +15,7 @@ salience) go to the earlier weekdays, so the week runs easy to hard.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 from ... import season as _season
 from ..._impl import core
@@ -29,10 +30,35 @@ YEAR = 364
 FAR = 1 << 30  # the distance of a category with no turn near a day
 
 
-def shares(
-    placeable: tuple[int, ...], certain: tuple[frozenset[int], ...], mode: str, t: int, key: bytes | None = None
-) -> tuple[tuple[int, ...], ...]:
+@dataclass(frozen=True)
+class Pools:
+    """What a tier's shared turns are made from: per category its certain codes, whether it is a
+    fact group and its label identity; the fact groups a board must hold; the mode and season key
+    (the streams the shares are shuffled by)."""
+
+    certain: tuple[frozenset[int], ...]
+    facts: tuple[int, ...]
+    identity: tuple[int, ...]
+    min_facts: int
+    mode: str
+    key: bytes | None
+
+    def shuffled(self, items: list[int], name: str) -> list[int]:
+        """``items`` shuffled by the stream ``season|MODE|NAME`` (keyed by the season key)."""
+        return core.rng.shuffle(items, core.rng.Rng(_season.keyed(f"season|{self.mode}|{name}", self.key)))
+
+
+def tier_shares(placeable: tuple[int, ...], pools: Pools, t: int, by_identity: bool) -> tuple[tuple[int, ...], ...]:
+    """Tier t's shared turns: by label identity (``by_identity``), then the small pools', then
+    (trivia) the look categories' pairs, each category in one share at most."""
+    same = identity_shares(placeable, pools, t) if by_identity else ()
+    alone = tuple(c for c in placeable if not any(c in share for share in same))
+    return same + shares(alone, pools, t) + look_pairs(alone, pools, t)
+
+
+def shares(placeable: tuple[int, ...], pools: Pools, t: int) -> tuple[tuple[int, ...], ...]:
     """The tier's rare categories dealt into the fewest shared turns that bring each back within YEAR days."""
+    certain = pools.certain
     rare = [c for c in placeable if len(certain[c]) < RARE_BELOW]
     if not rare:
         return ()
@@ -40,43 +66,30 @@ def shares(
         rare.append(max((c for c in placeable if c not in rare), key=lambda c: (len(certain[c]), -c)))
     regular = len(placeable) - len(rare)
     k = next(k for k in range(1, len(rare) + 1) if -(-len(rare) // k) * (regular + k) <= YEAR or k == len(rare))
-    rare = core.rng.shuffle(rare, core.rng.Rng(_season.keyed(f"season|{mode}|{t}|shares", key)))
+    rare = pools.shuffled(rare, f"{t}|shares")
     return tuple(tuple(rare[j::k]) for j in range(k))
 
 
-def identity_shares(
-    placeable: tuple[int, ...], identity: tuple[int, ...], mode: str, t: int, key: bytes | None = None
-) -> tuple[tuple[int, ...], ...]:
+def identity_shares(placeable: tuple[int, ...], pools: Pools, t: int) -> tuple[tuple[int, ...], ...]:
     """The tier's categories that can show the same words (one label identity), each set sharing
     one turn: a player sees the label once per cycle of the tier, whichever category shows it."""
     by: dict[int, list[int]] = {}
     for c in placeable:
-        by.setdefault(identity[c], []).append(c)
-    same = [
-        core.rng.shuffle(cs, core.rng.Rng(_season.keyed(f"season|{mode}|{t}|same|{j}", key)))
-        for j, cs in enumerate(cs for cs in by.values() if len(cs) > 1)
-    ]
+        by.setdefault(pools.identity[c], []).append(c)
+    same = [pools.shuffled(cs, f"{t}|same|{j}") for j, cs in enumerate(cs for cs in by.values() if len(cs) > 1)]
     return tuple(tuple(cs) for cs in same)
 
 
-def look_pairs(
-    placeable: tuple[int, ...],
-    certain: tuple[frozenset[int], ...],
-    facts: list[int],
-    min_facts: int,
-    mode: str,
-    t: int,
-    key: bytes | None = None,
-) -> tuple[tuple[int, ...], ...]:
+def look_pairs(placeable: tuple[int, ...], pools: Pools, t: int) -> tuple[tuple[int, ...], ...]:
     """Where boards must hold fact groups (trivia), the tier's look categories (about the flag, not
     the country) in pairs that share a turn: each comes back half as often, so the days' plans hold
     about twice as many facts as looks and the matching can give every day its fact groups (with
     each category once per cycle the average day would hold fewer than two). An odd one out joins
     the last pair (a look alone would come back twice as often as the others)."""
-    if not min_facts:
+    if not pools.min_facts:
         return ()
-    looks = [c for c in placeable if not facts[c] and len(certain[c]) >= RARE_BELOW]
-    looks = core.rng.shuffle(looks, core.rng.Rng(_season.keyed(f"season|{mode}|{t}|looks", key)))
+    looks = [c for c in placeable if not pools.facts[c] and len(pools.certain[c]) >= RARE_BELOW]
+    looks = pools.shuffled(looks, f"{t}|looks")
     pairs = [looks[j : j + 2] for j in range(0, len(looks) - 1, 2)]
     if len(looks) % 2 and pairs:
         pairs[-1].append(looks[-1])
@@ -100,7 +113,8 @@ def make_rotations(s: Schedule, salience: list[float]) -> None:
         shared = {c for share in s.shares[t] for c in share}
         items = [c for c in s.placeable[t] if c not in shared] + [-1 - j for j in range(len(s.shares[t]))]
         ease = functools.partial(_ease, s, salience, t)
-        s.rotations.append(_season.Rotation(items, f"season|{s.mode}|{t}", ease=ease, season_key=s.season_key))
+        rot = _season.Rotation(items, f"season|{s.mode}|{t}", ease=ease, season_key=s.season_key, rng=s.engine_rng)
+        s.rotations.append(rot)
 
 
 def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
@@ -109,27 +123,27 @@ def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
     return share[k % len(share)]
 
 
+def turn_at(s: Schedule, t: int, i: int) -> tuple[int, int]:
+    """(the category tier t plans for day i, its use index: the turns it had before this one)."""
+    rot = s.rotations[t]
+    k = i // rot.n
+    item = rot.at(i)
+    if item >= 0:
+        return item, k
+    share = s.shares[t][-1 - item]  # a shared turn: its rare categories take it in turn, one lap each
+    return share[k % len(share)], k // len(share)
+
+
 def planned_at(s: Schedule, t: int, i: int) -> int:
     """The category tier t plans for day i."""
-    rot = s.rotations[t]
-    item = rot.at(i)
-    return rare_member(s, t, -1 - item, i // rot.n) if item < 0 else item
+    return turn_at(s, t, i)[0]
 
 
 def plan(s: Schedule, i: int) -> tuple[tuple[int, int], ...]:
     """Per tier, (the category planned for day i, its use index: the turns it had before this one)."""
     hit = s.memo.get(("plan", i))
     if hit is None:
-        out = []
-        for t, rot in enumerate(s.rotations):
-            k = i // rot.n
-            item = rot.at(i)
-            if item >= 0:
-                out.append((item, k))
-            else:  # a shared turn: its rare categories take it in turn, one lap each
-                share = s.shares[t][-1 - item]
-                out.append((share[k % len(share)], k // len(share)))
-        hit = s.memo.put(("plan", i), tuple(out))
+        hit = s.memo.put(("plan", i), tuple(turn_at(s, t, i) for t in range(TIERS)))
     return hit  # type: ignore[no-any-return]
 
 
