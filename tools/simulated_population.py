@@ -368,6 +368,7 @@ def run(
         "records": len(got.records),
         "skipped": got.skipped,
         "won": sum(x["won"] for x in log) / max(len(log), 1),
+        "won_learned": sum(x["won"] for x in rated_log) / max(len(rated_log), 1),  # the checked games
         "learned_vs_hidden": learned_vs_hidden(ratings, truth),
         "strong_vs_weak": robust,
         "colours_model": {m: colour_figures(model_orders[m]) for m in MODES},

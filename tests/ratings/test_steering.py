@@ -1,6 +1,7 @@
 """Steering 2 (docs/ratings.md, "The engine"): a board dealt with ratings climbs in learned
 difficulty by clear steps, at every level, and the levels climb with it; both twins filter the
-search's moves alike; a ratings file without the key deals the boards it always dealt."""
+search's moves alike and colour by the learned keys as recolour does; a ratings file without the
+key deals the boards it always dealt."""
 
 from __future__ import annotations
 
@@ -17,11 +18,13 @@ from twin_sizes import sized
 
 from flagcore import _connections as compiled
 from flagcore import connections
+from flagcore._args.connections import difficulty_target
 from flagcore._impl import core
 from flagcore.connections.assembly import KIT
+from flagcore.connections.difficulty import model_tables, prepare_with_salience
 from flagcore.connections.tables import tables_for
 from flagcore.ratings import ModelMap, Ratings, fit, load_ratings
-from flagcore.ratings.colouring import LEVEL_SCALE, STEP_SD, YELLOW_OCTILES, rated_model
+from flagcore.ratings.colouring import LEVEL_SCALE, STEP_SD, YELLOW_OCTILES, rated_model, recolour
 from flagcore.reference import connections as reference
 
 MODES = ("flags", "trivia")
@@ -126,3 +129,28 @@ def test_twins_filter_moves_by_the_step_alike(state, mode, levels, step_lo, widt
     a = compiled.search_one(compiled.prepare(steered, KIT), state, False, True, True)
     b = reference.search_one(reference.prepare(steered, KIT), state, False, True, True)
     assert a == b
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_kernel_colours_as_recolour_does(rated, mode, twin) -> None:
+    """generate colours a board dealt with ratings in the kernel (both twins, the learned keys in
+    the model tables); ``recolour`` (what a daily is coloured by) of the same search coloured
+    without the keys gives the same board, stats and all."""
+    impl = core.connections
+    two = rated[mode]
+    one = Ratings(prior_sd=two.prior_sd, categories=two.categories, model=two.model, steering=1)
+    moved = 0
+    for ratings in (one, two):
+        rm = rated_model(impl, None, mode, ratings)
+        bare = prepare_with_salience(impl, model_tables(impl, None, mode), rm.salience)  # no learned keys
+        for level in LEVELS:
+            for seed in range(sized(60, 6)):
+                board = connections.generate(seed, mode, difficulty=level, ratings=ratings)
+                plain = impl.search_board_model(
+                    rm.search_at(level), bare, seed, seed, True, *difficulty_target(level), False
+                )
+                moved += plain.groups != board.groups
+                again = recolour(plain, rm)
+                again.stats["model"]["difficulty"] = level
+                assert again == board and again.stats == board.stats
+    assert moved > 0  # the learned keys recoloured some boards
