@@ -743,3 +743,23 @@ def test_the_app_reads_flagcore_ratings_as_flagcore_serve_does(monkeypatch, tmp_
     unrated = _board_id(create_app(SECRET, library=private))
     monkeypatch.setenv("FLAGCORE_RATINGS", "shipped")
     assert _board_id(create_app(SECRET, library=private)) == unrated
+
+
+def test_a_forked_worker_makes_player_ids_of_its_own() -> None:
+    """New players' ids come from a generator seeded once per process: a worker forked after the
+    app was made reseeds it, or two workers would hand out the same ids (and share players' games)."""
+    import os
+
+    from flagcore.web import players
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its next id, then gone without running the parent's exit handlers
+        os.write(write, b"%x" % players._NEW_IDS.getrandbits(128))
+        os._exit(0)
+    os.close(write)
+    mine = b"%x" % players._NEW_IDS.getrandbits(128)
+    os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        theirs = pipe.read()
+    assert theirs and theirs != mine

@@ -17,6 +17,7 @@ import binascii
 import contextvars
 import hmac
 import os
+import random
 from collections.abc import Iterable, MutableMapping
 from typing import Any
 
@@ -30,6 +31,15 @@ MAX_COOKIE_TRIES = 2  # player cookies checked per request: a browser sends one;
 # whether the request being served made its player anew (no cookie yet): its games expire soon
 # (flagcore.web.connections_api), so a flood of cookieless requests cannot grow the store for long
 new_player: contextvars.ContextVar[bool] = contextvars.ContextVar("flagcore_new_player", default=False)
+
+
+# A new player's id needs to be unique, not secret (its cookie's tag is what a client cannot make):
+# 128 bits of a generator seeded from the OS, rather than a system call per first visit, and not a
+# counter, which would tell anyone with two cookies how many players came between. Reseeded in a
+# forked child (a server that forks its workers after making the app), so no two share a stream.
+_NEW_IDS = random.Random(os.urandom(32))
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _NEW_IDS.seed(os.urandom(32)))
 
 
 class Players:
@@ -67,7 +77,7 @@ class Players:
             player = self.from_cookie(value)
             if player is not None:
                 return player, None
-        player = "a:" + binascii.b2a_hex(os.urandom(16)).decode("ascii")
+        player = f"a:{_NEW_IDS.getrandbits(128):032x}"
         header = f"{COOKIE}={self.cookie_value(player)}; Path=/; Max-Age={COOKIE_AGE}; HttpOnly; SameSite=Lax"
         return player, header.encode("ascii")
 
