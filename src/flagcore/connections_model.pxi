@@ -28,6 +28,8 @@ cdef class ModelPrepared:
     """One (library, mode)'s model tables as bitsets: fit and named sets, saliences, lure weights (read-only)."""
     cdef readonly object fits, named, salience, hides   # numpy arrays the memoryviews below view
     cdef readonly tuple simpler                  # per category: the label without its clause, or None
+    cdef object has_simpler                      # per category: 1 when simpler holds a label (simplerv views it,
+    cdef const int8_t[::1] simplerv              # so a batch reads it without the GIL)
     cdef const uint64_t[:, ::1] fitv
     cdef const uint64_t[:, ::1] namedv
     cdef const int8_t[::1] salv
@@ -49,6 +51,8 @@ cdef class ModelPrepared:
         hid[:n_cat] = np.asarray(hides, dtype=np.int8)
         self.fits, self.named, self.salience, self.hides = fits, named, sal, hid
         self.simpler = tuple(simpler)
+        self.has_simpler = np.array([x is not None for x in self.simpler] or [False], dtype=np.int8)
+        self.simplerv = self.has_simpler
         self.fitv = fits
         self.namedv = named
         self.salv = sal
@@ -237,14 +241,18 @@ cdef void colour_order(const int32_t *grows, int32_t *order) noexcept nogil:
 _MODEL_ROW = _layout.MODEL_ROW
 
 
-cdef int steer_one(const Tab *tab, Work *w, ModelPrepared mp, uint32_t state, bint decoy, int lo, int hi,
+cdef int steer_one(const Tab *tab, Work *w, const uint64_t[:, ::1] fitv, const uint64_t[:, ::1] namedv,
+                   const int8_t[::1] salv, const int8_t[::1] hidev, const ModelWeights *wts, int W, int n_cat,
+                   uint32_t state, bint decoy, int lo, int hi,
                    int attempts, int pair_cap, int32_t *prows, int32_t *bcats, int32_t *bgt, int32_t *btiles,
                    int32_t *bdec, int32_t *bcounters, int32_t *bgrows, int8_t *bamb, int8_t *barg,
-                   int32_t *info, uint32_t *best_state) except -1:
+                   int32_t *info, uint32_t *best_state) noexcept nogil:
     """One steered search (the loop of search_board_model) into the b* rows; returns its status.
 
     info: (attempt, tempting phantoms, hidden pair). On failure bcounters holds the last attempt's
-    counters (the NoBoardError's message reads them). Runs without the GIL inside.
+    counters (the NoBoardError's message reads them). The model's tables come as mp's views
+    (fitv, namedv, salv, hidev, &mp.wts, mp.W, mp.n_cat), read by the caller, so a batch runs
+    its whole loop without the GIL.
     """
     cdef int32_t cats[4]
     cdef int32_t gt[16]
@@ -257,58 +265,51 @@ cdef int steer_one(const Tab *tab, Work *w, ModelPrepared mp, uint32_t state, bi
     cdef int pair, pm, best_pm = -1, best_pair = 0
     cdef bint modelled, best_modelled = False
     cdef uint32_t salt = state ^ ATTEMPT_SALT, st
-    cdef const uint64_t[:, ::1] fitv = mp.fitv
-    cdef const uint64_t[:, ::1] namedv = mp.namedv
-    cdef const int8_t[::1] salv = mp.salv
-    cdef const int8_t[::1] hidev = mp.hidev
-    cdef const ModelWeights *wts = &mp.wts
-    cdef int W = mp.W, n_cat = mp.n_cat
     best_state[0] = state
     if attempts < 1:
         attempts = 1
-    with nogil:
-        for k in range(attempts):
-            st = state if k == 0 else fc_mulberry32_next(&salt)
-            status = run_one(tab, w, st, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
-            if status != STATUS_OK:
-                break
-            pair = pair_salience(salv, cats)
-            pm = pair - pair_cap if pair > pair_cap else 0
-            if best_pm >= 0 and pm > best_pm:
-                continue  # a more visible pair is never kept
-            modelled = pm == 0 or k == attempts - 1
-            if modelled:
-                n = model_kernel(fitv, namedv, salv, hidev, wts, W, n_cat, gt, cats, grows, prows)
-                t = tempting_count(prows, n, wts.tempting)
-                miss = lo - t if t < lo else (t - hi if t > hi else 0)
-            else:
-                t = 0
-                miss = MISS_UNKNOWN
-            if best_pm < 0 or pm < best_pm or miss < best_miss:
-                best_pm = pm
-                best_pair = pair
-                best_modelled = modelled
-                best_miss = miss
-                best_k = k
-                best_n = t
-                best_state[0] = st
-                memcpy(bcats, cats, sizeof(cats))
-                memcpy(bgt, gt, sizeof(gt))
-                memcpy(btiles, tiles, sizeof(tiles))
-                memcpy(bdec, dec, sizeof(dec))
-                memcpy(bcounters, counters, sizeof(counters))
-                memcpy(bgrows, grows, sizeof(grows))
-                bamb[0] = amb
-                barg[0] = arg
-            if pm == 0 and miss == 0:
-                break
-        if best_pm >= 0:
-            status = STATUS_OK
-            if not best_modelled:  # kept without its model: the chosen board needs it for its colours
-                n = model_kernel(fitv, namedv, salv, hidev, wts, W, n_cat, bgt, bcats, bgrows, prows)
-                best_n = tempting_count(prows, n, wts.tempting)
+    for k in range(attempts):
+        st = state if k == 0 else fc_mulberry32_next(&salt)
+        status = run_one(tab, w, st, decoy, cats, gt, tiles, dec, counters, &amb, &arg)
+        if status != STATUS_OK:
+            break
+        pair = pair_salience(salv, cats)
+        pm = pair - pair_cap if pair > pair_cap else 0
+        if best_pm >= 0 and pm > best_pm:
+            continue  # a more visible pair is never kept
+        modelled = pm == 0 or k == attempts - 1
+        if modelled:
+            n = model_kernel(fitv, namedv, salv, hidev, wts, W, n_cat, gt, cats, grows, prows)
+            t = tempting_count(prows, n, wts.tempting)
+            miss = lo - t if t < lo else (t - hi if t > hi else 0)
         else:
+            t = 0
+            miss = MISS_UNKNOWN
+        if best_pm < 0 or pm < best_pm or miss < best_miss:
+            best_pm = pm
+            best_pair = pair
+            best_modelled = modelled
+            best_miss = miss
+            best_k = k
+            best_n = t
+            best_state[0] = st
+            memcpy(bcats, cats, sizeof(cats))
+            memcpy(bgt, gt, sizeof(gt))
+            memcpy(btiles, tiles, sizeof(tiles))
+            memcpy(bdec, dec, sizeof(dec))
             memcpy(bcounters, counters, sizeof(counters))
+            memcpy(bgrows, grows, sizeof(grows))
+            bamb[0] = amb
+            barg[0] = arg
+        if pm == 0 and miss == 0:
+            break
+    if best_pm >= 0:
+        status = STATUS_OK
+        if not best_modelled:  # kept without its model: the chosen board needs it for its colours
+            n = model_kernel(fitv, namedv, salv, hidev, wts, W, n_cat, bgt, bcats, bgrows, prows)
+            best_n = tempting_count(prows, n, wts.tempting)
+    else:
+        memcpy(bcounters, counters, sizeof(counters))
     info[0] = best_k
     info[1] = best_n
     info[2] = best_pair
@@ -349,6 +350,10 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
     cdef Py_ssize_t i
     cdef tuple codes = prep.codes
     cdef uint64_t buf[WORK_STACK_WORDS]
+    cdef const uint64_t[:, ::1] fitv = mp.fitv
+    cdef const uint64_t[:, ::1] namedv = mp.namedv
+    cdef const int8_t[::1] salv = mp.salv
+    cdef const int8_t[::1] hidev = mp.hidev
     cdef int32_t *prows = <int32_t *>malloc(5 * max(mp.n_cat, 1) * sizeof(int32_t))
     if prows == NULL:
         raise MemoryError("connections model: out of memory")
@@ -356,8 +361,10 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
     memset(bcounters, 0, sizeof(bcounters))
     rc = work_init(&w, &prep.tab, False, False, buf, WORK_STACK_WORDS)
     if rc == 0:
-        status = steer_one(&prep.tab, &w, mp, state, decoy, lo, hi, attempts, pair_cap, prows, bcats, bgt, btiles,
-                           bdec, bcounters, bgrows, &bamb, &barg, info, &best_state)
+        with nogil:
+            status = steer_one(&prep.tab, &w, fitv, namedv, salv, hidev, &mp.wts, mp.W, mp.n_cat, state, decoy,
+                               lo, hi, attempts, pair_cap, prows, bcats, bgt, btiles, bdec, bcounters, bgrows,
+                               &bamb, &barg, info, &best_state)
     best_k, best_n, best_pair = info[0], info[1], info[2]
     memcpy(counters, bcounters, sizeof(counters))
     free(prows)
@@ -423,7 +430,8 @@ def search_many_model(Prepared prep not None, ModelPrepared mp not None, const u
                       int32_t[:, ::1] tiles, int32_t[:, ::1] decoys, int32_t[:, ::1] counters,
                       int8_t[::1] ambiguous, int8_t[::1] arguable, int32_t[:, ::1] model):
     """search_board_model for each state into row i of the outputs (groups in colour order, the
-    decoy's tier a colour; ``model`` row: MODEL_ROW), each search without the GIL."""
+    decoy's tier a colour; ``model`` row: MODEL_ROW), the whole loop without the GIL (a batch split
+    over threads would otherwise hand the GIL over at every seed)."""
     cdef Py_ssize_t n = states.shape[0], i
     cdef Work w
     cdef int rc = 0, t, g
@@ -436,6 +444,11 @@ def search_many_model(Prepared prep not None, ModelPrepared mp not None, const u
     cdef int32_t info[3]
     cdef uint32_t best_state
     cdef int32_t *prows
+    cdef const uint64_t[:, ::1] fitv = mp.fitv
+    cdef const uint64_t[:, ::1] namedv = mp.namedv
+    cdef const int8_t[::1] salv = mp.salv
+    cdef const int8_t[::1] hidev = mp.hidev
+    cdef const int8_t[::1] simplerv = mp.simplerv
     # The kernel's own guard: batch.py allocates these arrays, so a mismatch is flagcore's bug.
     if (status.shape[0] != n or cats.shape[0] != n or group_tiles.shape[0] != n or tiles.shape[0] != n
             or decoys.shape[0] != n or counters.shape[0] != n or ambiguous.shape[0] != n
@@ -453,30 +466,34 @@ def search_many_model(Prepared prep not None, ModelPrepared mp not None, const u
     try:
         if rc != 0:
             raise MemoryError("connections: out of memory")
-        for i in range(n):
-            status[i] = <int8_t>steer_one(&prep.tab, &w, mp, states[i], decoy, lo, hi, attempts, pair_cap, prows,
-                                          bcats, bgt, &tiles[i, 0], bdec, &counters[i, 0], bgrows,
-                                          &ambiguous[i], &arguable[i], info, &best_state)
-            if w.oom:  # the leaf's second-split check could not allocate
-                raise MemoryError("connections: out of memory")
-            if status[i] != STATUS_OK:
-                continue
-            colour_order(bgrows, order)
-            for t in range(TIERS):
-                rank[order[t]] = t
-            for t in range(TIERS):
-                g = order[t]
-                cats[i, t] = bcats[g]
-                memcpy(&group_tiles[i, 4 * t], &bgt[4 * g], 4 * sizeof(int32_t))
-                model[i, 3 + t] = bgrows[4 * g + 3]
-                model[i, 3 + TIERS + t] = g
-                model[i, 3 + 2 * TIERS + t] = 1 if mp.simpler[bcats[g]] is not None and bgrows[4 * g + 1] == 0 else 0
-            decoys[i, 0] = -1 if bdec[0] < 0 else rank[bdec[0]]
-            decoys[i, 1] = bdec[1]
-            decoys[i, 2] = bdec[2]
-            model[i, 0] = info[0]
-            model[i, 1] = info[1]
-            model[i, 2] = info[2]
+        with nogil:
+            for i in range(n):
+                status[i] = <int8_t>steer_one(&prep.tab, &w, fitv, namedv, salv, hidev, &mp.wts, mp.W, mp.n_cat,
+                                              states[i], decoy, lo, hi, attempts, pair_cap, prows, bcats, bgt,
+                                              &tiles[i, 0], bdec, &counters[i, 0], bgrows, &ambiguous[i],
+                                              &arguable[i], info, &best_state)
+                if w.oom:  # the leaf's second-split check could not allocate: raised below
+                    break
+                if status[i] != STATUS_OK:
+                    continue
+                colour_order(bgrows, order)
+                for t in range(TIERS):
+                    rank[order[t]] = t
+                for t in range(TIERS):
+                    g = order[t]
+                    cats[i, t] = bcats[g]
+                    memcpy(&group_tiles[i, 4 * t], &bgt[4 * g], 4 * sizeof(int32_t))
+                    model[i, 3 + t] = bgrows[4 * g + 3]
+                    model[i, 3 + TIERS + t] = g
+                    model[i, 3 + 2 * TIERS + t] = 1 if simplerv[bcats[g]] != 0 and bgrows[4 * g + 1] == 0 else 0
+                decoys[i, 0] = -1 if bdec[0] < 0 else rank[bdec[0]]
+                decoys[i, 1] = bdec[1]
+                decoys[i, 2] = bdec[2]
+                model[i, 0] = info[0]
+                model[i, 1] = info[1]
+                model[i, 2] = info[2]
+        if w.oom:
+            raise MemoryError("connections: out of memory")
     finally:
         free(prows)
         work_free(&w)
