@@ -269,9 +269,17 @@ def kernels() -> str:
         rows_by.setdefault(f"{what}: {label}" + (f", per board of {per}" if per else ""), {})[
             "twin" if impl in TWIN else "core"
         ] = median(b) / (per or 1)
+        if "speedup_2_threads" in b.get("extra_info", {}):  # 1 vs 2 threads in alternating rounds
+            rows_by[f"{what}: {label}"]["speedup"] = b["extra_info"]["speedup_2_threads"]
     rows = [
         [label, seconds(f["core"]) if "core" in f else "", seconds(f["twin"]) if "twin" in f else ""]
-        + [ratio(f["twin"], f["core"]) if "core" in f and "twin" in f else ""]
+        + [
+            ratio(f["twin"], f["core"])
+            if "core" in f and "twin" in f
+            else f"{f['speedup']:.2f}x (2 threads vs 1)"
+            if "speedup" in f
+            else ""
+        ]
         for label, f in rows_by.items()
     ]
     command = (
