@@ -119,10 +119,28 @@ def test_count_cycles_100k_kernel(benchmark):
     benchmark.pedantic(_puzzle.count_cycles, args=(_big(),), rounds=200, warmup_rounds=1)
 
 
+NEW_GAME = "new_game FR hard"
+
+
 def test_new_game_fr_hard(benchmark, side):
-    benchmark.group = "new_game FR hard"
+    benchmark.group = NEW_GAME
     seeds = iter(range(10**9))
+    puzzle.new_game("FR", "hard", 0)  # the flag's signatures are looked up once per process
     benchmark.pedantic(lambda: puzzle.new_game("FR", "hard", next(seeds)), **_calls(side, 20000, 2000))
+
+
+def _deal_kernel():
+    """deal(seed): the compiled work new_game hands a seed to, on the flag's classes already dense."""
+    from flagcore import _rng
+
+    classes, k = as_classes(puzzle.new_game("FR", "hard", 0).signatures, 15)
+    return lambda s: _puzzle.deal(15, classes, k, _rng.seed_to_state(s), puzzle.DEFAULT_MAX_NODES)
+
+
+def test_new_game_fr_hard_kernel(benchmark):
+    benchmark.group = NEW_GAME
+    deal, seeds = _deal_kernel(), iter(range(10**9))
+    benchmark.pedantic(lambda: deal(next(seeds)), **_calls("kernel", 20000, 0))
 
 
 @pytest.mark.parametrize("shape", ["tuples", "json lists"])
@@ -132,6 +150,56 @@ def test_verify_13_swaps(benchmark, side, shape):
     log = FR_LOG if shape == "tuples" else [list(move) for move in FR_LOG]  # [a, b]: what a server gets from JSON
     assert puzzle.verify(FR_START, log, sigs).swaps == 13
     benchmark.pedantic(puzzle.verify, args=(FR_START, log, sigs), **_calls(side, 20000, 2000))
+
+
+@pytest.mark.parametrize("shape", ["tuples", "json lists"])
+def test_verify_13_swaps_kernel(benchmark, shape):
+    """The compiled replay verify hands its arguments to (it reads the lists in C, as verify's)."""
+    benchmark.group = f"verify FR 5x3, 13-swap log of {shape}"
+    sigs = puzzle.new_game("FR", "hard", 0).signatures
+    log = FR_LOG if shape == "tuples" else [list(move) for move in FR_LOG]
+    args = (FR_START, log, sigs, puzzle.DEFAULT_MAX_NODES)
+    benchmark.pedantic(_puzzle.checked_verify, args=args, **_calls("kernel", 20000, 0))
+
+
+def _alternating(benchmark, sides, rounds=1000):
+    """Time the public call and its kernel (``sides``: name -> call(i)) in alternating rounds of
+    ITERATIONS calls, so both see the same load, each on fresh arguments, the one that goes first
+    swapped every round: extra_info holds each side's median per call (the table's figures)."""
+    import time
+
+    counter = iter(range(10**9))
+    times = {name: [] for name in sides}
+
+    def pair():
+        r = next(counter)
+        for j, name in enumerate(("public", "kernel") if r % 2 else ("kernel", "public")):
+            call, first = sides[name], (2 * r + j) * ITERATIONS
+            t0 = time.perf_counter()
+            for i in range(first, first + ITERATIONS):
+                call(i)
+            times[name].append(time.perf_counter() - t0)
+
+    benchmark.pedantic(pair, rounds=rounds, warmup_rounds=10)
+    benchmark.extra_info["public_s"] = float(np.median(times["public"])) / ITERATIONS
+    benchmark.extra_info["kernel_s"] = float(np.median(times["kernel"])) / ITERATIONS
+
+
+def test_new_game_interleaved(benchmark):
+    benchmark.group = f"{NEW_GAME}, alternating rounds with its kernel"
+    public = lambda s: puzzle.new_game("FR", "hard", s)  # noqa: E731
+    _alternating(benchmark, {"public": public, "kernel": _deal_kernel()})
+
+
+def test_verify_interleaved(benchmark):
+    benchmark.group = "verify FR 5x3, 13-swap log of json lists, alternating rounds with its kernel"
+    sigs = puzzle.new_game("FR", "hard", 0).signatures
+    log = [list(move) for move in FR_LOG]
+    sides = {
+        "public": lambda i: puzzle.verify(FR_START, log, sigs),
+        "kernel": lambda i: _puzzle.checked_verify(FR_START, log, sigs, puzzle.DEFAULT_MAX_NODES),
+    }
+    _alternating(benchmark, sides)
 
 
 def _on_threads(threads, call):
@@ -214,31 +282,14 @@ def test_generate_per_board_kernel(benchmark, difficulty):
 
 @pytest.mark.parametrize("difficulty", list(GENERATE_GROUPS), ids=str)
 def test_generate_interleaved(benchmark, difficulty):
-    """generate and its kernel in alternating rounds, so both see the same load, each on fresh seeds
-    (a search repeated on the same seed runs faster: caches and branch history), the one that goes
-    first swapped every round: extra_info holds each side's median per call (the table's figures)."""
-    import time
-
+    """generate and its kernel in alternating rounds, each on fresh seeds (a search repeated on the
+    same seed runs faster: caches and branch history)."""
     from flagcore import connections
 
     benchmark.group = f"{GENERATE_GROUPS[difficulty]}, alternating rounds with its kernel"
-    search, rounds = _generate_kernel(difficulty), iter(range(10**9))
-    times = {"public": [], "kernel": []}
-    sides = {"public": lambda s: connections.generate(s, difficulty=difficulty), "kernel": search}
-
-    def pair():
-        r = next(rounds)
-        for k, name in enumerate(("public", "kernel") if r % 2 else ("kernel", "public")):
-            call, first = sides[name], (2 * r + k) * ITERATIONS
-            t0 = time.perf_counter()
-            for s in range(first, first + ITERATIONS):
-                call(s)
-            times[name].append(time.perf_counter() - t0)
-
     connections.generate(0, difficulty=difficulty)
-    benchmark.pedantic(pair, rounds=1000, warmup_rounds=10)
-    benchmark.extra_info["public_s"] = float(np.median(times["public"])) / ITERATIONS
-    benchmark.extra_info["kernel_s"] = float(np.median(times["kernel"])) / ITERATIONS
+    public = lambda s: connections.generate(s, difficulty=difficulty)  # noqa: E731
+    _alternating(benchmark, {"public": public, "kernel": _generate_kernel(difficulty)})
 
 
 def _four_correct_guesses():

@@ -17,8 +17,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +51,7 @@ MAX_VISUAL_RESHUFFLE_ATTEMPTS = core.puzzle.MAX_VISUAL_RESHUFFLE_ATTEMPTS
 # measured (docs/puzzle.md) needs a tiny fraction of it; an adversarial board stops in well
 # under a second compiled instead of running for minutes.
 DEFAULT_MAX_NODES = 4_000
+_NO_LIMIT = 1 << 62  # as_max_nodes reads a budget from here up as no limit
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -271,25 +271,81 @@ class PuzzleGame:
         return _result(self.swap_count, self.par, self.solved)
 
 
+# The objects the public calls return, built without their dataclass __init__: a frozen
+# dataclass stores each field through object.__setattr__, and PuzzleGame's __init__ runs its
+# field defaults and __post_init__, which together cost more than the compiled deal or replay
+# they return (docs/performance.md, "Profiles"). Each writes the same __dict__ its __init__ would
+# (tests/puzzle/test_puzzle_game.py compares them).
+_new = object.__new__
+_set_attr = object.__setattr__
+
+
 def _result(swaps: int, par: int, solved: bool) -> PuzzleResult:
-    over = max(0, swaps - par)
-    return PuzzleResult(swaps=swaps, min_possible=par, swaps_over_min=over, perfect=solved and over == 0, solved=solved)
+    over = swaps - par if swaps > par else 0
+    result = _new(PuzzleResult)
+    fields = {"swaps": swaps, "min_possible": par, "swaps_over_min": over, "perfect": solved and over == 0}
+    fields["solved"] = solved
+    _set_attr(result, "__dict__", fields)
+    return result
 
 
-@lru_cache(maxsize=4096)
-def _flag_signatures(source: Any, flag: str, columns: int, rows: int) -> tuple[int, ...] | None:
-    """A flag's signatures on a grid, computed once per (source, flag, grid): a flag's artwork is
-    fixed, and keying on the source function keeps a replaced piece_signatures (tests) apart."""
-    sigs = source(flag, columns, rows)
-    return None if sigs is None else tuple(int(s) for s in sigs)
+class _Plan(NamedTuple):
+    """What new_game's checks and the signature lookup make of a flag (or signatures) and a grid."""
+
+    source: Any  # the piece_signatures that rendered the flag (None: no flag); a replaced one (tests) misses
+    flag: str | None
+    grid: tuple[int, int]
+    signatures: tuple[int | None, ...] | None
+    classes: I32 | None
+    k: int
 
 
-@lru_cache(maxsize=4096)
-def _classes_of(signatures: tuple[int, ...]) -> tuple[I32, int]:
-    """Dense classes (read-only) and k of a flag's signature list: computed once per distinct list."""
-    classes, k = as_classes(signatures, len(signatures))
-    classes.setflags(write=False)
-    return classes, k
+# new_game's plans of flags: per (flag code, (columns, rows)) and, when the flag and the grid are
+# both plain str, per the text as given, so that a later call with the same text runs no check
+# but its seed's and max_nodes' (a flag's artwork is fixed). Bounded: past MAX_PLANS entries
+# (typed variants of codes and grids) the dict starts again.
+_plans: dict[tuple[str, str | tuple[int, int]], _Plan] = {}
+MAX_PLANS = 4096
+_signatures: Any = None  # flagcore.signatures, imported on the first flag (import flagcore stays light)
+
+
+def _keep(key: tuple[str, str | tuple[int, int]], plan: _Plan) -> None:
+    if len(_plans) >= MAX_PLANS:
+        _plans.clear()
+    _plans[key] = plan
+
+
+def _make_plan(flag_or_signatures: Any, grid: Any, text_key: tuple[str, str] | None) -> _Plan:
+    """new_game's checks of its flag or signatures and its grid, in its order (after max_nodes)."""
+    global _signatures
+    columns, rows = as_grid(grid)
+    n = columns * rows
+    if isinstance(flag_or_signatures, str):
+        flag = as_flag_code(flag_or_signatures, "flag")
+        if _signatures is None:
+            from . import signatures as module
+
+            _signatures = module
+        source = _signatures.piece_signatures
+        plan = _plans.get((flag, (columns, rows)))
+        if plan is None or plan.source is not source:
+            sigs = source(flag, columns, rows)
+            signatures = None if sigs is None else tuple(int(s) for s in sigs)
+            classes: I32 | None = None
+            k = n
+            if signatures is not None:
+                classes, k = as_classes(signatures, n)
+                classes.setflags(write=False)  # shared by every game of the plan
+            plan = _Plan(source, flag, (columns, rows), signatures, classes, k)
+            _keep((flag, (columns, rows)), plan)
+        if text_key is not None:
+            _keep(text_key, plan)
+        return plan
+    if flag_or_signatures is None:
+        return _Plan(None, None, (columns, rows), None, None, n)
+    items = as_grid_signatures(flag_or_signatures, columns, rows)
+    classes, k = as_classes(items, n)
+    return _Plan(None, None, (columns, rows), tuple(items), classes, k)
 
 
 def new_game(
@@ -322,38 +378,34 @@ def new_game(
         ArgumentTypeError: an argument of the wrong type.
         ParSearchLimit: the board's exact par needs more than ``max_nodes`` search nodes.
     """
-    budget = as_max_nodes(max_nodes)
-    columns, rows = as_grid(grid)
-    n = columns * rows
-    flag: str | None = None
-    signatures: list[int] | None = None
-    classes: I32 | None = None
-    k = n
-    if isinstance(flag_or_signatures, str):
-        flag = as_flag_code(flag_or_signatures, "flag")
-        from . import signatures as _signatures
-
-        sigs = _flag_signatures(_signatures.piece_signatures, flag, columns, rows)
-        if sigs is not None:
-            signatures = list(sigs)
-            classes, k = _classes_of(sigs)
-    elif flag_or_signatures is not None:
-        signatures = as_grid_signatures(flag_or_signatures, columns, rows)  # type: ignore[assignment]
-        classes, k = as_classes(signatures, n)
+    if type(max_nodes) is int and 1 <= max_nodes < _NO_LIMIT:  # as_max_nodes's common case
+        budget = max_nodes
+    else:
+        budget = as_max_nodes(max_nodes)
+    text_key = (flag_or_signatures, grid) if type(flag_or_signatures) is str and type(grid) is str else None
+    plan = _plans.get(text_key) if text_key is not None else None
+    if plan is None or plan.source is not _signatures.piece_signatures:
+        plan = _make_plan(flag_or_signatures, grid, text_key)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     state = core.rng.seed_to_state(seed)  # validates the seed
-    start, par = core.puzzle.deal(n, classes, k, state, budget)
-    return PuzzleGame(
-        start=start,
-        signatures=signatures,
-        par=par,
-        identity_mode=classes is not None and k == 1,
-        seed=seed,
-        flag=flag,
-        grid=(columns, rows),
-        _classes=classes,
-    )
+    _, flag, dims, signatures, classes, k = plan
+    start, par = core.puzzle.deal(dims[0] * dims[1], classes, k, state, budget)
+    game = _new(PuzzleGame)
+    game.__dict__ = {  # what PuzzleGame(...) stores, field by field (see _result)
+        "start": start,
+        "signatures": None if signatures is None else list(signatures),
+        "par": par,
+        "identity_mode": classes is not None and k == 1,
+        "seed": seed,
+        "flag": flag,
+        "grid": dims,
+        "swap_count": 0,
+        "moves": [],
+        "_tiles": list(start),
+        "_classes": classes,
+    }
+    return game
 
 
 def verify(

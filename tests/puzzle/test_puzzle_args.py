@@ -22,6 +22,39 @@ def test_grid_rule_is_what_resolve_grid_and_new_game_raise(twin, grid):
     assert _error(lambda: puzzle.new_game(None, grid, seed=1)) == expected
 
 
+# new_game's plans: each flag and grid below is dealt once (its plan kept) before the bad input, which
+# must still get the rule's error (a plan is keyed on the exact text, so (5.0, 3) finds none).
+PLANNED = [("FR", "hard"), ("fr", "easy"), (" GB-eng ", "Elite"), ("FR", "4x3"), ("FR", (5, 3))]
+
+
+PLAN_BREAKERS = [
+    ({"seed": -1}, lambda: common.as_seed(-1)),
+    ({"seed": 2**32}, lambda: common.as_seed(2**32)),
+    ({"seed": 1.5}, lambda: common.as_seed(1.5)),
+    ({"seed": True}, lambda: common.as_seed(True)),
+    ({"max_nodes": 0}, lambda: rules.as_max_nodes(0)),
+    ({"max_nodes": True}, lambda: rules.as_max_nodes(True)),
+    ({"max_nodes": 2.0}, lambda: rules.as_max_nodes(2.0)),
+    ({"grid": "huge"}, lambda: rules.as_grid("huge")),
+    ({"grid": (5.0, 3)}, lambda: rules.as_grid((5.0, 3))),
+    ({"grid": (True, 3)}, lambda: rules.as_grid((True, 3))),
+    ({"flag": "France"}, lambda: common.as_flag_code("France", "flag")),
+    ({"flag": b"FR"}, lambda: rules.as_grid_signatures(b"FR", 5, 3)),
+    ({"flag": "fr", "grid": "Hard", "seed": "x", "max_nodes": -1}, lambda: rules.as_max_nodes(-1)),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "rule"), PLAN_BREAKERS, ids=[repr(kwargs) for kwargs, _ in PLAN_BREAKERS])
+def test_new_game_plans_keep_every_check(twin, kwargs, rule):
+    for flag, grid in PLANNED:
+        puzzle.new_game(flag, grid, seed=1)
+        puzzle.new_game(flag, grid, seed=2)  # from the plan
+    call = {"flag": "FR", "grid": "hard", "seed": 3, **kwargs}
+    expected = _error(rule)
+    max_nodes = call.get("max_nodes", puzzle.DEFAULT_MAX_NODES)
+    assert _error(lambda: puzzle.new_game(call["flag"], call["grid"], call["seed"], max_nodes)) == expected
+
+
 def test_grid_rule_reads_names_aliases_and_text():
     assert rules.as_grid(" Elite ") == rules.GRIDS["hard"] == puzzle.GRIDS["hard"]
     assert rules.as_grid("6 × 4") == (6, 4)

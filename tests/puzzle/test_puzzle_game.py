@@ -223,3 +223,65 @@ def test_verify_reads_a_json_log_as_a_log_of_tuples(start, log, sigs):
     assert repr(outcome(_puzzle, as_lists)).replace("[", "(").replace("]", ")") == repr(outcome(_puzzle, log)).replace(
         "[", "("
     ).replace("]", ")")
+
+
+def _fields(obj):
+    """An object's attributes in order, arrays as lists (dataclass == would compare them elementwise)."""
+    return [(name, value.tolist() if hasattr(value, "tolist") else value) for name, value in vars(obj).items()]
+
+
+@pytest.mark.parametrize(
+    ("flag", "grid"),
+    [
+        ("FR", "hard"),
+        (" fr ", "Elite"),
+        ("JP", (4, 3)),
+        ([0, 0, 1, 1, 2, None], "easy"),
+        ([7, 7, 7, 7, 7, 7], "easy"),
+        (None, "3x2"),
+    ],
+    ids=repr,
+)
+def test_new_game_builds_what_puzzle_game_builds(impl, flag, grid):
+    """new_game writes the game's fields without PuzzleGame's __init__: the same fields, in the same
+    order, as __init__ makes of them; the second call (from the plan the first made) the same again,
+    with lists of its own."""
+    game, again = puzzle.new_game(flag, grid, seed=9), puzzle.new_game(flag, grid, seed=9)
+    built = puzzle.PuzzleGame(
+        start=game.start,
+        signatures=game.signatures,
+        par=game.par,
+        identity_mode=game.identity_mode,
+        seed=9,
+        flag=game.flag,
+        grid=game.grid,
+    )
+    assert _fields(game) == _fields(again) == _fields(built)
+    assert game.identity_mode == (flag == [7] * 6)
+    for name in ("signatures", "moves", "_tiles"):
+        if getattr(game, name) is not None:
+            assert getattr(game, name) is not getattr(again, name)
+    game.swap(0, 1)
+    assert again.tiles_by_slot == list(again.start) and again.moves == []
+
+
+@pytest.mark.parametrize(("swaps", "par", "solved"), [(13, 13, True), (15, 13, True), (3, 5, False), (0, 0, False)])
+def test_result_is_what_puzzle_result_builds(swaps, par, solved):
+    import dataclasses
+
+    got = puzzle._result(swaps, par, solved)
+    over = max(0, swaps - par)
+    want = puzzle.PuzzleResult(
+        swaps=swaps, min_possible=par, swaps_over_min=over, perfect=solved and over == 0, solved=solved
+    )
+    assert got == want and hash(got) == hash(want) and repr(got) == repr(want)
+    assert list(vars(got).items()) == list(vars(want).items())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.swaps = 1  # type: ignore[misc]
+
+
+def test_new_game_plans_are_bounded(impl, monkeypatch):
+    monkeypatch.setattr(puzzle, "MAX_PLANS", 3)
+    for text in ("FR", "fr", " FR", "FR ", "Fr"):
+        assert puzzle.new_game(text, "easy", seed=4).start == puzzle.new_game("FR", (3, 2), seed=4).start
+        assert len(puzzle._plans) <= 3
