@@ -763,3 +763,24 @@ def test_a_forked_worker_makes_player_ids_of_its_own() -> None:
     with os.fdopen(read, "rb") as pipe:
         theirs = pipe.read()
     assert theirs and theirs != mine
+
+
+def test_a_forked_worker_makes_token_ids_of_its_own() -> None:
+    """Token ids are a per-process prefix and a counter: a worker forked after the Signer was made
+    takes a prefix of its own, or two workers would sign tokens under one jti (and a Puzzle result
+    spent on one worker would refuse the other's)."""
+    import os
+
+    signer = Signer(SECRET.encode())
+    signer.sign("t", {}, 60)  # the parent has signed before the fork, as a preloaded app may
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its first token's id, then gone without running the parent's exit handlers
+        os.write(write, signer.check("t", signer.sign("t", {}, 60))["jti"].encode())
+        os._exit(0)
+    os.close(write)
+    mine = signer.check("t", signer.sign("t", {}, 60))["jti"]
+    os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        theirs = pipe.read().decode()
+    assert theirs and theirs != mine

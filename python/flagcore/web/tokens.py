@@ -112,6 +112,26 @@ def secret_file(path: str | os.PathLike[str]) -> bytes:
     return made.encode("ascii")
 
 
+class _Jtis:
+    """Token ids: a random prefix per process and a counter. os.urandom per token would cost a
+    system call; a jti needs to be unique, not secret (the payload is readable). Per process, not
+    per Signer: a server that forks its workers after making the app (``--workers``, preload)
+    reseeds the prefix in each child, or two workers would hand out the same ids and a Puzzle
+    result spent on one would refuse another's."""
+
+    def __init__(self) -> None:
+        self.reseed()
+
+    def reseed(self) -> None:
+        self.prefix = _b64(os.urandom(9))
+        self.count = itertools.count()
+
+
+_JTIS = _Jtis()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_JTIS.reseed)
+
+
 class _Key:
     """What one secret keys: tokens, derived values (board ids, player cookies) and its public id."""
 
@@ -134,10 +154,6 @@ class Signer:
         self._by_kid = {k.kid: i for i, k in reversed(list(enumerate(self._keys)))}
         self._token_mac = self._keys[0].token_mac
         self._kid = self._keys[0].kid
-        # jti: unique per token, a random prefix per Signer and a counter (os.urandom per token
-        # would cost a system call; the jti needs to be unique, not secret: the payload is readable)
-        self._jti_prefix = _b64(os.urandom(9))
-        self._jti_count = itertools.count()
 
     @property
     def key_count(self) -> int:
@@ -163,7 +179,7 @@ class Signer:
                 **payload,
                 "k": kind,
                 "exp": int((time.time() if now is None else now) + ttl),
-                "jti": f"{self._jti_prefix}{next(self._jti_count):x}",
+                "jti": f"{_JTIS.prefix}{next(_JTIS.count):x}",
             }
         )  # the MAC covers these bytes
         return f"{self._kid}.{_b64(raw)}.{_b64(self._token_mac.digest(raw))}"
