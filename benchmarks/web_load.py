@@ -32,12 +32,17 @@ replays that guess and grades a second wrong one, deal deals Japan 5x3 with a ra
 The store run (``--stores``) drives the server as browsers do. With a store a guess token is used
 once, so each request is the first guess of a new game (on one of 400 boards): by an
 **anonymous** player (a first visit: no cookie, so the server makes a player, grades the guess,
-writes the game and sets the player's signed cookie) or by a **returning** player (one of 500
-cookies the server set at earlier visits; each (player, board) pair once). The stateless server
+writes the game and sets the player's signed cookie) or by a **returning** player (one of 1,000
+cookies the server set at earlier visits; each (player, board) pair once over all the rounds:
+wrk's threads and runs are seeded and numbered apart, see ``lua``). The stateless server
 ("none") gets the same requests. Each round measures every store's server back to back (GET
 no-op, then both guesses), so the ratios to the stateless guess are side by side. wrk re-sends
 the request it was writing when a connection drops; with a store that second copy is refused
-(409, the replay protection at work), and up to 0.1 % of such refusals are allowed and counted.
+(409, the replay protection at work). The server's own count of its 4xx and 5xx replies (its
+/metrics, every worker's, before and after each run) is the judge: a run with more than 0.1 %
+4xx or any 5xx is invalid (the benchmark stops), and the table gives the 4xx count. The servers
+run from this interpreter (``sys.executable -m granian`` or ``-m uvicorn``), so they serve the
+flagcore it imports.
 
 ``--write-docs PATH`` writes the tables into PATH's block between the markers DOCS_BEGIN and
 DOCS_END (docs/performance.md's server section), so the page holds the figures of a run, not
@@ -49,6 +54,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import shutil
 import socket
@@ -143,12 +149,26 @@ def requests_for(base: str) -> dict[str, tuple[str, object | None]]:
     }
 
 
-def lua(path: str, body: object | None, bodies: list[str] | None = None, cookies: list[str] | None = None) -> str:
+def lua(
+    path: str,
+    body: object | None,
+    run: tuple[int, int, int],
+    bodies: list[str] | None = None,
+    cookies: list[str] | None = None,
+) -> str:
     """A wrk script sending ``body`` to ``path``; "{seed}" becomes a random seed per request, so
     board and deal build a new board every time (no cache can answer them). ``bodies``: each
     request the next of these bodies instead (the store run's first guesses, one per board);
     ``cookies``: with them, each request a player of these cookies, every (player, board) pair
-    once (a player coming back); without them a first visit (no cookie: a new player)."""
+    once (a player coming back); without them a first visit (no cookie: a new player).
+
+    ``run`` is (seed, start, threads). wrk's LuaJIT starts every thread's generator from one fixed
+    seed, so unseeded, every run and every thread draws the same numbers: rounds replayed the
+    same seeds and the same (player, board) pairs, which a store refuses (409). Each thread seeds
+    its generator with the run's seed plus its number, and thread t of n sends request numbers
+    start + t, start + t + n, ...: no two requests of the run share a pair, and the caller gives
+    the next run a start past this one's requests."""
+    seed, start, threads = run
     text = json.dumps(body) if body is not None else ""
 
     def quoted(s: str) -> str:
@@ -157,26 +177,31 @@ def lua(path: str, body: object | None, bodies: list[str] | None = None, cookies
         )
 
     method = "POST" if body is not None else "GET"
+    # setup runs in wrk's main Lua state, once per thread; init in the thread's own state
+    lines = [
+        'wrk.headers["Content-Type"] = "application/json"',
+        "local made = 0",
+        'function setup(thread) thread:set("tid", made); made = made + 1 end',
+        f"function init(args) math.randomseed({seed} + tid); count = {start} + tid - {threads} end",
+    ]
     if bodies is None:
-        return (
-            f'wrk.headers["Content-Type"] = "application/json"\n'
+        lines.append(
             f'request = function() return wrk.format("{method}", {quoted(path)}, nil, '
-            f"{quoted(text) if body is not None else 'nil'}) end\n"
+            f"{quoted(text) if body is not None else 'nil'}) end"
         )
-    # a thread's requests start at a random pair: wrk's threads and repeated runs meet other pairs
-    lines = ['wrk.headers["Content-Type"] = "application/json"', "count = math.random(0, 2147483647)"]
+        return "\n".join(lines) + "\n"
     lines.append("bodies = {" + ", ".join(json.dumps(b) for b in bodies) + "}")
     if cookies:
         lines.append("cookies = {" + ", ".join(json.dumps(c) for c in cookies) + "}")
         lines.append(
-            "request = function() count = count + 1\n"
+            f"request = function() count = count + {threads}\n"
             "  local c = cookies[count % #cookies + 1]\n"
             "  local b = bodies[math.floor(count / #cookies) % #bodies + 1]\n"
             f'  return wrk.format("POST", {json.dumps(path)}, {{["Cookie"] = c}}, b) end'
         )
     else:
         lines.append(
-            "request = function() count = count + 1\n"
+            f"request = function() count = count + {threads}\n"
             f'  return wrk.format("POST", {json.dumps(path)}, nil, bodies[count % #bodies + 1]) end'
         )
     return "\n".join(lines) + "\n"
@@ -209,11 +234,16 @@ def wrk(
     server_pid: int,
     bodies: list[str] | None = None,
     cookies: list[str] | None = None,
+    start: int = 0,
 ) -> dict[str, float]:
+    """One wrk run; with ``bodies`` (the store run), the server's own count of its 4xx and 5xx
+    replies too (its /metrics before and after), and the run is valid only with at most 0.1 % 4xx
+    and no 5xx. ``start``: the first request number (``lua``)."""
     script = scratch / "request.lua"
-    script.write_text(lua(path, body, bodies, cookies))
+    script.write_text(lua(path, body, (random.randrange(2**31), start, args.threads), bodies, cookies))
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script)]
     url = base + path.split("?")[0]
+    before = replies_by_class(base) if bodies else {}
     cpu_before = cpu_seconds(server_pid)
     done = subprocess.run([*cmd, url], capture_output=True, text=True, check=True)
     out = done.stdout
@@ -221,12 +251,19 @@ def wrk(
     count = re.search(r"(\d+) requests in", out)
     if not count or not int(count.group(1)):
         raise SystemExit(f"wrk sent no request to {url}:\n{out}\n{done.stderr}")
+    sent = int(count.group(1))
     failed = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = int(failed.group(1)) if failed else 0
+    refused = server_errors = 0
+    if bodies:
+        time.sleep(FLUSH_WAIT)  # every worker has written its figures (flagcore.web.ops)
+        after = replies_by_class(base)
+        refused, server_errors = (after.get(c, 0) - before.get(c, 0) for c in (4, 5))
     # a bound guess that wrk sends twice (it re-sends the request it was writing when a connection
-    # drops) is refused the second time (409): a handful of those are the rule working
-    if errors > (int(count.group(1)) * 0.001 if bodies and count else 0):
-        raise SystemExit(f"wrk saw error responses for {url}:\n{out}")
+    # drops) is refused the second time (409): a handful of those are the rule working, more
+    # means the run replayed games (the measure is then of refusals, not of guesses)
+    if server_errors or errors > (sent * 0.001 if bodies else 0) or refused > sent * 0.001:
+        raise SystemExit(f"invalid run of {url}: {refused} 4xx and {server_errors} 5xx by the server's count:\n{out}")
 
     def latency(pct: str) -> float:
         m = re.search(rf"^\s*{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
@@ -239,9 +276,31 @@ def wrk(
         "rps": float(rps.group(1)),
         "p50": latency("50"),
         "p99": latency("99"),
-        "cpu_us": cpu / int(count.group(1)) * 1e6,
+        "cpu_us": cpu / sent * 1e6,
         "errors": errors,
+        "refused": refused,
+        "sent": sent,
     }
+
+
+FLUSH_WAIT = 1.5  # seconds: a worker writes its metrics within a second of its last request
+
+
+def replies_by_class(base: str) -> dict[int, float]:
+    """The server's replies so far by status class (4: 4xx, ...), every worker's (its /metrics,
+    read with prometheus-client's parser), the scrapes themselves left out."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(base + "/metrics", timeout=60) as r:
+        text = r.read().decode()
+    classes: dict[int, float] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name == "flagcore_http_requests":
+            for sample in family.samples:
+                if sample.name.endswith("_total") and sample.labels["route"] != "/metrics":
+                    c = int(sample.labels["status"]) // 100
+                    classes[c] = classes.get(c, 0) + sample.value
+    return classes
 
 
 ENDPOINTS = ("board", "daily", "guess", "deal", "verify")
@@ -255,10 +314,23 @@ def start_server(
     the environment's ``env_extra``; returns the process and its base URL."""
     port = free_port()
     here = str(Path(__file__).resolve().parent)
-    env = dict(os.environ, FLAGCORE_SECRET=SECRET, FLAGCORE_STORE=store, PYTHONPATH=here, **env_extra)
+    # the metrics' folder, as flagcore serve makes one per run: /metrics adds up every worker's
+    metrics = tempfile.mkdtemp(prefix="web_load_metrics_")
+    env = dict(os.environ, FLAGCORE_SECRET=SECRET, FLAGCORE_STORE=store, PYTHONPATH=here, FLAGCORE_METRICS_DIR=metrics)
+    env.update(env_extra)
     if server == "granian":
-        cmd = ["granian", "--interface", "asgi", "--factory", "--no-ws", "--workers", str(workers)]
-        cmd += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning"]
+        cmd = [sys.executable, "-m", "granian", "--interface", "asgi", "--factory", "--no-ws"]
+        cmd += [
+            "--workers",
+            str(workers),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ]
     else:  # flagcore serve's options (cli/serve.py): httptools, uvloop
         cmd = [sys.executable, "-m", "uvicorn", "--factory", "--workers", str(workers), "--host", "127.0.0.1"]
         cmd += ["--port", str(port), "--no-access-log", "--log-level", "warning", "--http", "httptools"]
@@ -328,6 +400,7 @@ def player_cookies(base: str, players: int) -> list[str]:
 
 
 STORE_PLAYERS = ("anonymous", "returning")  # a first visit (no cookie), and a player with a cookie
+PLAYERS = 1000  # returning players' cookies: with 400 boards, 400,000 (player, board) pairs per server
 
 
 def store_block(workers: int, args: argparse.Namespace, scratch: Path, stores: dict[str, str]) -> list[str]:
@@ -340,22 +413,36 @@ def store_block(workers: int, args: argparse.Namespace, scratch: Path, stores: d
     servers = {name: start_server(server, workers, url) for name, url in stores.items()}
     rows: list[str] = []
     try:
-        some_base = next(iter(servers.values()))[1]
-        bodies = first_guesses(some_base, 400)  # the same secret on every server: the same boards
+        # each server deals the boards first, as a browser loads a board from the server it then
+        # plays on: a worker's first deal costs seconds (its start), which no guess run should meet;
+        # the same secret on every server, so the same boards
+        every = [first_guesses(base, 400) for _, base in servers.values()]
+        bodies = every[0]
+        assert all(b == bodies for b in every), "the servers deal different boards"
         cookies = {
-            name: player_cookies(base, 500) if stores[name] != "none" else None for name, (_, base) in servers.items()
+            name: player_cookies(base, PLAYERS) if stores[name] != "none" else None
+            for name, (_, base) in servers.items()
         }
+        # each server's next request number: a run starts past the (player, board) pairs of the
+        # runs before it, so no returning player's game is played twice
+        start = dict.fromkeys(servers, 0)
         results: dict[tuple[str, str], list[tuple[dict, dict]]] = {}
         for _ in range(args.rounds):
             for name, (proc, base) in servers.items():
                 noop_run = wrk(base, "/api/noop", None, args, scratch, proc.pid)
                 for kind in STORE_PLAYERS:
                     jar = cookies[name] if kind == "returning" else None
-                    guess_run = wrk(base, "/api/connections/guess", {}, args, scratch, proc.pid, bodies, jar)
+                    guess_run = wrk(
+                        base, "/api/connections/guess", {}, args, scratch, proc.pid, bodies, jar, start[name]
+                    )
+                    if jar:
+                        start[name] += int(guess_run["sent"]) + args.connections  # and wrk's re-sent ones
+                        if start[name] > PLAYERS * len(bodies):
+                            raise SystemExit("the run outgrew its (player, board) pairs: raise PLAYERS")
                     results.setdefault((name, kind), []).append((noop_run, guess_run))
                     print(
                         f"  {server} {workers} worker(s) {name:6s} {kind:9s} guess {guess_run['rps']:8,.0f} rps"
-                        f" ({guess_run['errors']} re-sent requests refused)",
+                        f" ({guess_run['refused']:.0f} 4xx of {guess_run['sent']:.0f})",
                         file=sys.stderr,
                     )
     finally:
@@ -371,9 +458,11 @@ def store_block(workers: int, args: argparse.Namespace, scratch: Path, stores: d
             noop_rps = statistics.median(n["rps"] for n, _ in runs)
             noop_cpu = statistics.median(n["cpu_us"] for n, _ in runs)
             ratio = f"{rps / base_rps:.0%}" if base_rps else "-"
+            refused = sum(g["refused"] for _, g in runs)
+            sent = sum(g["sent"] for _, g in runs)
             rows.append(
                 f"| {server} | {workers} | {name} | {kind} | {rps:,.0f} | {med['p50']:.2f} | {med['p99']:.2f} | "
-                f"{ratio} | {noop_rps:,.0f} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |"
+                f"{ratio} | {noop_rps:,.0f} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) | {refused:.0f} of {sent:,.0f} |"
             )
     return rows
 
@@ -492,8 +581,8 @@ def store_tables(args: argparse.Namespace, scratch: Path) -> list[str]:
         "visit, no cookie; returning: a player's cookie from an earlier visit):",
         "",
         "| server | workers | store | player | requests/s | p50 ms | p99 ms | vs stateless | GET no-op req/s "
-        "| server CPU µs/request (GET no-op) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| server CPU µs/request (GET no-op) | 4xx (all rounds) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     try:
         for workers in (int(w) for w in args.workers.split(",")):
