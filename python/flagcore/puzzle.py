@@ -300,22 +300,22 @@ class _Plan(NamedTuple):
     k: int
 
 
-# new_game's plans of flags: per (flag code, (columns, rows)) and, when the flag and the grid are
-# both plain str, per the text as given, so that a later call with the same text runs no check
-# but its seed's and max_nodes' (a flag's artwork is fixed). Bounded: past MAX_PLANS entries
-# (typed variants of codes and grids) the dict starts again.
-_plans: dict[tuple[str, str | tuple[int, int]], _Plan] = {}
+# new_game's plans of flags: per (flag code, (columns, rows)) and, when the flag is a plain str and
+# the grid a plain str or a pair of plain ints, per the flag and grid as given, so that a later call
+# with the same ones runs no check but its seed's and max_nodes' (a flag's artwork is fixed).
+# Bounded: past MAX_PLANS entries (typed variants of codes and grids) the dict starts again.
+_plans: dict[tuple[str, Any], _Plan] = {}
 MAX_PLANS = 4096
 _signatures: Any = None  # flagcore.signatures, imported on the first flag (import flagcore stays light)
 
 
-def _keep(key: tuple[str, str | tuple[int, int]], plan: _Plan) -> None:
+def _keep(key: tuple[str, Any], plan: _Plan) -> None:
     if len(_plans) >= MAX_PLANS:
         _plans.clear()
     _plans[key] = plan
 
 
-def _make_plan(flag_or_signatures: Any, grid: Any, text_key: tuple[str, str] | None) -> _Plan:
+def _make_plan(flag_or_signatures: Any, grid: Any, text_key: tuple[str, Any] | None) -> _Plan:
     """new_game's checks of its flag or signatures and its grid, in its order (after max_nodes)."""
     global _signatures
     columns, rows = as_grid(grid)
@@ -382,7 +382,11 @@ def new_game(
         budget = max_nodes
     else:
         budget = as_max_nodes(max_nodes)
-    text_key = (flag_or_signatures, grid) if type(flag_or_signatures) is str and type(grid) is str else None
+    text_key: tuple[str, Any] | None = None
+    if type(flag_or_signatures) is str and (
+        type(grid) is str or (type(grid) is tuple and len(grid) == 2 and type(grid[0]) is int and type(grid[1]) is int)
+    ):  # exact types: (5.0, 3) or (True, 3) equals a key of ints, and must reach as_grid's check
+        text_key = (flag_or_signatures, grid)
     plan = _plans.get(text_key) if text_key is not None else None
     if plan is None or plan.source is not _signatures.piece_signatures:
         plan = _make_plan(flag_or_signatures, grid, text_key)

@@ -38,6 +38,8 @@ PLAN_BREAKERS = [
     ({"grid": "huge"}, lambda: rules.as_grid("huge")),
     ({"grid": (5.0, 3)}, lambda: rules.as_grid((5.0, 3))),
     ({"grid": (True, 3)}, lambda: rules.as_grid((True, 3))),
+    ({"grid": (0, 3)}, lambda: rules.as_grid((0, 3))),
+    ({"grid": (5, 3, 1)}, lambda: rules.as_grid((5, 3, 1))),
     ({"flag": "France"}, lambda: common.as_flag_code("France", "flag")),
     ({"flag": b"FR"}, lambda: rules.as_grid_signatures(b"FR", 5, 3)),
     ({"flag": "fr", "grid": "Hard", "seed": "x", "max_nodes": -1}, lambda: rules.as_max_nodes(-1)),
