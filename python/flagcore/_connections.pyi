@@ -39,7 +39,14 @@ def search_categories(
 # the difficulty model's counting kernel (connections_model.pxi; twin: flagcore.reference.connections_model)
 class ModelPrepared:
     def __init__(
-        self, tables: Any, salience: Any, named_flat: Any, named_off: Any, simpler: Any, hides: Any
+        self,
+        tables: Any,
+        salience: Any,
+        named_flat: Any,
+        named_off: Any,
+        simpler: Any,
+        hides: Any,
+        learned: Any = None,
     ) -> None: ...
     @property
     def fits(self) -> Any: ...
@@ -51,9 +58,11 @@ class ModelPrepared:
     def hides(self) -> Any: ...
     @property
     def simpler(self) -> tuple[str | None, ...]: ...
+    @property
+    def learned(self) -> tuple[tuple[float, ...], tuple[float, ...]] | None: ...
 
 def prepare_model(
-    tables: Any, salience: Any, named_flat: Any, named_off: Any, simpler: Any, hides: Any
+    tables: Any, salience: Any, named_flat: Any, named_off: Any, simpler: Any, hides: Any, learned: Any = None
 ) -> ModelPrepared: ...
 def board_model(
     mp: ModelPrepared, group_tiles: Any, cats: Any

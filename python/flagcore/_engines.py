@@ -139,7 +139,15 @@ class ConnectionsEngine(Protocol):
     def search_categories(self, prep: Any, order_flat: I32, order_off: I32, /) -> tuple[int, list[int], list[int]]: ...
     def second_split(self, prep: Any, group_tiles: Any, /) -> list[tuple[int, int]]: ...
     def prepare_model(
-        self, tables: Any, salience: Any, named_flat: Any, named_off: Any, simpler: Any, hides: Any, /
+        self,
+        tables: Any,
+        salience: Any,
+        named_flat: Any,
+        named_off: Any,
+        simpler: Any,
+        hides: Any,
+        learned: Any = None,
+        /,
     ) -> Any: ...
     def board_model(
         self, mp: Any, group_tiles: Any, cats: Any, /

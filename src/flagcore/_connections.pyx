@@ -75,7 +75,7 @@ cdef extern from *:
 cdef class Prepared:
     """The C tables of one (library, mode); built once, shared read-only by every search."""
     cdef Tab tab
-    cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat, _fact, _level  # the arrays the pointers refer to
+    cdef object _pools, _fits, _synthetic, _tag_index, _tier_flat, _fact, _level, _step_rows  # the arrays the pointers refer to
     cdef object _code_lists  # the per-code category lists (fit, pool): flat and offsets each
     cdef readonly object tables   # the generator's Tables (codes, categories, mode) for building Boards
     cdef readonly object kit      # the generator's BoardKit: the Board and Group types to build
@@ -100,9 +100,11 @@ cdef class Prepared:
         self._pools, self._fits, self._synthetic, self._tag_index, self._tier_flat, self._fact = (
             pools, fits, synthetic, tag_index, tier_flat, fact)
         self._level = None
+        self._step_rows = None
         if tables.level is not None:
             self._level = np.zeros(max(n_cat, 1), dtype=np.int32)
             self._level[:n_cat] = tables.level
+            self._step_rows = _step_rows(tables, n_cat)
         self.tables = tables
         self.kit = kit
         self.board_type = kit.board
@@ -135,13 +137,19 @@ cdef class Prepared:
         self.tab.fact = &factv[0]
         self.tab.min_facts = <int>int(tables.min_facts)
         self.tab.tier_flat = &fv[0]
-        cdef int32_t[::1] lv
+        cdef int32_t[::1] lv, sfv, sov
         self.tab.level = NULL
+        self.tab.step_flat = NULL
+        self.tab.step_off = NULL
         self.tab.step_min = <int32_t>int(tables.step[0])
         self.tab.step_max = <int32_t>int(tables.step[1])
         if self._level is not None:
             lv = self._level
             self.tab.level = &lv[0]
+            sfv = self._step_rows[0]
+            sov = self._step_rows[1]
+            self.tab.step_flat = &sfv[0]
+            self.tab.step_off = &sov[0]
         self.tab.code_fit_flat = &cff[0]
         self.tab.code_fit_off = &cfo[0]
         self.tab.code_pool_flat = &cpf[0]
@@ -588,6 +596,24 @@ cdef int second_split_search(const Tab *t, const int32_t *gt, int32_t *out_cats,
     return rc
 
 
+def _step_rows(tables, Py_ssize_t n_cat):
+    """(flat, off): per tier d > 0 and category p placed at tier d-1, tier d's candidates whose level
+    exceeds p's by step[0]..step[1], in tier_flat's order (Tab.step_flat; the twin's step_rows)."""
+    lev = np.asarray(tables.level, dtype=np.int64)
+    flat, counts = [], []
+    for d in range(1, TIERS):
+        cand = np.asarray(tables.tier_flat[int(tables.tier_off[d]):int(tables.tier_off[d + 1])], dtype=np.int64)
+        diff = lev[cand][None, :] - lev[:n_cat, None]
+        ok = (diff >= int(tables.step[0])) & (diff <= int(tables.step[1]))
+        flat.append(np.broadcast_to(cand, ok.shape)[ok])  # row by row: p's row in cand's order
+        counts.append(ok.sum(axis=1))
+    off = np.zeros((TIERS - 1) * n_cat + 1, dtype=np.int32)
+    off[1:] = np.cumsum(np.concatenate(counts)) if n_cat else []
+    rows = np.zeros(max(int(off[-1]), 1), dtype=np.int32)
+    rows[:int(off[-1])] = np.concatenate(flat)
+    return rows, off
+
+
 cdef inline int _choose(int n, int k) noexcept nogil:
     """n choose k for 0 <= k <= 4 (0 when k > n)."""
     cdef int out = 1, i
@@ -619,15 +645,21 @@ cdef int tier_search(const Tab *t, Work *w, int d) noexcept nogil:
     facts_only = not w.legacy and w.order_off == NULL and facts + TIERS - 1 - d < t.min_facts
     if w.order_off != NULL:  # the caller's order (a schedule's preference): no shuffle, no draw
         given, lo, hi = w.order_flat, w.order_off[d], w.order_off[d + 1]
+    elif t.level != NULL and d > 0:
+        # a rated search: each tier harder than the one before by a step in range, the candidates
+        # that pass read from the step row of tier d-1's category (the same moves, in the same order)
+        given = t.step_flat
+        lo = t.step_off[(d - 1) * t.n_cat + w.cats[d - 1]]
+        hi = t.step_off[(d - 1) * t.n_cat + w.cats[d - 1] + 1]
     else:
         given, lo, hi = t.tier_flat, t.tier_off[d], t.tier_off[d + 1]
     for i in range(lo, hi):
         c = given[i]
         if (t.synthetic[c] and w.used_tag[t.tag_index[c]]) or (facts_only and not t.fact[c]):
             continue
-        if t.level != NULL and d > 0 and not (
+        if t.level != NULL and d > 0 and w.order_off != NULL and not (
                 t.step_min <= t.level[c] - t.level[w.cats[d - 1]] <= t.step_max):
-            continue  # a rated search: each tier harder than the one before by a step in range
+            continue  # a caller's order on rated tables: the step filters it as it is
         moves[n] = c
         n += 1
     if w.order_off == NULL:

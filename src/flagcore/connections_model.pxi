@@ -34,10 +34,14 @@ cdef class ModelPrepared:
     cdef const uint64_t[:, ::1] namedv
     cdef const int8_t[::1] salv
     cdef const int8_t[::1] hidev
+    cdef readonly object learned                 # None, or per category (D, w * slope): the learned colours
+    cdef object _learned_d, _learned_w           # float64 arrays the views below view
+    cdef const double[::1] ldv
+    cdef const double[::1] lwv
     cdef int W, n_cat
     cdef ModelWeights wts
 
-    def __init__(self, tables, salience, named_flat, named_off, simpler, hides):
+    def __init__(self, tables, salience, named_flat, named_off, simpler, hides, learned=None):
         cdef Py_ssize_t n_codes = int(tables.n_codes)
         cdef Py_ssize_t W = max(1, (n_codes + 63) // 64)
         cdef Py_ssize_t n_cat = len(tables.fit_off) - 1
@@ -59,6 +63,21 @@ cdef class ModelPrepared:
         self.hidev = hid
         self.W = <int>W
         self.n_cat = <int>n_cat
+        # learned colours (docs/ratings.md, "Colours"): a group's key D + w * slope * (its score's
+        # board part) / SCORE_HIDDEN, the model's order on ties; built once per ratings, read nogil
+        self.learned = None
+        ld = np.zeros(max(n_cat, 1), dtype=np.float64)
+        lw = np.zeros(max(n_cat, 1), dtype=np.float64)
+        if learned is not None:
+            self.learned = (tuple([float(x) for x in learned[0]]), tuple([float(x) for x in learned[1]]))
+            if len(self.learned[0]) != n_cat or len(self.learned[1]) != n_cat:
+                # flagcore's own data (flagcore.ratings.colouring builds it): a wrong length is its bug
+                raise ValueError("connections model: learned colours need one (D, w) per category")
+            ld[:n_cat] = self.learned[0]
+            lw[:n_cat] = self.learned[1]
+        self._learned_d, self._learned_w = ld, lw
+        self.ldv = ld
+        self.lwv = lw
         weights = tuple(_layout.PHANTOM_SIZE_WEIGHT)
         if len(weights) > MODEL_MAX_SIZE_WEIGHT:
             # flagcore's own constant, not user input: the C table has a fixed size
@@ -82,11 +101,12 @@ cdef class ModelPrepared:
         self.wts.pull_cap = _layout.PULL_CAP
 
 
-def prepare_model(tables, salience, named_flat, named_off, simpler, hides):
+def prepare_model(tables, salience, named_flat, named_off, simpler, hides, learned=None):
     """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat,
     offsets), per category the label without its clause (None without a clause), and per category
-    1 when the tiles that carry its named feature hide the group (0: a plain clause, its lure not scored)."""
-    return ModelPrepared(tables, salience, named_flat, named_off, simpler, hides)
+    1 when the tiles that carry its named feature hide the group (0: a plain clause, its lure not scored);
+    ``learned``: None, or (D, w * slope) per category, which the steered searches colour by."""
+    return ModelPrepared(tables, salience, named_flat, named_off, simpler, hides, learned)
 
 
 cdef int model_kernel(const uint64_t[:, ::1] fits, const uint64_t[:, ::1] named, const int8_t[::1] sal,
@@ -223,15 +243,32 @@ cdef inline int pair_salience(const int8_t[::1] sal, const int32_t *cats) noexce
     return a + b
 
 
-cdef void colour_order(const int32_t *grows, int32_t *order) noexcept nogil:
-    """order[t] = the search's group shown in colour t: by model score, then search tier."""
-    cdef int i, j, x
+cdef inline bint shown_after(const int32_t *grows, const double *key, int a, int b) noexcept nogil:
+    """Group a goes after group b: a higher learned key (with learned colours), else a higher score."""
+    if key != NULL and key[a] != key[b]:
+        return key[a] > key[b]
+    return grows[4 * a + 3] > grows[4 * b + 3]
+
+
+cdef void colour_order(const int32_t *grows, const int32_t *cats, const double *ld, const double *lw,
+                       const int8_t[::1] sal, const ModelWeights *wts, int32_t *order) noexcept nogil:
+    """order[t] = the search's group shown in colour t: by model score, then search tier; with
+    learned colours (ld, lw not NULL: ModelPrepared.learned) by the learned key first, the key
+    computed as flagcore.ratings.colouring.recolour does (the same doubles in the same order)."""
+    cdef int i, j, x, c
+    cdef double key[4]
+    cdef const double *k = NULL
+    if ld != NULL:
+        for i in range(TIERS):
+            c = cats[i]
+            key[i] = ld[c] + lw[c] * <double>(grows[4 * i + 3] - wts.hidden * (wts.salience_max - sal[c])) / <double>wts.hidden
+        k = key
     for i in range(TIERS):
         order[i] = i
-    for i in range(1, TIERS):
+    for i in range(1, TIERS):  # insertion: stable, so the search tier breaks the last ties
         x = order[i]
         j = i - 1
-        while j >= 0 and grows[4 * order[j] + 3] > grows[4 * x + 3]:
+        while j >= 0 and shown_after(grows, k, order[j], x):
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = x
@@ -384,7 +421,8 @@ def search_board_model(Prepared prep not None, ModelPrepared mp not None, uint32
                 raise MemoryError("connections: out of memory")
             events = event_dicts(codes, prep.tables.categories,
                                  [tuple([w.events[i * EW + k] for k in range(EW)]) for i in range(w.n_events)])
-        colour_order(bgrows, order)
+        colour_order(bgrows, bcats, &mp.ldv[0] if mp.learned is not None else NULL, &mp.lwv[0], salv, &mp.wts,
+                     order)
         for t in range(TIERS):
             rank[order[t]] = t
         group_type = prep.group_type
@@ -449,6 +487,8 @@ def search_many_model(Prepared prep not None, ModelPrepared mp not None, const u
     cdef const int8_t[::1] salv = mp.salv
     cdef const int8_t[::1] hidev = mp.hidev
     cdef const int8_t[::1] simplerv = mp.simplerv
+    cdef const double *ld = &mp.ldv[0] if mp.learned is not None else NULL
+    cdef const double *lw = &mp.lwv[0]
     # The kernel's own guard: batch.py allocates these arrays, so a mismatch is flagcore's bug.
     if (status.shape[0] != n or cats.shape[0] != n or group_tiles.shape[0] != n or tiles.shape[0] != n
             or decoys.shape[0] != n or counters.shape[0] != n or ambiguous.shape[0] != n
@@ -476,7 +516,7 @@ def search_many_model(Prepared prep not None, ModelPrepared mp not None, const u
                     break
                 if status[i] != STATUS_OK:
                     continue
-                colour_order(bgrows, order)
+                colour_order(bgrows, bcats, ld, lw, salv, &mp.wts, order)
                 for t in range(TIERS):
                     rank[order[t]] = t
                 for t in range(TIERS):

@@ -68,6 +68,11 @@ cdef struct Tab:
     int32_t *level               # n_cat, or NULL: no such rule
     int32_t step_min
     int32_t step_max
+    # with level: the step rows, tier d's candidates (in tier_flat's order) that pass the step from
+    # category p at tier d-1, at step_flat[step_off[(d-1)*n_cat+p]..step_off[(d-1)*n_cat+p+1]]
+    # (built once per tables: an entry then reads its moves instead of filtering every candidate)
+    int32_t *step_flat
+    int32_t *step_off
     # per code, the categories whose fit set (pool) holds it: code x at *_off[x]..*_off[x+1] (second splits)
     int32_t *code_fit_flat
     int32_t *code_fit_off

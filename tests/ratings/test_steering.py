@@ -154,3 +154,29 @@ def test_the_kernel_colours_as_recolour_does(rated, mode, twin) -> None:
                 again.stats["model"]["difficulty"] = level
                 assert again == board and again.stats == board.stats
     assert moved > 0  # the learned keys recoloured some boards
+
+
+@settings(max_examples=10, deadline=None)
+@given(start=st.integers(0, 2**32 - 40), mode=st.sampled_from(MODES), level=st.sampled_from(LEVELS))
+def test_twins_batch_with_the_learned_keys_alike(rated, start, mode, level) -> None:
+    """search_many_model on the ratings' tables (step rows, learned keys): both twins write the
+    same rows, and each row's groups are generate's, in its colours."""
+    from flagcore._connections_layout import COUNTERS, MODEL_ROW
+
+    def rows(impl):
+        rm = rated_model(impl, None, mode, rated[mode])
+        n = 8
+        out = [np.zeros(n, np.int8), np.zeros((n, 4), np.int32), np.zeros((n, 16), np.int32)]
+        out += [np.zeros((n, 16), np.int32), np.zeros((n, 3), np.int32), np.zeros((n, COUNTERS), np.int32)]
+        out += [np.zeros(n, np.int8), np.zeros(n, np.int8), np.zeros((n, MODEL_ROW), np.int32)]
+        states = np.arange(start, start + n, dtype=np.uint32)
+        impl.search_many_model(rm.search_at(level), rm.mt.prepared, states, True, *difficulty_target(level), *out)
+        return rm, out
+
+    rm, a = rows(compiled)
+    _, b = rows(reference)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    ids = [c.id for c in rm.mt.tables.categories]
+    for i in range(8):
+        board = connections.generate(start + i, mode, difficulty=level, ratings=rated[mode])
+        assert [ids[c] for c in a[1][i]] == [g.category_id for g in board.groups]

@@ -261,23 +261,26 @@ def model_tables(impl: ConnectionsEngine, library: Library | None, mode: str) ->
     return built
 
 
-def _prepare(impl: Any, tables: Tables, data: Sequence[CategoryDifficulty], salience: Sequence[int]) -> Any:
+def _prepare(
+    impl: Any, tables: Tables, data: Sequence[CategoryDifficulty], salience: Sequence[int], learned: Any = None
+) -> Any:
     known = _code_index(tables)
     rows = [sorted(known[x] for x in d.named) if d.named else [] for d in data]
     off = np.zeros(len(rows) + 1, dtype=np.int32)
     off[1:] = np.cumsum([len(r) for r in rows])
     flat = np.array([x for r in rows for x in r], dtype=np.int32)
     hides = [0 if d.plain else 1 for d in data]  # a plain clause's lure is counted, not scored
-    return impl.prepare_model(tables, list(salience), flat, off, [d.simpler for d in data], hides)
+    return impl.prepare_model(tables, list(salience), flat, off, [d.simpler for d in data], hides, learned)
 
 
-def prepare_with_salience(impl: Any, mt: ModelTables, salience: Sequence[int]) -> Any:
+def prepare_with_salience(impl: Any, mt: ModelTables, salience: Sequence[int], learned: Any = None) -> Any:
     """``mt``'s model prepared for ``impl`` on other saliences (one per category, 0..SALIENCE_MAX):
-    what ratings steer the search with (flagcore.ratings.colouring)."""
+    what ratings steer the search with (flagcore.ratings.colouring), and ``learned`` (None, or
+    per category (D, w * slope)) the colours the steered searches give."""
     if len(salience) != len(mt.data) or not all(type(s) is int and 0 <= s <= SALIENCE_MAX for s in salience):
         # flagcore's own data (the ratings module builds it): a wrong length is its bug
         raise ValueError(f"salience: one int 0..{SALIENCE_MAX} per category ({len(mt.data)})")
-    return _prepare(impl, mt.tables, mt.data, salience)
+    return _prepare(impl, mt.tables, mt.data, salience, learned)
 
 
 def _raw_model(board: Board, library: Library | None) -> tuple[ModelTables, list[int], list[str], Any]:

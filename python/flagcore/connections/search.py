@@ -29,7 +29,7 @@ from .._engines import ConnectionsEngine
 from .._impl import core
 from ..errors import ArgumentError
 from ..library import Library
-from ..ratings.colouring import rated_model, recolour
+from ..ratings.colouring import rated_model
 from ..ratings.document import as_ratings
 from ..types import Difficulty, Mode
 from .board import Board
@@ -191,15 +191,18 @@ def _run(impl: ConnectionsEngine, plan: _Plan, state: int, seed: int | str, rati
         return plain
     if ratings is None:
         board: Board = impl.search_board_model(plan.prepared, plan.model, state, seed, plan.decoy, *plan.target, trace)
-    else:
-        # steered and coloured by learned difficulty (flagcore.ratings.colouring; docs/ratings.md):
-        # the search on the ratings' own tables for the level (steering 2) or the library's (1)
-        rm = _rated(impl, plan, ratings)
-        search = rm.search_at(plan.difficulty)
-        board = recolour(
-            impl.search_board_model(search, rm.mt.prepared, state, seed, plan.decoy, *plan.target, trace), rm
-        )
-    board.stats["model"]["difficulty"] = plan.difficulty
+        board.stats["model"]["difficulty"] = plan.difficulty
+        return board
+    # steered and coloured by learned difficulty (flagcore.ratings.colouring; docs/ratings.md): the
+    # search on the ratings' own tables for the level (steering 2) or the library's (1), coloured in
+    # the kernel by the learned keys its model tables carry (as recolour colours a daily)
+    rm = _rated(impl, plan, ratings)
+    board = impl.search_board_model(
+        rm.search_at(plan.difficulty), rm.mt.prepared, state, seed, plan.decoy, *plan.target, trace
+    )
+    model = board.stats["model"]
+    model["ratings"] = rm.digest
+    model["difficulty"] = plan.difficulty
     return board
 
 

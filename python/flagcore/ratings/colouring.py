@@ -24,8 +24,9 @@ Per category of a mode (the library's tables order):
   the learned difficulty where the category is rated, today's per-board score where it is not
   (its lure and pulls, which a rating already averages over), the model's colour order on ties.
 
-The kernels run unchanged on the effective saliences (both twins take them the same way through
-``prepare_model``), and the colouring is this module's Python, after either twin: the twins agree.
+The kernels run on the effective saliences and colour by the learned keys (both twins take them
+the same way through ``prepare_model``'s ``learned``, built here once per ratings): the twins agree.
+``recolour`` gives the same colours to a board coloured by the model (a daily: its schedule's board).
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ def rated_model(impl: Any, library: Library | None, mode: str, ratings: Ratings)
     d, w = blend(ratings, mode, ids, sal)
     steer = steering_saliences(d, sal)
     mm = ratings.model.get(mode)
+    slope = mm.slope if mm else 0.25
     plain = tables_for(impl, lib, mode)[1]
     search = {}
     for name in YELLOW_OCTILES:
@@ -160,13 +162,14 @@ def rated_model(impl: Any, library: Library | None, mode: str, ratings: Ratings)
     rm = RatedModel(
         digest,
         search,
-        ModelTables(base.tables, base.data, prepare_with_salience(impl, base, steer)),
+        # the kernels colour by the learned keys (the same (D, w * slope) as recolour's terms)
+        ModelTables(base.tables, base.data, prepare_with_salience(impl, base, steer, _learned(d, w, slope))),
         tuple(steer),
         tuple(float(x) for x in d),
         tuple(float(x) for x in w),
-        mm.slope if mm else 0.25,
+        slope,
         {cid: i for i, cid in enumerate(ids)},
-        _terms(ids, d, w, steer, mm.slope if mm else 0.25),
+        _terms(ids, d, w, steer, slope),
     )
     with _lock:
         per = lib.__dict__.setdefault(_CACHE_ATTR, {})
@@ -174,6 +177,11 @@ def rated_model(impl: Any, library: Library | None, mode: str, ratings: Ratings)
             per.clear()
         per.setdefault(key, rm)
         return per[key]  # type: ignore[no-any-return]
+
+
+def _learned(d: np.ndarray, w: np.ndarray, slope: float) -> tuple[list[float], list[float]]:
+    """Per category (D, w * slope): what a learned colour key reads (the floats of _terms)."""
+    return [float(x) for x in d], [float(x) * slope for x in w]
 
 
 def _terms(

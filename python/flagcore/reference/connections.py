@@ -47,8 +47,10 @@ Steered by ratings (``Tables.level`` and ``Tables.step``, which flagcore.ratings
 from learned difficulty): at tier d > 0 only the candidates whose level exceeds that of the
 category placed at tier d - 1 by ``step[0]`` to ``step[1]`` are moves (filtered before the
 shuffle, like a synthetic tag already on the board), so the four groups climb in learned
-difficulty by clear steps. This only removes boards, so the search stays complete over the boards
-that climb; tables without levels (a library's own) search as before, draw for draw.
+difficulty by clear steps. Those candidates are read from the step rows, built once when the
+tables are prepared (``Prepared.step_rows``: the same moves in the same order as filtering). This
+only removes boards, so the search stays complete over the boards that climb; tables without
+levels (a library's own) search as before, draw for draw.
 
 In trivia mode the fixed search from a seed also keeps room for ``min_facts`` (two) *fact* groups,
 categories flags mode never uses: at tier d, when the facts placed plus the tiers after d fall
@@ -122,7 +124,7 @@ from .._connections_layout import (
     TEMPTING,
     TIERS,
 )
-from .connections_model import ModelPrepared, board_model, prepare_model
+from .connections_model import ModelPrepared, board_model, learned_key, prepare_model
 from .rng import Rng, shuffle
 
 # + the layout names
@@ -154,6 +156,7 @@ class Prepared:
         "code_fits",
         "level",
         "step",
+        "step_rows",
     )
 
     def __init__(self, tables: Any, kit: Any) -> None:
@@ -178,6 +181,15 @@ class Prepared:
         self.min_facts = int(tables.min_facts)
         self.level = None if tables.level is None else [int(v) for v in tables.level]
         self.step = (int(tables.step[0]), int(tables.step[1]))
+        # with levels, the step rows: step_rows[d - 1][p] = tier d's candidates (in their order) whose
+        # level exceeds that of category p by step[0]..step[1], built once (the core's Tab.step_flat)
+        self.step_rows: list[list[list[int]]] | None = None
+        if self.level is not None:
+            lv, (lo, hi) = self.level, self.step
+            self.step_rows = [
+                [[c for c in self.tier_lists[d] if lo <= lv[c] - lv[p] <= hi] for p in range(len(self.pools))]
+                for d in range(1, TIERS)
+            ]
         # per code, the categories whose fit set holds it (ascending): second_split reads 16 of them
         self.code_fits: list[list[int]] = [[] for _ in range(self.n_codes)]
         for c, fit in enumerate(self.fits):
@@ -231,6 +243,9 @@ class _Search:
         p = self.p
         self.counters[C_ENTRIES + d] += 1
         given = p.tier_lists[d] if self.orders is None else self.orders[d]
+        rows = p.step_rows if self.orders is None and d > 0 else None
+        if rows is not None:  # a rated search: the moves a step above tier d-1's category, from its step row
+            given = rows[d - 1][self.cats[-1]]
         # the fixed search keeps room for min_facts fact groups: when the tiers left after this one
         # cannot bring the count up, only facts are moves here
         # (a caller's order, search_categories, is searched as given: the schedule plans its own days)
@@ -239,7 +254,7 @@ class _Search:
         )
         # a rated search (Tables.level): a move is harder than the tier before by a step in range
         lv = p.level if p.level is not None else []
-        below = lv[self.cats[-1]] if lv and d > 0 else None
+        below = lv[self.cats[-1]] if lv and d > 0 and rows is None else None  # a caller's order: filtered here
         step_lo, step_hi = p.step
         moves = [
             c
@@ -564,11 +579,14 @@ def steer_one(
     return k, t, pair, st, raw, groups
 
 
-def _coloured(raw: Any, groups: Any) -> tuple[list[int], list[int], Any]:
+def _coloured(raw: Any, groups: Any, mp: ModelPrepared) -> tuple[list[int], list[int], Any]:
     """(order: the search's group shown in each colour, rank: each group's colour, the raw result
     with its groups and decoy in colour order)."""
     status, cats, gt, tiles, dec, counters, amb, arg, events = raw
-    order = sorted(range(TIERS), key=lambda g: (groups[g][3], g))
+    if mp.learned is None:
+        order = sorted(range(TIERS), key=lambda g: (groups[g][3], g))
+    else:  # learned colours: the learned key first, the model's order on ties
+        order = sorted(range(TIERS), key=lambda g: (learned_key(mp, cats[g], groups[g][3]), groups[g][3], g))
     rank = [0] * TIERS
     for colour, g in enumerate(order):
         rank[g] = colour
@@ -609,7 +627,7 @@ def search_board_model(
     if trace:
         raw = search_one(prep, st, False, decoy, True)  # the chosen attempt once more, traced
     cats = raw[1]
-    order, _, coloured = _coloured(raw, groups)
+    order, _, coloured = _coloured(raw, groups, mp)
     board = prep.kit.assemble(prep.tables, seed, False, coloured)
     labels = [mp.simpler[cats[g]] if mp.simpler[cats[g]] is not None and groups[g][1] == 0 else None for g in order]
     if any(labels):
@@ -655,7 +673,7 @@ def search_many_model(
             status[i], counters[i] = raw[0], raw[5]
             continue
         k, t, pair, _, raw, groups = found
-        order, _, (st, c, gt, tl, dec, cnt, amb, arg, _) = _coloured(raw, groups)
+        order, _, (st, c, gt, tl, dec, cnt, amb, arg, _) = _coloured(raw, groups, mp)
         status[i], cats[i], group_tiles[i], tiles[i], decoys[i], counters[i] = st, c, gt, tl, dec, cnt
         ambiguous[i], arguable[i] = amb, arg
         simpler = [1 if mp.simpler[raw[1][g]] is not None and groups[g][1] == 0 else 0 for g in order]

@@ -52,7 +52,7 @@ PhantomRow = tuple[int, int, int, int, int]
 class ModelPrepared:
     """One (library, mode)'s model tables as Python sets: fit and named sets, saliences, lure weights."""
 
-    __slots__ = ("fit_sets", "hides", "named_sets", "salience", "simpler")
+    __slots__ = ("fit_sets", "hides", "learned", "named_sets", "salience", "simpler")
 
     def __init__(
         self,
@@ -62,6 +62,7 @@ class ModelPrepared:
         named_off: Any,
         simpler: Sequence[str | None],
         hides: Sequence[int],
+        learned: Any = None,
     ) -> None:
         foff = tables.fit_off.tolist()
         fflat = tables.fit_flat.tolist()
@@ -73,6 +74,13 @@ class ModelPrepared:
         self.salience = [int(s) for s in salience]
         self.simpler = tuple(simpler)
         self.hides = [int(h) for h in hides]
+        # learned colours (docs/ratings.md, "Colours"): None, or per category (D, w * slope)
+        self.learned: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+        if learned is not None:
+            self.learned = (tuple(float(x) for x in learned[0]), tuple(float(x) for x in learned[1]))
+            if len(self.learned[0]) != len(self.fit_sets) or len(self.learned[1]) != len(self.fit_sets):
+                # flagcore's own data (flagcore.ratings.colouring builds it): a wrong length is its bug
+                raise ValueError("connections model: learned colours need one (D, w) per category")
 
 
 def prepare_model(
@@ -82,11 +90,21 @@ def prepare_model(
     named_off: Any,
     simpler: Sequence[str | None],
     hides: Sequence[int],
+    learned: Any = None,
 ) -> ModelPrepared:
     """The model's tables: ``tables`` (the search's), a salience per category, named sets (flat,
     offsets), per category the label without its clause (None without a clause), and per category
-    1 when the tiles that carry its named feature hide the group (0: a plain clause, its lure not scored)."""
-    return ModelPrepared(tables, salience, named_flat, named_off, simpler, hides)
+    1 when the tiles that carry its named feature hide the group (0: a plain clause, its lure not scored);
+    ``learned``: None, or (D, w * slope) per category, which the steered searches colour by."""
+    return ModelPrepared(tables, salience, named_flat, named_off, simpler, hides, learned)
+
+
+def learned_key(mp: ModelPrepared, c: int, score: int) -> float:
+    """The learned colour key of a group of category c with model score ``score`` (mp.learned set):
+    D + w * slope * (the score's board part: lure and pulls) / SCORE_HIDDEN, as recolour computes it."""
+    assert mp.learned is not None
+    hidden = SCORE_HIDDEN * (SALIENCE_MAX - mp.salience[c])
+    return mp.learned[0][c] + mp.learned[1][c] * (score - hidden) / SCORE_HIDDEN
 
 
 def phantom_strength(salience: int, members: int, spread: int, one_away: bool) -> int:
