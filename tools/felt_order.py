@@ -2,7 +2,9 @@
 
 Each blind play-tester writes, after a game, the four labels from the easiest felt to the hardest
 (records/felt/blind-games.jsonl: one line a game with its ``player``, ``seed`` or ``daily``, ``mode``,
-``difficulty``, ``felt`` and the player's fairness notes). This reads them back and counts, per
+``difficulty``, ``felt`` and the player's fairness notes). A line written by ``play_blind.py felt``
+also holds the ``board`` as the player met it, which is read as it is; a line without it deals its
+board again from the seed (the data may since have changed it). This reads them back and counts, per
 board, how far the colours (yellow .. purple) are from the felt order: exactly, or within one
 swap (one exchange of two groups, any two). A felt label the board does not show (misspelt) drops
 that game from the count.
@@ -38,6 +40,9 @@ from flagcore.ratings import fit, load_ratings, read_records
 from flagcore.ratings.colouring import rated_model
 from flagcore.ratings.shipped import SHIPPED
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from play_blind import board_of  # noqa: E402
+
 _RATINGS_BY_DIGEST: dict[str, Any] = {}  # the ratings a board was dealt with, by digest
 
 
@@ -57,6 +62,8 @@ def _board(game: dict[str, Any]) -> Board:
     if game.get("ratings"):
         ratings = load_ratings(SHIPPED if game["ratings"] == "shipped" else game["ratings"])
         _RATINGS_BY_DIGEST[ratings.digest] = ratings
+    if game.get("board"):  # the board as the player met it (play_blind.py felt): not dealt again
+        return board_of(game["board"])
     if game.get("daily"):
         return connections.daily(game["daily"], game["mode"], ratings=ratings)
     kwargs: dict[str, Any] = {} if game.get("difficulty") in (None, "normal") else {"difficulty": game["difficulty"]}

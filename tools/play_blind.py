@@ -19,6 +19,15 @@ Every game that ends is also appended, as one play record (docs/ratings.md), to 
 ratings are fitted from (``flagcore ratings fit --records records/blind-games.jsonl``).
 
 ``--png`` draws the remaining tiles (no groups outlined) at the picture's tile size.
+
+The state file keeps the board as the player met it (``board``: its id, tiles, groups with their
+category ids, labels, members and dealt colours, and the model's scores), so a game replays, and
+its record and felt order name, that board even after the data changes and the seed deals
+another; a state file without it (older games) deals its board again from the seed. After a game,
+
+    python tools/play_blind.py felt STATE --player P LABEL LABEL LABEL LABEL   # easiest felt first
+
+prints its felt-order line (records/felt/, tools/felt_order.py) with that board in it.
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ from typing import Any
 
 from flagcore import connections
 from flagcore.connections import ConnectionsGame
-from flagcore.connections.board import Board
+from flagcore.connections.board import Board, Group
 from flagcore.library import load_library
 from flagcore.ratings import load_ratings, record_of_game, write_records
 from flagcore.ratings.shipped import SHIPPED
@@ -55,7 +64,32 @@ def _ratings(choice: str | None) -> Any:
     return load_ratings(SHIPPED if choice == "shipped" else choice)
 
 
+def met(board: Board) -> dict[str, Any]:
+    """The board as the player meets it, in JSON: what ``board_of`` rebuilds without the engine."""
+    model = board.stats.get("model") or {}
+    return {
+        "id": connections.board_id(board),
+        "seed": board.seed,
+        "mode": board.mode,
+        "tiles": list(board.tiles),
+        "groups": [g.to_dict() for g in board.groups],  # yellow first: the colours it was dealt in
+        "model": {k: model.get(k) for k in ("scores", "difficulty", "ratings")},
+    }
+
+
+def board_of(kept: dict[str, Any]) -> Board:
+    """The Board ``met`` kept (its groups, colours and the model's scores as dealt)."""
+    groups = tuple(Group(g["tier"], g["label"], tuple(g["codes"]), g["category_id"]) for g in kept["groups"])
+    model = {k: v for k, v in kept["model"].items() if v is not None}
+    board = Board(tuple(kept["tiles"]), groups, kept["seed"], kept["mode"], False, {"model": model})  # type: ignore[arg-type]
+    if connections.board_id(board) != kept["id"]:
+        raise ValueError(f"kept board {kept['id']!r}: its fields name another board")
+    return board
+
+
 def _board(state: dict[str, Any]) -> Board:
+    if state.get("board"):  # the board the player met, whatever the engine deals today
+        return board_of(state["board"])
     ratings = _ratings(state.get("ratings"))
     if state.get("daily"):
         return connections.daily(state["daily"], state["mode"], ratings=ratings)
@@ -181,6 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     records = sub.add_parser("records")
     records.add_argument("states", nargs="+")
     guess.add_argument("--records", default=str(RECORDS), help="append the finished game here (JSON lines)")
+    felt = sub.add_parser("felt")
+    felt.add_argument("state")
+    felt.add_argument("--player", required=True)
+    felt.add_argument("labels", nargs=4, help="the four groups' labels, easiest felt first")
     a = ap.parse_args(argv)
 
     if a.cmd == "new":
@@ -195,8 +233,22 @@ def main(argv: list[str] | None = None) -> int:
             "guesses": [],
         }
         board, game = _replay(state)
+        state["board"] = met(board)
         Path(a.state).write_text(json.dumps(state, indent=1))
         _show(board, game, a.png)
+        return 0
+    if a.cmd == "felt":
+        state = json.loads(Path(a.state).read_text())
+        board, game = _replay(state)
+        labels = [g.label for g in board.groups]
+        if not game.over or sorted(a.labels) != sorted(labels):
+            ap.error(f"felt: a finished game and its four labels, easiest first: {labels}")
+        where = {"daily": state["daily"]} if state.get("daily") else {"seed": state["seed"]}
+        line = {"player": a.player, **where, "mode": state["mode"], "difficulty": state.get("difficulty")}
+        if state.get("ratings"):
+            line["ratings"] = state["ratings"]
+        line.update(felt=a.labels, board=met(board))
+        print(json.dumps(line))
         return 0
     if a.cmd in ("show", "guess"):
         state = json.loads(Path(a.state).read_text())
