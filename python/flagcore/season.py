@@ -123,13 +123,43 @@ def as_season_key(key: Any) -> bytes | None:
     return key
 
 
+def spread_blocks(items: list[T], b: int, kind: Callable[[T], tuple[Hashable, Hashable]]) -> list[T]:
+    """``items`` rearranged so that, cut into blocks of b, the items of one kind sit in blocks far
+    apart. ``kind(x)`` is (its family, its label): the families, largest first (ties in the given
+    order), deal their items, one label's items one after the other, to the blocks in the order
+    0, 2, 4, ..., 1, 3, ... (each block holding b items at most, the last its remainder), so two
+    items of a family share a block only when it has more items than there are blocks, and two of
+    one label sit two blocks apart (at least b + 1 days in every cycle) unless their family's
+    turn of the deal wraps. Each block keeps the given order of its items."""
+    n = len(items)
+    sizes = [min(b, n - j) for j in range(0, n, b)]
+    order = list(range(0, len(sizes), 2)) + list(range(1, len(sizes), 2))
+    families: dict[Hashable, list[T]] = {}
+    first: dict[tuple[Hashable, Hashable], int] = {}
+    for j, x in enumerate(items):
+        families.setdefault(kind(x)[0], []).append(x)
+        first.setdefault(kind(x), j)
+    blocks: list[list[T]] = [[] for _ in sizes]
+    turn = 0
+    for family in sorted(families.values(), key=len, reverse=True):  # stable: ties keep the given order
+        for x in sorted(family, key=lambda x: first[kind(x)]):  # one label's items together
+            while len(blocks[order[turn % len(order)]]) >= sizes[order[turn % len(order)]]:
+                turn += 1
+            blocks[order[turn % len(order)]].append(x)
+            turn += 1
+    place = {x: j for j, x in enumerate(items)}
+    return [x for block in blocks for x in sorted(block, key=place.__getitem__)]
+
+
 class Rotation(Generic[T]):
     """``items`` dealt one a day in cycles of len(items) days (see the module docstring).
 
     ``fits(item, day)``, when given, says whether an item may sit on a day (a category next to the
     categories other rotations put on that day): each block's items are then matched to the
     block's days so that as many as possible fit (:func:`match`), still inside their block, so the
-    gap bound holds unchanged.
+    gap bound holds unchanged. ``spread(item)``, when given, is (its family, its label), what a
+    player sees: the blocks are then dealt so that items of one family sit in blocks far apart
+    (:func:`spread_blocks`).
     """
 
     def __init__(
@@ -140,6 +170,7 @@ class Rotation(Generic[T]):
         ease: Callable[[T, int], float] | None = None,
         season_key: bytes | None = None,
         rng: Any = None,
+        spread: Callable[[T], tuple[Hashable, Hashable]] | None = None,
     ) -> None:
         if not items:
             raise ValueError(f"rotation {key!r}: no items to rotate")  # flagcore's invariant, not an argument
@@ -154,6 +185,8 @@ class Rotation(Generic[T]):
         self.items = frozenset(items)  # what it deals (no cycle needs computing to know)
         base = self.rng.shuffle(list(items), self.rng.Rng(keyed(key, season_key)))
         b = block_size(self.n)
+        if spread is not None:
+            base = spread_blocks(base, b, spread)
         self.blocks: tuple[tuple[T, ...], ...] = tuple(tuple(base[j : j + b]) for j in range(0, self.n, b))
         self._cycles: dict[int, tuple[tuple[T, ...], dict[T, int]]] = {}
 

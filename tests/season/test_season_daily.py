@@ -218,3 +218,41 @@ def test_trivia_labels_keep_their_tiers_gap():
     figures = shown_figures([daily(d, "trivia") for d in YEAR], categories(sched), [r.n for r in sched.rotations])
     for tier in figures["tiers"]:
         assert tier["min_gap"] >= tier["target_gap"], tier
+
+
+@settings(max_examples=60, deadline=None)
+@given(kinds=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2)), min_size=1, max_size=60))
+def test_spread_blocks_deals_a_family_to_far_blocks(kinds):
+    from flagcore.season import spread_blocks
+
+    items = list(range(len(kinds)))
+    b = block_size(len(items))
+    out = spread_blocks(items, b, lambda x: kinds[x])
+    assert sorted(out) == items
+    blocks = [out[j : j + b] for j in range(0, len(out), b)]
+    assert all(block == sorted(block) for block in blocks)  # each block keeps the given order
+    block_of = {x: j for j, block in enumerate(blocks) for x in block}
+    for family in {f for f, _ in kinds}:
+        members = [x for x in items if kinds[x][0] == family]
+        if len(members) <= len(blocks):  # a family no larger than the blocks: one item a block
+            assert len({block_of[x] for x in members}) == len(members)
+
+
+def test_days_keep_the_schedule_version_they_were_first_scheduled_by():
+    # published boards never change: a day before version 2's first day is scheduled by version 1
+    # (its blocks the plain shuffle's, as before version 2 existed); from that day on by version 2
+    from flagcore.connections.daily import VERSIONS, version_of
+    from flagcore.connections.daily.tiles import board_of_day
+
+    (_, v1), (start, v2) = VERSIONS
+    assert (version_of(0), version_of(start - 1), version_of(start)) == (v1, v1, v2)
+    for mode in ("flags", "trivia"):
+        old, new = schedule(None, mode, version=v1), schedule(None, mode, version=v2)
+        for t, rot in enumerate(old.rotations):  # version 1: the rotation as made before versions (no spread)
+            shared = {c for share in old.shares[t] for c in share}
+            items = [c for c in old.placeable[t] if c not in shared] + [-1 - j for j in range(len(old.shares[t]))]
+            assert rot.blocks == Rotation(items, rot.key).blocks
+        assert [r.blocks for r in old.rotations] != [r.blocks for r in new.rotations]
+        for i, s in ((start - 30, old), (start - 1, old), (start, new), (start + 30, new)):
+            board = daily(EPOCH + dt.timedelta(days=i), mode)
+            assert (board.tiles, _ids(board)) == (board_of_day(s, i).tiles, _ids(board_of_day(s, i)))

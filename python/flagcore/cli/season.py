@@ -50,10 +50,10 @@ def register(groups: dict[str, Any]) -> None:
 def collect(start: _dt.date, days: int, mode: str, step: Any = None) -> tuple[list[Any], list[Any]]:
     """(scheduled boards, plain daily-seed boards) of the span; ``step()`` after each day."""
     from ..connections import daily_seed, generate
-    from ..connections.daily import daily, prepare, schedule
+    from ..connections.daily import daily, prepare, schedule, version_of
 
-    sched = schedule(None, mode)
     first = day_number(as_day(start))
+    sched = schedule(None, mode, version=version_of(first))
     prepare(sched, first, days)  # the span's plans at once, in this thread
     scheduled, plain = [], []
     for j in range(days):

@@ -39,11 +39,12 @@ from ..board import Board
 from .ahead import PLAN_AHEAD, keep_ahead, prepare
 from .build import forget, schedule
 from .search import daily_categories
-from .state import Schedule
+from .state import LATEST, VERSIONS, Schedule, version_of
 from .tiles import board_of_day, coloured_board
 
 __all__ = ["EPOCH", "Schedule", "board_of_day", "daily", "daily_categories", "forget", "schedule"]
 __all__ += ["PLAN_AHEAD", "prepare", "categories", "placeable_ids", "never_ids", "usable_codes"]
+__all__ += ["LATEST", "VERSIONS", "version_of"]
 
 
 def daily(
@@ -71,10 +72,16 @@ def daily(
     change while the server runs.
     """
     i = _season.day_index(date)
-    s = schedule(library, mode, key)
+    s = schedule(library, mode, key, version_of(i))  # a day keeps the version it was first scheduled by
     board = coloured_board(s, i, library, None if ratings is None else as_ratings(ratings))
-    keep_ahead(s, i)  # a server's request for today: the plans of the days ahead, in the background
+    keep_ahead(s, i, lambda i: _next_version(library, mode, key, i))  # a server's request for today: plans ahead
     return board
+
+
+def _next_version(library: Library | None, mode: Mode, key: bytes | None, i: int) -> Schedule | None:
+    """The schedule of the version after day i's when it starts within PLAN_AHEAD days of i, else None."""
+    later = version_of(i + PLAN_AHEAD)
+    return None if later == version_of(i) else schedule(library, mode, key, later)
 
 
 def categories(s: Schedule) -> dict[str, Any]:

@@ -13,12 +13,13 @@ are the same.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from ... import days as _days
 from ..difficulty import model_tables
 from .members import WALK_MAX, member_ring, walk
 from .search import LOOKBACK
-from .state import Schedule
+from .state import Schedule, version_start
 
 PLAN_AHEAD = 400  # days a server keeps planned ahead of today
 
@@ -46,21 +47,29 @@ def prepare(s: Schedule, first: int, days: int = PLAN_AHEAD) -> None:
     s.ahead = max(s.ahead, first + days)
 
 
-def keep_ahead(s: Schedule, i: int) -> None:
+def keep_ahead(s: Schedule, i: int, successor: Callable[[int], Schedule | None] | None = None) -> None:
     """After a request for day i: when i is today (or a day either side, in the earliest time
     zone) and fewer than PLAN_AHEAD // 2 days after it are planned, plan PLAN_AHEAD days from it in
     a background thread (one at a time per schedule). Other days (an archive, a season report)
-    plan what they need when asked."""
+    plan what they need when asked. ``successor(i)``: the schedule of the version after s when
+    one starts within PLAN_AHEAD days of i, else None: the same thread builds it and plans its
+    first days, so the first request of a new version pays no build."""
     if s.preparing or s.ahead >= i + PLAN_AHEAD // 2:
         return
     if abs(i - _days.day_number(_days.latest_day())) > 1:
         return
     s.preparing = True
-    threading.Thread(target=_prepare_then_done, args=(s, i), name="flagcore-daily-plans", daemon=True).start()
+    threading.Thread(
+        target=_prepare_then_done, args=(s, i, successor), name="flagcore-daily-plans", daemon=True
+    ).start()
 
 
-def _prepare_then_done(s: Schedule, i: int) -> None:
+def _prepare_then_done(s: Schedule, i: int, successor: Callable[[int], Schedule | None] | None) -> None:
     try:
         prepare(s, i)
+        after = None if successor is None else successor(i)
+        if after is not None:
+            first = version_start(after.version)
+            prepare(after, first, max(1, i + PLAN_AHEAD - first))
     finally:
         s.preparing = False

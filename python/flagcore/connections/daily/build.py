@@ -16,7 +16,7 @@ from ...season import as_season_key
 from ..difficulty import category_difficulty
 from ..tables import default_library, tables_for
 from .plan import attach_plan, found
-from .state import ITEMS, TIERS, Schedule
+from .state import ITEMS, LATEST, TIERS, VERSIONS, Schedule
 from .turns import RARE_BELOW, YEAR, Pools, make_rotations, tier_shares, turns_per_cycle
 
 _ATTR = "_flagcore_season"  # where a Library keeps its schedules (one per mode and engine)
@@ -75,9 +75,10 @@ def _engine(slot: str) -> Any:
     return getattr(core, slot)
 
 
-def build(library: Library | None, mode: str, key: bytes | None = None) -> Schedule:
+def build(library: Library | None, mode: str, key: bytes | None = None, version: int = LATEST) -> Schedule:
     """The Schedule of (library, mode) for the engine in use: its tables, rotations and plan
-    (key: a season key, every random stream of the schedule keyed by it; None: the public one)."""
+    (key: a season key, every random stream of the schedule keyed by it; None: the public one;
+    version: the schedule version, state.VERSIONS)."""
     impl, engine_rng = _engine("connections"), _engine("rng")  # read once: a background thread plans with these
     tables, prepared = tables_for(impl, library, mode)
     toff = tables.tier_off.tolist()
@@ -121,26 +122,30 @@ def build(library: Library | None, mode: str, key: bytes | None = None) -> Sched
         depth_orders=(depth_order,) + tuple((t, *(d for d in depth_order if d != t)) for t in depth_order[1:]),
         season_key=key,
         library=library,
+        version=version,
     )
     make_rotations(s, [category_difficulty(cat, library).salience for cat in tables.categories])
     attach_plan(s)
     return s
 
 
-def schedule(library: Library | None, mode: str, key: bytes | None = None) -> Schedule:
-    """The Schedule of (library, mode, season key) for the engine in use, built once per Library object."""
+def schedule(library: Library | None, mode: str, key: bytes | None = None, version: int = LATEST) -> Schedule:
+    """The Schedule of (library, mode, season key, version) for the engine in use, built once per
+    Library object (version: state.VERSIONS; daily() takes the one of its day, state.version_of)."""
     mode = as_mode(mode)
     key = as_season_key(key)
+    if version not in {v for _, v in VERSIONS}:
+        raise ValueError(f"version must be one of the schedule's versions {[v for _, v in VERSIONS]}, got {version!r}")
     impl = core.connections
     owner = library if library is not None else default_library()  # the schedules live on the Library
     per = owner.__dict__.get(_ATTR)
-    kept = (mode, impl.__name__, key)
+    kept = (mode, impl.__name__, key, version)
     if per is not None and kept in per:
         return per[kept]  # type: ignore[no-any-return]
     with _lock:
         per = owner.__dict__.setdefault(_ATTR, {})
         if kept not in per:
-            per[kept] = build(library, mode, key)
+            per[kept] = build(library, mode, key, version)
         return per[kept]  # type: ignore[no-any-return]
 
 

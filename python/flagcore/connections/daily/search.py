@@ -20,7 +20,7 @@ import numpy as np
 
 from ...errors import NoBoardError
 from .state import TIERS, WEEK, Schedule
-from .turns import FAR, RARE_BELOW, distances, plan, planned_at
+from .turns import FAR, RARE_BELOW, label_distances, plan, planned_at
 
 LOOKBACK = 7  # days whose off-plan categories a day tries last
 _ONE_EACH = np.arange(TIERS + 1, dtype=np.int32)  # offsets of four one-category lists
@@ -59,7 +59,7 @@ def preferred_order(
     orders, planned = [], []
     for t in range(TIERS):
         first = planned_at(s, t, i)
-        near = distances(s, t, i)
+        near = label_distances(s, t, i)
         half = s.rotations[t].n // 2
         keys = {
             c: (
@@ -119,7 +119,7 @@ def _off_plan_score(
         if c == planned[t]:
             continue
         off += 1
-        d = distances(s, t, i).get(c, FAR)
+        d = label_distances(s, t, i).get(c, FAR)
         worst = min(worst, 0.0 if c in recent else d / s.rotations[t].n)
     # Where boards need fact groups, fewer boards fit and a rare category that loses its turn waits
     # a whole lap of its shared turn (it could miss a year): keep it when some board can.

@@ -14,6 +14,24 @@ TIERS = 4
 WEEK = 7  # a label shown is not shown again within WEEK days; a family at most twice in WEEK days
 MEMO_SIZE = 1 << 15  # entries kept per schedule: a year of days needs about 5000
 
+# The schedule's versions, each with the first day it schedules (days from the epoch). A change
+# that would give any day another board is a new version from a day not yet published (a month
+# ahead at least), so every day keeps the board of the version it was first scheduled by, with or
+# without a store. Version 2 (from 2027-01-01, day 365): each tier's blocks spread a family's
+# categories apart (flagcore.season.spread_blocks).
+VERSIONS = ((0, 1), (365, 2))
+LATEST = VERSIONS[-1][1]
+
+
+def version_of(i: int) -> int:
+    """The schedule version that schedules day i."""
+    return max(v for first, v in VERSIONS if first <= i)
+
+
+def version_start(version: int) -> int:
+    """The first day the schedule version ``version`` schedules."""
+    return next(first for first, v in VERSIONS if v == version)
+
 
 class Memo:
     """One bounded cache per schedule for everything it derives from a day or a category (plans,
@@ -89,6 +107,7 @@ class Schedule:
     memo: Memo = field(default_factory=Memo)
     season_key: bytes | None = None  # None: the public schedule; else every random stream is keyed
     library: Any = None  # the Library it schedules (None: the bundled one), for the model's colours
+    version: int = LATEST  # the schedule version (VERSIONS) these rotations are made by
     ahead: int = -1  # the last day whose plans are computed (prepare.py); -1: none yet
     preparing: bool = False  # a background thread is computing plans ahead
 

@@ -106,6 +106,12 @@ def _ease(s: Schedule, salience: list[float], t: int, item: int, k: int) -> floa
     return salience[rare_member(s, t, -1 - item, k) if item < 0 else item]
 
 
+def _seen_as(s: Schedule, t: int, item: int) -> tuple[int, int]:
+    """(family, label identity) of tier t's rotation item ``item`` (a shared turn: its first category's)."""
+    c = s.shares[t][-1 - item][0] if item < 0 else item
+    return s.family[c], s.identity[c]
+
+
 def make_rotations(s: Schedule, salience: list[float]) -> None:
     """Each tier's Rotation: its own categories, then one item -1 - j per shared turn j."""
     s.rotations = []
@@ -113,7 +119,10 @@ def make_rotations(s: Schedule, salience: list[float]) -> None:
         shared = {c for share in s.shares[t] for c in share}
         items = [c for c in s.placeable[t] if c not in shared] + [-1 - j for j in range(len(s.shares[t]))]
         ease = functools.partial(_ease, s, salience, t)
-        rot = _season.Rotation(items, f"season|{s.mode}|{t}", ease=ease, season_key=s.season_key, rng=s.engine_rng)
+        spread = functools.partial(_seen_as, s, t) if s.version >= 2 else None
+        rot = _season.Rotation(
+            items, f"season|{s.mode}|{t}", ease=ease, season_key=s.season_key, rng=s.engine_rng, spread=spread
+        )
         s.rotations.append(rot)
 
 
@@ -186,6 +195,24 @@ def distances(s: Schedule, t: int, i: int) -> dict[int, int]:
             if d < out.get(c, FAR):
                 out[c] = d
     return s.memo.put(("near", t, i), out)  # type: ignore[no-any-return]
+
+
+def label_distances(s: Schedule, t: int, i: int) -> dict[int, int]:
+    """``distances`` as a player sees them: from version 2, each category's distance is its label
+    identity's (the nearest turn of any category of the tier that shows the same words), so a
+    fallback never takes a category whose label another category's turn shows days before or after
+    (version 1: each category's own)."""
+    near = distances(s, t, i)
+    if s.version < 2:
+        return near
+    hit = s.memo.get(("shown-near", t, i))
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    by_identity: dict[int, int] = {}
+    for c, d in near.items():
+        by_identity[s.identity[c]] = min(d, by_identity.get(s.identity[c], FAR))
+    out = {c: by_identity[s.identity[c]] for c in s.placeable[t] if s.identity[c] in by_identity}
+    return s.memo.put(("shown-near", t, i), out)  # type: ignore[no-any-return]
 
 
 def use_at(s: Schedule, t: int, item: int, i: int) -> int:
