@@ -19,14 +19,13 @@ from flagcore.connections.daily.search import daily_categories
 from flagcore.days import day_number
 from flagcore.library import load_library
 
-# days whose members as first drawn split into four other fours (found by the code, on the
-# schedule of issue 31's label identities: stats["split_redraw"] 1 is another draw, 2 other
-# categories; 2029-05-18 and 2031-09-02 are the first 2s after 2028, none in 2027-2028). Trivia's
-# 1s re-found after the blind play-test's readings (flags/README.md): its arguable and doubtful
-# members change the draws, so 2027-01-02 and 01-08 no longer split; the first three are these)
+# days whose members as first drawn split into four other fours (found by the code, on schedule
+# version 2 (issue 31) and the data of flags/README.md's "Blind play-test of 72 games":
+# stats["split_redraw"] 1 is another draw, 2 other categories; 2028-11-29 (flags) and 2033-06-19
+# (trivia) are each mode's first 2 from 2027 on)
 REDRAWN = {
-    "flags": ["2027-01-14", "2027-01-25", "2027-02-09", "2029-05-18"],
-    "trivia": ["2027-01-04", "2027-01-17", "2027-01-20", "2031-09-02"],
+    "flags": ["2027-01-21", "2027-01-25", "2027-02-07", "2028-11-29"],
+    "trivia": ["2027-01-01", "2027-01-05", "2027-01-07", "2033-06-19"],
 }
 
 
