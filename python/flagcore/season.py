@@ -127,10 +127,12 @@ def spread_blocks(items: list[T], b: int, kind: Callable[[T], tuple[Hashable, Ha
     """``items`` rearranged so that, cut into blocks of b, the items of one kind sit in blocks far
     apart. ``kind(x)`` is (its family, its label): the families, largest first (ties in the given
     order), deal their items, one label's items one after the other, to the blocks in the order
-    0, 2, 4, ..., 1, 3, ... (each block holding b items at most, the last its remainder), so two
-    items of a family share a block only when it has more items than there are blocks, and two of
-    one label sit two blocks apart (at least b + 1 days in every cycle) unless their family's
-    turn of the deal wraps. Each block keeps the given order of its items."""
+    0, 2, 4, ..., 1, 3, ... (each block holding b items at most, the last its remainder). When
+    every block holds b items, two items of a family share a block only when it has more items
+    than there are blocks; a shorter last block fills first and the deal then skips it, so a family
+    no larger than the blocks may put two items in one block, never three (the property test).
+    Two items of one label sit two blocks apart (at least b + 1 days in every cycle) unless their
+    family's turn of the deal wraps. Each block keeps the given order of its items."""
     n = len(items)
     sizes = [min(b, n - j) for j in range(0, n, b)]
     order = list(range(0, len(sizes), 2)) + list(range(1, len(sizes), 2))

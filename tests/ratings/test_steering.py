@@ -102,16 +102,27 @@ def test_difficulty_that_does_not_spread_steers_by_the_library_tiers() -> None:
             assert (a.tiles, a.groups) == (b.tiles, b.groups)
 
 
+# Games of records/felt/rated-games.jsonl whose board a later data change moved (the steering did
+# not): r1-04 is dealt "Triangle at the hoist and horizontal stripes" where the tester met "Triangle
+# at the hoist" since the arguable readings of flags/README.md's "Blind play-test of 72 games".
+# Games played since keep their board in the felt line (tools/play_blind.py felt).
+MOVED_BY_DATA = {"r1-04"}
+
+
 def test_boards_dealt_before_the_steering_key_rebuild() -> None:
     """The fresh blind test's boards (records/felt/rated-games.jsonl), dealt with the ratings kept
-    beside them, before steering 2 existed: the same four groups the testers saw."""
+    beside them, before steering 2 existed: the same four groups the testers saw, but for the
+    games a data change moved since (and those exactly: the list stays true)."""
     games_ = [json.loads(line) for line in (ROOT / "records/felt/rated-games.jsonl").read_text().splitlines()]
     assert len(games_) >= 20
+    moved = set()
     for game in games_:
         ratings = load_ratings(ROOT / game["ratings"])
         assert ratings.steering == 1
         board = connections.generate(game["seed"], game["mode"], difficulty=game["difficulty"], ratings=ratings)
-        assert sorted(g.label for g in board.groups) == sorted(game["felt"]), game["seed"]
+        if sorted(g.label for g in board.groups) != sorted(game["felt"]):
+            moved.add(game["seed"])
+    assert moved == MOVED_BY_DATA
 
 
 @settings(max_examples=25, deadline=None)
