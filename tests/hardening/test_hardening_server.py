@@ -98,8 +98,9 @@ def load(port: int, seconds: float, cookie: str) -> dict[str, list[tuple[float, 
     return out
 
 
-def p99(samples: list[tuple[float, int]]) -> float:
-    return statistics.quantiles([s for s, _ in samples], n=100)[98]
+def median_ms(*windows: dict[str, list[tuple[float, int]]]) -> list[float]:
+    """The flags route's median latency in each window, in ms (for the assertion's message)."""
+    return [round(1000 * statistics.median(s for s, _ in w["flags"]), 2) for w in windows]
 
 
 def guess(port: int, cookie: str, seed: int) -> tuple[int, str]:
@@ -163,9 +164,13 @@ def test_a_hung_or_killed_redis_under_load(tmp_path: Path, fault: str) -> None:
     statuses = {status for _, status in faulty["board"]}
     assert statuses == {503}, statuses
     assert max(s for s, _ in faulty["board"]) < 2 * TIMEOUT + 1.0
-    # the store-free route kept its latency
+    # the store-free route never waited for the store: were store calls on the event loop, the two
+    # board threads would hold it for the deadline at each call and a flags request would wait for
+    # a good part of it (TIMEOUT / 2 on average). The median against a fifth of the deadline tells
+    # the two apart by 20x on a quiet machine and is not moved by a shared machine's spikes (a p99
+    # against the calm window's was: 25 against 15 ms once in CI, with nothing blocked).
     assert {status for _, status in calm["flags"] + faulty["flags"]} == {200}
-    assert p99(faulty["flags"]) <= 1.2 * p99(calm["flags"]) + 0.005, (p99(calm["flags"]), p99(faulty["flags"]))
+    assert statistics.median(s for s, _ in faulty["flags"]) < TIMEOUT / 5, median_ms(calm, faulty)
     # no acknowledged guess lost, the ones before the faults and after each
     assert len(acked) == 25
     store = RedisStore(redis.url)
