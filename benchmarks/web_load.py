@@ -336,6 +336,7 @@ def start_server(
         cmd += ["--port", str(port), "--no-access-log", "--log-level", "warning", "--http", "httptools"]
         cmd += ["--loop", "auto"]
     proc = subprocess.Popen([*cmd, app], env=env, cwd=here)
+    _metrics_dirs[proc.pid] = metrics
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -343,13 +344,20 @@ def start_server(
             return proc, base
         except OSError:
             time.sleep(0.1)
-    proc.terminate()
+    stop(proc)
     raise SystemExit(f"{server} did not start")
 
 
+_metrics_dirs: dict[int, str] = {}  # a started server's pid -> its metrics folder, removed by stop
+
+
 def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server of ``start_server`` (or redis-server) and remove the metrics folder it was given."""
     proc.terminate()
     proc.wait(30)
+    folder = _metrics_dirs.pop(proc.pid, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_block(

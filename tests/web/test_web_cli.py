@@ -99,3 +99,19 @@ def test_serve_rejects_a_short_secret() -> None:
 def test_serve_help() -> None:
     r = subprocess.run([*FLAGCORE, "serve", "--help"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "--workers" in r.stdout and "127.0.0.1" in r.stdout
+
+
+def test_serve_removes_its_metrics_folder_when_stopped(tmp_path: Any) -> None:
+    # each run gets a metrics folder of its own (flagcore.web.ops): one left behind per start piled up in /tmp
+    env = dict(os.environ, FLAGCORE_SECRET=SECRET, TMPDIR=str(tmp_path))
+    gen = serve(env=env, store=f"sqlite://{tmp_path / 'games.db'}")
+    url, proc = next(gen)
+    try:
+        assert call(url + "/api/flags")[0] == 200
+        made = list(tmp_path.glob("flagcore-metrics-*"))
+        assert len(made) == 1, made  # the run's folder, where the test looks
+        proc.terminate()
+        assert proc.wait(30) in (0, -15)  # uvicorn stops gracefully, then dies of the signal it caught
+        assert not made[0].exists()
+    finally:
+        gen.close()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -138,10 +140,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ[STORE_TIMEOUT_ENV] = str(timeout)
     if args.new_player_ttl is not None:
         os.environ[NEW_PLAYER_TTL_ENV] = str(args.new_player_ttl)
-    # the workers' metrics files (flagcore.web.ops): a folder of this run's, so no figure of an
-    # earlier run is counted; JSON logs unless the environment says otherwise
-    os.environ[METRICS_DIR_ENV] = tempfile.mkdtemp(prefix="flagcore-metrics-")
-    os.environ.setdefault(LOG_FORMAT_ENV, "json")
+    os.environ.setdefault(LOG_FORMAT_ENV, "json")  # JSON logs unless the environment says otherwise
     if secret is None:
         _keep_a_secret(kind, target)
     os.environ[STORE_ENV] = url
@@ -159,8 +158,28 @@ def run(args: argparse.Namespace) -> int:
         load_library(args.library)  # a broken library fails here, naming the file and the problem
         os.environ[LIBRARY_ENV] = str(Path(args.library).resolve())
     _export_hosts(args.host, args.allowed_host)
-    _start(args)
+    # the workers' metrics files (flagcore.web.ops): a folder of this run's, so no figure of an
+    # earlier run is counted, removed when the server stops (one left per run would pile up in /tmp)
+    metrics = tempfile.mkdtemp(prefix="flagcore-metrics-")
+    os.environ[METRICS_DIR_ENV] = metrics
+    _remove_at_sigterm(metrics)
+    try:
+        _start(args)
+    finally:
+        shutil.rmtree(metrics, ignore_errors=True)
     return 0
+
+
+def _remove_at_sigterm(folder: str) -> None:
+    """Remove ``folder`` when SIGTERM ends this process: uvicorn stops gracefully on it and then
+    raises it again, with the handler it found, so the process dies of it (no ``finally`` runs)."""
+
+    def removed(signum: int, frame: object) -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)  # dies of the signal, as it would have
+
+    signal.signal(signal.SIGTERM, removed)
 
 
 def _start(args: argparse.Namespace) -> None:

@@ -67,6 +67,10 @@ class Api:
         )
         self._openapi_reply = Reply(orjson.dumps(SPEC))
 
+    def warm(self) -> None:
+        """What the first requests of a worker would otherwise pay, paid at start-up (ConnectionsApi.warm)."""
+        self.connections.warm()
+
     def _handler(self, name: str) -> Any:
         owner, _, method = name.rpartition(".")
         return getattr(getattr(self, owner) if owner else self, method)

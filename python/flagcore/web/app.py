@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from .._args.secret import as_secret
 from .._args.store import as_store_timeout
 from .._args.web import as_spend_hook, as_ttl
+from ..connections.tables import default_library
 from ..library import house_rules_html, load_library
 from ..ratings import load_ratings
 from ..ratings.shipped import serve_ratings
@@ -106,6 +107,10 @@ def create_app(
         the cookie, keeps it token_ttl): a flood of cookieless guesses leaves the store soon; None
         reads FLAGCORE_NEW_PLAYER_TTL (``flagcore serve --new-player-ttl``), and without it an hour.
 
+    At the ASGI lifespan's start-up (before the server takes a request) the app deals ahead what
+    a worker's first board would pay: the library's tables and today's dailies (Api.warm); a
+    server run with the lifespan off pays it at its first board request instead.
+
     The app answers /healthz, /readyz and /metrics and logs as flagcore.web.ops says; with
     FLAGCORE_STORE_TIMEOUT set, a store URL is opened with that timeout (seconds).
 
@@ -116,7 +121,8 @@ def create_app(
     library = library if library is not None else (os.environ.get(LIBRARY_ENV) or None)
     store = _store(store)
     ratings = ratings if ratings is not None else ratings_from_env(library)
-    dealt_library = load_library(None if library is None else Path(library))
+    # the bundled library is the one generate loads for itself (one load per process, not two)
+    dealt_library = default_library() if library is None else load_library(Path(library))
     # a bad ratings file stops the app here, in one line (RatingsError), never mid-game
     rated = None if ratings is None else load_ratings(ratings, dealt_library)
     _observe()
@@ -134,7 +140,7 @@ def create_app(
     )
     endpoints = _with_extra(api.endpoints(), extra_endpoints or {})
     players = Players(signer) if store is not None else None
-    return Ops(JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts)), store)
+    return Ops(JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts)), store, warm=api.warm)
 
 
 def _new_player_ttl(ttl: int | None) -> Any:

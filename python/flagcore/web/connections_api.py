@@ -13,6 +13,7 @@ server wrote it.
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import secrets
 from collections.abc import Coroutine
 from typing import Any
@@ -23,7 +24,7 @@ from .._args.web import as_board_query, as_guess_codes, as_trace_query, field
 from ..connections import MAX_MISTAKES, Board, ConnectionsGame, Group
 from ..days import latest_day_text
 from ..errors import ApiError
-from ..library import Library
+from ..library import MODES, Library
 from ..store import Store
 from . import stats
 from .boards import Dealt, KeyedBoards, daily_number, daily_numbers, game_number
@@ -95,6 +96,19 @@ class ConnectionsApi:
         )
         self.boards = PublishedBoards(keyed, store, self.prepare)
         self.tokens = GameTokens(signer, keyed, token_ttl)
+
+    def warm(self) -> None:
+        """Deal ahead what a worker's first board would pay (seconds on a busy machine): per mode
+        the library's search and difficulty tables (a board of the first game number that is no
+        day's) and today's daily (its schedule and the plans of its days), in UTC and in the
+        earliest time zone. The app's start-up calls it (flagcore.web.ops), before any request."""
+        keyed = self.boards.keyed
+        plain = next(n for n in range(len(daily_numbers()) + 1) if n not in daily_numbers())
+        days = {latest_day_text(), _dt.datetime.now(_dt.timezone.utc).date().isoformat()}
+        for mode in MODES:
+            keyed.dealt(plain, mode, 0)
+            for day in sorted(days):
+                keyed.dealt(daily_number(day), mode, 0)
 
     def board(
         self, query: dict[str, str], player: str | None = None

@@ -44,7 +44,7 @@ import sys
 import threading
 import time
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from time import perf_counter
 from typing import IO, Any
@@ -458,10 +458,13 @@ class Ops:
     """The ASGI app ``inner`` (a JsonApi) with /healthz, /readyz and /metrics, a request id and
     metrics on every request, and the store drained at shutdown."""
 
-    def __init__(self, inner: JsonApi, store: Store | None, metrics: Metrics = METRICS) -> None:
+    def __init__(
+        self, inner: JsonApi, store: Store | None, metrics: Metrics = METRICS, warm: Callable[[], None] | None = None
+    ) -> None:
         self.inner = inner
         self.store = store
         self.metrics = metrics
+        self.warm = warm  # called at the lifespan's start-up, before the server takes a request
         # each request's route label, an exact path, a pattern's shape, or "other" (a bounded set),
         # bound to its figures once: a request's path finds its figures and its handler in one lookup
         own = {"/healthz": self._healthz, "/readyz": self._readyz, "/metrics": self._metrics}
@@ -538,11 +541,14 @@ class Ops:
         return status
 
     def _lifespan(self, receive: Receive) -> Receive:
-        """``receive`` of the lifespan scope: at shutdown, the store's batches and the metrics are
-        written before the inner app hears of it."""
+        """``receive`` of the lifespan scope: at start-up, ``warm``; at shutdown, the store's batches
+        and the metrics are written before the inner app hears of it."""
 
         async def received() -> Message:
             message = await receive()
+            if message["type"] == "lifespan.startup" and self.warm is not None:
+                # the server answers no request until start-up is complete: no request pays this
+                self.warm()
             if message["type"] == "lifespan.shutdown":
                 if self.store is not None:
                     await self.store.drain()

@@ -1,0 +1,64 @@
+"""The app's start-up (the ASGI lifespan): a worker deals ahead what its first board request would
+pay, so no request builds the library's tables, the difficulty model or today's schedule."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from web_helpers import SECRET
+
+from flagcore.connections import difficulty, tables
+from flagcore.connections.daily import build
+from flagcore.web import boards
+from flagcore.web.app import create_app
+
+# a private library: a Library object of this app's own, whose tables no other test built
+PRIVATE = Path(__file__).resolve().parents[2] / "flags"
+PLANNER = "flagcore-daily-plans"  # the thread of flagcore.connections.daily.ahead.keep_ahead
+
+
+@pytest.fixture
+def work(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The start-up work done so far, by name: every call that builds a table, a model or a day's
+    board, but the daily's background planning (its thread plans the days ahead, by design: no
+    request waits for it)."""
+    done: list[str] = []
+
+    def counted(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if threading.current_thread().name != PLANNER:
+                done.append(name)
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(tables, "compile_tables", counted("tables", tables.compile_tables))
+    monkeypatch.setattr(difficulty, "category_difficulty", counted("model", difficulty.category_difficulty))
+    monkeypatch.setattr(build, "category_difficulty", counted("schedule", build.category_difficulty))
+    monkeypatch.setattr(boards, "daily", counted("daily", boards.daily))
+    return done
+
+
+def test_the_first_requests_after_start_up_build_nothing(work: list[str]) -> None:
+    app = create_app(SECRET, library=PRIVATE)
+    assert work == []  # made, not started: a server run with the lifespan off pays it at its first board
+    today = _dt.datetime.now(_dt.timezone.utc).date().isoformat()
+    with TestClient(app) as client:  # the lifespan's start-up, as the servers send it before any request
+        assert {"tables", "model", "schedule", "daily"} <= set(work), work
+        work.clear()
+        for mode in ("flags", "trivia"):
+            assert client.get("/api/connections/board", params={"seed": "41", "mode": mode}).status_code == 200
+            assert client.get("/api/connections/board", params={"daily": today, "mode": mode}).status_code == 200
+    assert work == []  # a new seed's board is a search on built tables; today's daily was dealt at start-up
+
+
+def test_without_the_lifespan_the_first_board_builds_them(work: list[str]) -> None:
+    # the test above could not fail if the first request built nothing anyway: here it does
+    client = TestClient(create_app(SECRET, library=PRIVATE))  # no `with`: no lifespan
+    assert client.get("/api/connections/board", params={"seed": "41"}).status_code == 200
+    assert "tables" in work and "model" in work
