@@ -235,7 +235,9 @@ class PuzzleGame:
     swap_count: int = 0
     moves: list[tuple[int, int]] = field(default_factory=list)
     _tiles: list[int] = field(default_factory=list, repr=False)
-    _classes: npt.NDArray[np.int32] | None = field(default=None, repr=False)
+    # not compared: derived from signatures, and == on two arrays gives an array, which a
+    # dataclass eq cannot read as a bool
+    _classes: npt.NDArray[np.int32] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self._tiles:

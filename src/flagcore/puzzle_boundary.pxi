@@ -26,6 +26,8 @@ cdef extern from "Python.h":
 from flagcore._args.puzzle import MAX_TILES as _MAX_TILES_VALUE, as_classes, as_permutation, as_swap_log
 
 cdef Py_ssize_t _MAX_TILES = _MAX_TILES_VALUE
+cdef object _INT32 = np.dtype(np.int32)
+cdef object _INT64 = np.dtype(np.int64)
 
 
 # An int vector the kernels can read: p points at small (n <= SMALL_N), at a numpy buffer the
@@ -185,14 +187,19 @@ cdef object _as_classes(object value, Py_ssize_t n, Ints *v, int *k, str name="s
         items = PySequence_Fast_ITEMS(value)
     elif isinstance(value, np.ndarray):
         from_items = False
+        # dispatch on the dtype: an int32 array tried as int64 first paid a raised and caught
+        # buffer error (about 2 us) before its own view
+        dtype = value.dtype
         try:
-            arr = value
-        except (ValueError, TypeError, BufferError):
-            try:
+            if dtype == _INT32:
                 arr32 = value
-            except (ValueError, TypeError, BufferError):
+                wide = False
+            elif dtype == _INT64:
+                arr = value
+            else:
                 return _classes_checked(value, n, v, k, name)
-            wide = False
+        except (ValueError, TypeError, BufferError):  # not 1-D C-contiguous, read-only and so on
+            return _classes_checked(value, n, v, k, name)
         if (arr.shape[0] if wide else arr32.shape[0]) != n:
             return _classes_checked(value, n, v, k, name)
     else:

@@ -256,6 +256,35 @@ def test_invariants(board):
     assert puzzle.min_swaps_to_visual_solve(tiles, [7] * len(tiles)) == 0
 
 
+_SIGNATURE_LAYOUTS = [
+    lambda s: np.array(s, dtype=np.int32),
+    lambda s: np.array(s, dtype=np.int64),
+    lambda s: np.array(s, dtype=">i8"),  # not the native byte order
+    lambda s: np.repeat(np.array(s, dtype=np.int32), 2)[::2],  # not contiguous
+    lambda s: np.repeat(np.array(s, dtype=np.int64), 2)[::2],
+    lambda s: np.array(s, dtype=np.uint16),
+    lambda s: np.array(s, dtype=np.float64),  # not integers: the same error from both twins
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(max_n=10), st.sampled_from(range(len(_SIGNATURE_LAYOUTS))), st.sampled_from(["exact", "enumerate"]))
+def test_checked_min_swaps_reads_each_signature_dtype_as_its_twin(board, layout, method):
+    """The compiled entry picks its view of a signature array by dtype (int32, int64, else the
+    checked path): every layout gives the twin's par, or the twin's error."""
+    tiles, sigs = board
+    outcomes = []
+    for impl in (core, ref):
+        try:
+            given_sigs = _SIGNATURE_LAYOUTS[layout](sigs)
+            outcomes.append(impl.checked_min_swaps(np.array(tiles, dtype=np.int32), given_sigs, method, None))
+        except (TypeError, ValueError) as e:
+            outcomes.append((type(e), str(e)))
+    assert outcomes[0] == outcomes[1]
+    if layout < 6:
+        assert outcomes[0] == ref.checked_min_swaps(tiles, sigs, method, None)
+
+
 def test_accepts_lists_tuples_and_any_integer_dtype():
     tiles, sigs = [2, 0, 1, 4, 3, 5], [5, 5, 9, 9, 1, 1]
     want = puzzle.min_swaps_to_visual_solve(tiles, sigs)

@@ -285,3 +285,24 @@ def test_new_game_plans_are_bounded(impl, monkeypatch):
     for text in ("FR", "fr", " FR", "FR ", "Fr"):
         assert puzzle.new_game(text, "easy", seed=4).start == puzzle.new_game("FR", (3, 2), seed=4).start
         assert len(puzzle._plans) <= 3
+
+
+def test_games_compare_by_their_fields_not_their_class_arrays():
+    """Two games of the same deal whose dense classes are different array objects are equal (the
+    classes are derived from the signatures, so they are not compared); a swap makes them differ."""
+    a = puzzle.PuzzleGame(start=(2, 1, 0, 3), signatures=[4, 4, 5, 6], par=1, identity_mode=False, grid=(2, 2))
+    b = puzzle.PuzzleGame(start=(2, 1, 0, 3), signatures=[4, 4, 5, 6], par=1, identity_mode=False, grid=(2, 2))
+    assert a._classes is not b._classes
+    assert a == b
+    game = puzzle.new_game("FR", "hard", seed=5)
+    assert game == puzzle.PuzzleGame(
+        start=game.start,
+        signatures=game.signatures,
+        par=game.par,
+        identity_mode=game.identity_mode,
+        seed=5,
+        flag=game.flag,
+        grid=game.grid,
+    )
+    b.swap(0, 2)
+    assert a != b
