@@ -7,13 +7,28 @@ package (.ci/run); without it the fixture fails and says how to install it, rath
 
 from __future__ import annotations
 
+import atexit
 import shutil
+import signal
 import socket
 import subprocess
 import time
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 START_TIMEOUT = 10.0  # seconds for redis-server to accept connections (it takes milliseconds)
+
+
+_LIVE: set[RedisServer] = set()  # started and not yet stopped: stopped when the test process exits
+
+
+@atexit.register
+def _stop_leftovers() -> None:
+    # a test that fails before its own stop() would otherwise leave its redis-server running after
+    # the test process (one leaked server per failed run of a fault test)
+    for server in list(_LIVE):
+        if server.process is not None:
+            server.process.send_signal(signal.SIGCONT)  # a SIGSTOPped server cannot act on SIGTERM
+        server.stop()
 
 
 def free_port() -> int:
@@ -64,6 +79,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        _LIVE.add(self)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -85,6 +101,7 @@ class RedisServer:
             self.process.kill()
             self.process.wait()
             self.process = None
+        _LIVE.discard(self)
 
     def stop(self) -> None:
         if self.process is not None:
@@ -95,3 +112,4 @@ class RedisServer:
                 self.process.kill()
                 self.process.wait()
             self.process = None
+        _LIVE.discard(self)
