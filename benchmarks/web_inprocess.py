@@ -155,12 +155,15 @@ def main() -> None:
         default="none",
         help="the app's store URL (default none); with a store: no-op, guess-new, guess-anon",
     )
+    parser.add_argument("--endpoints", help="only these endpoints, comma-separated (e.g. no-op,guess-new)")
     args = parser.parse_args()
     os.environ["FLAGCORE_STORE"] = args.store
     app = create_bench_app()
     makers = requests_for(app)
     if args.store != "none":  # a guess token is single-use, a deal verified once: only these repeat
         makers = {name: makers[name] for name in ("no-op", "guess-new", "guess-anon")}
+    if args.endpoints:
+        makers = {name: makers[name] for name in args.endpoints.split(",")}
     if args.profile:
         batch = [makers[args.profile]() for _ in range(args.requests)]
 

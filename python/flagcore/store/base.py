@@ -62,6 +62,17 @@ Save = tuple[str, str, int, bytes, int, bytes | None, Result | None, Play | None
 Verified = tuple[str, str, int, str, bytes, str | None, Result | None, Play | None]
 
 
+class _Batch:
+    """The calls of one turn of an event loop (each an operation and the future its caller
+    awaits), and the timer of their common deadline."""
+
+    __slots__ = ("calls", "deadline")
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, asyncio.Future[Any]]] = []
+        self.deadline: asyncio.TimerHandle | None = None
+
+
 class GameRecord(NamedTuple):
     """A stored game: ``version`` (1 after the first save, one more per save) and its ``data``."""
 
@@ -84,7 +95,7 @@ class Store(ABC):
 
     def __init__(self) -> None:
         # the operations waiting for the end of the current turn of each event loop using this store
-        self._batches: dict[asyncio.AbstractEventLoop, list[tuple[Any, asyncio.Future[Any]]]] = {}
+        self._batches: dict[asyncio.AbstractEventLoop, _Batch] = {}
         self._flushing: set[asyncio.Task[None]] = set()  # batches on their way (kept: a task needs a reference)
 
     # ------------------------------------------------------------ games in progress
@@ -302,20 +313,26 @@ class Store(ABC):
         loop = asyncio.get_running_loop()
         batch = self._batches.get(loop)
         if batch is None:
-            batch = self._batches[loop] = []
+            # one deadline for the whole batch, set at its first call: every call of it is asked
+            # this turn, so each is answered within ``timeout`` of its asking (a timer per call
+            # cost a request more than its share of the store's work)
+            batch = self._batches[loop] = _Batch()
+            batch.deadline = loop.call_later(self.timeout, self._expire, batch)
             loop.call_soon(self._flush, loop)  # after every callback this turn already holds
         done: asyncio.Future[Any] = loop.create_future()
-        batch.append((op, done))
+        batch.calls.append((op, done))
         try:
-            async with asyncio.timeout(self.timeout):
-                return await done
-        except TimeoutError:
-            exc = StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s"))
-            log.error("%s", exc)  # in the request's context: the log line names its request
-            raise exc from None
+            return await done
         except StoreUnavailable as exc:
-            log.error("%s", exc)
+            log.error("%s", exc)  # in the request's context: the log line names its request
             raise
+
+    def _expire(self, batch: _Batch) -> None:
+        """A batch's deadline: every call of it still waiting gets StoreUnavailable (what the store
+        writes for them later stands, as for a request that gave up)."""
+        for _, done in batch.calls:
+            if not done.done():
+                done.set_exception(StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s")))
 
     def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
         batch = self._batches.pop(loop)
@@ -323,19 +340,21 @@ class Store(ABC):
         self._flushing.add(task)
         task.add_done_callback(self._flushing.discard)
 
-    async def _answer(self, batch: list[tuple[Any, asyncio.Future[Any]]]) -> None:
-        """Write a batch, then answer each waiting request (a request that gave up meanwhile is
-        skipped: what was written for it stands)."""
+    async def _answer(self, batch: _Batch) -> None:
+        """Write a batch, then answer each waiting request (a request that gave up or passed its
+        deadline meanwhile is skipped: what was written for it stands)."""
         start = time.perf_counter()
         try:
-            results = await self._execute([op for op, _ in batch])
+            results = await self._execute([op for op, _ in batch.calls])
         except Exception as exc:  # StoreUnavailable, most likely: every operation of the batch failed alike
-            results = [exc] * len(batch)
+            results = [exc] * len(batch.calls)
+        if batch.deadline is not None:
+            batch.deadline.cancel()
         ok = not (results and isinstance(results[0], StoreUnavailable))
         for observe in batch_observers:
-            observe(time.perf_counter() - start, ok, len(batch))
-        for (_, done), outcome in zip(batch, results, strict=True):
-            if done.cancelled():
+            observe(time.perf_counter() - start, ok, len(batch.calls))
+        for (_, done), outcome in zip(batch.calls, results, strict=True):
+            if done.done():
                 continue
             if isinstance(outcome, BaseException):
                 done.set_exception(outcome)

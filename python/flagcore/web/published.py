@@ -31,17 +31,30 @@ class PublishedBoards:
         assert self._store is None  # with a store: adealt
         return self.keyed.dealt(number, mode, key)
 
+    def known(self, number: int, mode: str, key: int) -> Dealt | None:
+        """The board of (number, mode, secret) when it needs no store call (read from the store
+        already, or never a day's board), else None (then ``adealt``): a guess's board, without
+        the cost of a coroutine."""
+        known = self._published.get((number, mode, key))
+        if known is not None:
+            return known
+        if self._store is None or self.keyed.scheduled_day(number) is None:
+            return self.keyed.dealt(number, mode, key)  # a board of a seed or an id: never published
+        return None
+
     async def adealt(self, number: int, mode: str, key: int, publish: bool = False) -> Dealt:
         """The board of (number, mode, secret): its published version when the store has one
         (``publish``: publishing this one if there is none yet, the first writer winning)."""
+        if not publish:
+            known = self.known(number, mode, key)
+            if known is not None:
+                return known
         dealt = self.keyed.dealt(number, mode, key)
         if self._store is None:
             return dealt
         known = self._published.get((number, mode, key))
         if known is not None:
             return known
-        if not publish and self.keyed.scheduled_day(number) is None:
-            return dealt  # a board of a seed or an id: never a day's board, so never published
         mine = orjson.dumps(_board_json(dealt.board))
         store = self._store
         data = await (store.apublish_board(dealt.board_id, mine) if publish else store.apublished_board(dealt.board_id))
