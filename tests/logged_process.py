@@ -38,12 +38,13 @@ FLAGCORE_SERVE = [sys.executable, "-m", "flagcore", "serve"]
 
 @contextmanager
 def serving(
-    args: Sequence[str], env: dict[str, str], wrap: Sequence[str] = (), start_seconds: float = 90
+    args: Sequence[str], env: dict[str, str], wrap: Sequence[str] = (), start_seconds: float = 240
 ) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     """``flagcore serve`` with ``args`` on a free port of 127.0.0.1 (its output logged to a file,
-    popen_logged), once its /healthz answers: (port, process); stopped (SIGTERM, then SIGKILL
-    after 30 s) at the end, if the test did not stop it. ``wrap``: a command that runs the server
-    (its arguments follow)."""
+    popen_logged), once its /healthz answers (within ``start_seconds``: a worker deals its first
+    boards before it serves, flagcore.web.app, seconds on a loaded machine): (port, process);
+    stopped (SIGTERM, then SIGKILL after 30 s) at the end, if the test did not stop it. ``wrap``: a
+    command that runs the server (its arguments follow)."""
     port = free_port()
     proc = popen_logged([*wrap, *FLAGCORE_SERVE, "--port", str(port), "--no-access-log", *args], env)
     try:

@@ -420,7 +420,7 @@ def test_a_server_whose_stderr_nobody_reads_keeps_serving(tmp_path: Path) -> Non
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 240  # a worker deals its first boards before it serves
         while not _answers(port):
             assert proc.poll() is None and time.monotonic() < deadline, "server did not start"
             time.sleep(0.2)

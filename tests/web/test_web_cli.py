@@ -34,7 +34,7 @@ def serve(*args: str, env: dict[str, str], store: str | None = None) -> Iterator
     its own unless ``store`` says otherwise (never the user's data folder)."""
     if store is None:
         store = "sqlite://" + tempfile.mkdtemp(prefix="flagcore-serve-") + "/games.db"
-    with serving(["--store", store, *args], env, start_seconds=60) as (port, proc):
+    with serving(["--store", store, *args], env) as (port, proc):
         yield f"http://127.0.0.1:{port}", proc
 
 

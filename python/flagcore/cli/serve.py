@@ -184,20 +184,32 @@ def _remove_at_sigterm(folder: str) -> None:
 
 def _start(args: argparse.Namespace) -> None:
     """Serve the app with the chosen ASGI server until it is stopped."""
-    if args.server == "granian":
+    serve_app(APP, args.server, args.host, args.port, args.workers, args.log_level, not args.no_access_log)
+
+
+APP = "flagcore.web:create_app"  # the factory every worker calls (create_app reads what run() exported)
+
+
+def serve_app(
+    app: str, server: str, host: str, port: int, workers: int, log_level: str = "info", access_log: bool = True
+) -> None:
+    """Serve the app factory ``app`` ("module:function") with ``server`` (uvicorn or granian) and
+    the options ``flagcore serve`` runs it with, until it is stopped. benchmarks/web_load.py
+    starts its servers through this, so a load run measures the shipped configuration."""
+    if server == "granian":
         from granian import Granian
         from granian.http import HTTP1Settings
 
         Granian(
-            "flagcore.web:create_app",
+            app,
             factory=True,
-            address=args.host,
-            port=args.port,
-            workers=args.workers,
+            address=host,
+            port=port,
+            workers=workers,
             interface="asgi",  # type: ignore[arg-type]
             websockets=False,
-            log_level=args.log_level,
-            log_access=not args.no_access_log,
+            log_level=log_level,  # type: ignore[arg-type]
+            log_access=access_log,
             # a request head of more than 64 KiB is refused by granian (431) before Python sees any of it
             http1_settings=HTTP1Settings(max_buffer_size=HEAD_BUFFER),
         ).serve()
@@ -205,15 +217,15 @@ def _start(args: argparse.Namespace) -> None:
         import uvicorn
 
         uvicorn.run(
-            "flagcore.web:create_app",
+            app,
             factory=True,
-            host=args.host,
-            port=args.port,
-            workers=args.workers,
+            host=host,
+            port=port,
+            workers=workers,
             http="httptools",  # the web extra installs it (C); uvicorn's fallback h11 is pure Python
             loop="auto",  # uvloop where the web extra installed it (not on Windows)
-            log_level=args.log_level,
-            access_log=not args.no_access_log,
+            log_level=log_level,
+            access_log=access_log,
         )
 
 
