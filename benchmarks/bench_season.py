@@ -14,6 +14,12 @@ Groups (flags and trivia):
   ``daily-cold`` is a day of a library loaded afresh every round (its load untimed): what a new
   process pays at its first daily, the search's and the model's tables, the schedule and the
   plans around the day, all computed in the timed call (nothing kept from an earlier round).
+  ``daily-served`` is what a server's players meet: start-up as ``flagcore serve`` does it
+  (the web app's warm-up asks for today's daily, whose background thread then plans the next
+  PLAN_AHEAD days and makes their boards; the bench waits for that thread, untimed), then each
+  round is the next day of the year asked for on its own day ("today" moved with it, so the
+  thread runs again as a server's would, beside the requests); ``extra_info`` has the year's
+  wall and CPU time per day (mean, p99, worst, days over 5 ms).
 * ``year``: the 365 days of 2027 from a fresh schedule (its start-up included), beside plain
   generate on the same dates.
 
@@ -24,13 +30,14 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import threading
 import time
 
 import pytest
 
-from flagcore import _impl
+from flagcore import _impl, days
 from flagcore.connections import daily, generate
-from flagcore.connections.daily import forget, prepare, schedule
+from flagcore.connections.daily import PLAN_AHEAD, forget, prepare, schedule
 from flagcore.days import day_number
 from flagcore.library import load_library
 from flagcore.reference import connections as ref_connections
@@ -106,6 +113,61 @@ def test_one_day_daily_new(benchmark, impl, mode):
         daily(d, mode, library=LIB)
         each.append(time.thread_time() - start)
     benchmark.extra_info.update(cpu_mean=mean, cpu_max=max(each), cpu_over_5ms=sum(t > 0.005 for t in each))
+
+
+PLANNER = "flagcore-daily-plans"  # the background thread of connections.daily.ahead.keep_ahead
+
+
+def _join_planner() -> None:
+    for thread in threading.enumerate():
+        if thread.name == PLANNER:
+            thread.join()
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_day_daily_served(benchmark, impl, mode, monkeypatch):
+    benchmark.group = f"one-day {mode}"
+    span = YEAR if impl == "core" else YEAR[:40]
+    assert len(span) < PLAN_AHEAD  # the start-up's thread makes them all
+    today = [span[0]]
+    monkeypatch.setattr(days, "latest_day", lambda: today[0])  # the server's clock, moved day by day
+
+    def start_up() -> None:  # untimed: what flagcore serve does before it takes a request
+        _fresh()
+        today[0] = span[0]
+        daily(span[0], mode, library=LIB)  # the web app's warm-up asks for today's daily
+        _join_planner()
+
+    def ask(d: dt.date) -> None:
+        today[0] = d
+        daily(d, mode, library=LIB)
+
+    start_up()
+    rest = iter(span)
+    benchmark.pedantic(lambda: ask(next(rest)), rounds=len(span))
+    _join_planner()
+    start_up()
+    wall, cpu = [], []
+    for d in span:
+        w, c = time.perf_counter(), time.thread_time()
+        ask(d)
+        cpu.append(time.thread_time() - c)
+        wall.append(time.perf_counter() - w)
+    _join_planner()
+    for name, values in (("wall", wall), ("cpu", cpu)):
+        benchmark.extra_info.update(
+            {
+                f"{name}_mean": sum(values) / len(values),
+                f"{name}_p99": _percentile(values, 0.99),
+                f"{name}_max": max(values),
+                f"{name}_over_5ms": sum(v > 0.005 for v in values),
+            }
+        )
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -33,6 +33,15 @@ def test_today_starts_one_thread_that_plans_ahead():
         if thread.name == "flagcore-daily-plans":
             thread.join()
     assert not s.preparing and s.ahead >= i + PLAN_AHEAD
+    # the thread made the boards of the planned days as today's was asked for: a later day's
+    # request reads the board it made (the same object), the board the same plans make on demand
+    k = i + 5
+    kept = schedule(lib, "flags", version=version_of(k))
+    ahead = kept.memo.get(("coloured", k))
+    assert ahead is not None and daily(days.date_of(k), "flags", library=lib) is ahead
+    kept.memo.clear()
+    again = daily(days.date_of(k), "flags", library=lib)
+    assert again is not ahead and again == ahead
     later = schedule(lib, "flags", version=version_of(i + PLAN_AHEAD))
     if later is not s:  # a version starting within PLAN_AHEAD days: built and planned by the same thread
         assert later.ahead >= i + PLAN_AHEAD

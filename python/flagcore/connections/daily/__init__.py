@@ -18,8 +18,9 @@ module each (their docstrings say how):
    decoy, coloured by the difficulty model.
 
 :mod:`.state` holds the Schedule and its one bounded cache; :mod:`.build` makes a Schedule once
-per (library, mode, engine); :mod:`.ahead` computes the plans of the days ahead (at start-up, or in
-the background for a server), so that no request pays a block's planning. Everything random is
+per (library, mode, engine); :mod:`.ahead` computes the plans and the boards of the days ahead (at
+start-up, or in the background for a server), so that no request pays a block's planning or a
+new day's board. Everything random is
 the twins' mulberry32 and every step is a
 function of (date, mode, library), so both twins and every machine give the same board. A library
 with other categories gives another schedule, for every day.
@@ -73,8 +74,15 @@ def daily(
     """
     i = _season.day_index(date)
     s = schedule(library, mode, key, version_of(i))  # a day keeps the version it was first scheduled by
-    board = coloured_board(s, i, library, None if ratings is None else as_ratings(ratings))
-    keep_ahead(s, i, lambda i: _next_version(library, mode, key, i))  # a server's request for today: plans ahead
+    rated = None if ratings is None else as_ratings(ratings)
+    board = coloured_board(s, i, library, rated)
+    # a server's request for today: the plans of the days ahead and their boards, as this one
+    keep_ahead(
+        s,
+        i,
+        lambda i: _next_version(library, mode, key, i),
+        lambda j: coloured_board(schedule(library, mode, key, version_of(j)), j, library, rated),
+    )
     return board
 
 

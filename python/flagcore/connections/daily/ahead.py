@@ -5,9 +5,12 @@ matching runs a fixed search per item and day, a few ms a cycle), the small pool
 greedy walk over up to 210 subsets) and the difficulty model's tables. ``prepare`` computes them
 for a span of days; ``keep_ahead`` runs it in a background thread when a request for today (in
 the earliest time zone) finds fewer than PLAN_AHEAD // 2 days planned ahead, so a server plans a
-year ahead of its players at its first daily and about twice a year after that. Every plan is a
-pure function of the schedule and the day, so whichever thread computes one first, the boards
-are the same.
+year ahead of its players at its first daily and about twice a year after that. The same thread
+then makes the boards of those days as the request asked for them (coloured, or by its ratings):
+a day's board is still about seven plain ``generate`` calls of Python (its members, the
+second-split check, the colours, the Board), and made ahead no request for a new day pays it.
+Every plan and board is a pure function of the schedule and the day, so whichever thread
+computes one first, the boards are the same.
 """
 
 from __future__ import annotations
@@ -47,29 +50,41 @@ def prepare(s: Schedule, first: int, days: int = PLAN_AHEAD) -> None:
     s.ahead = max(s.ahead, first + days)
 
 
-def keep_ahead(s: Schedule, i: int, successor: Callable[[int], Schedule | None] | None = None) -> None:
+def keep_ahead(
+    s: Schedule,
+    i: int,
+    successor: Callable[[int], Schedule | None] | None = None,
+    make: Callable[[int], object] | None = None,
+) -> None:
     """After a request for day i: when i is today (or a day either side, in the earliest time
     zone) and fewer than PLAN_AHEAD // 2 days after it are planned, plan PLAN_AHEAD days from it in
     a background thread (one at a time per schedule). Other days (an archive, a season report)
     plan what they need when asked. ``successor(i)``: the schedule of the version after s when
     one starts within PLAN_AHEAD days of i, else None: the same thread builds it and plans its
-    first days, so the first request of a new version pays no build."""
+    first days, so the first request of a new version pays no build. ``make(j)``: day j's board
+    as the request asked for it (kept by its schedule); the thread makes those of the planned
+    days, from day i on, after the plans."""
     if s.preparing or s.ahead >= i + PLAN_AHEAD // 2:
         return
     if abs(i - _days.day_number(_days.latest_day())) > 1:
         return
     s.preparing = True
     threading.Thread(
-        target=_prepare_then_done, args=(s, i, successor), name="flagcore-daily-plans", daemon=True
+        target=_prepare_then_done, args=(s, i, successor, make), name="flagcore-daily-plans", daemon=True
     ).start()
 
 
-def _prepare_then_done(s: Schedule, i: int, successor: Callable[[int], Schedule | None] | None) -> None:
+def _prepare_then_done(
+    s: Schedule, i: int, successor: Callable[[int], Schedule | None] | None, make: Callable[[int], object] | None
+) -> None:
     try:
         prepare(s, i)
         after = None if successor is None else successor(i)
         if after is not None:
             first = version_start(after.version)
             prepare(after, first, max(1, i + PLAN_AHEAD - first))
+        if make is not None:
+            for j in range(i, i + PLAN_AHEAD):
+                make(j)
     finally:
         s.preparing = False
