@@ -154,6 +154,31 @@ def test_a_batch_the_store_refuses_fails_every_save_in_it(store, monkeypatch):
     assert [type(r) for r in run_loop(turn())] == [StoreUnavailable, StoreUnavailable]
 
 
+def test_a_batch_the_store_never_answers_fails_every_call_in_it_at_its_one_deadline(store, monkeypatch):
+    real = store._execute
+    taken = []
+
+    async def never(ops):  # a store that takes the batch and never answers (a hung Redis, a stuck disk)
+        taken.append(len(ops))
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(store, "timeout", 0.05)
+    monkeypatch.setattr(store, "_execute", never)
+
+    async def turns():
+        first = await asyncio.gather(
+            store.save_game_batched("ann", "B1", 0, b"x", 60), store.aload_game("bob", "B1"), return_exceptions=True
+        )
+        monkeypatch.setattr(store, "_execute", real)  # the store answers again: the next turn's call is served
+        return first, await store.asave_game("ann", "B2", 0, b"y", 60)
+
+    first, second = run_loop(turns())
+    assert taken == [2]  # one batch, so one deadline for both calls
+    assert [type(r) for r in first] == [StoreUnavailable, StoreUnavailable]
+    assert all("no answer within 0.05 s" in str(r) for r in first)
+    assert second is True and store.load_game("ann", "B2") == GameRecord(1, b"y")
+
+
 def test_a_busy_sqlite_file_makes_a_batch_wait_without_stopping_the_event_loop(tmp_path: Path):
     store = SQLiteStore(tmp_path / "games.db")
     other = sqlite3.connect(tmp_path / "games.db", isolation_level=None, check_same_thread=False)
