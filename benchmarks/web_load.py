@@ -330,11 +330,24 @@ def start_server(
     while time.monotonic() < deadline and proc.poll() is None:
         try:
             urllib.request.urlopen(base + "/api/noop", timeout=5).read()
+            settle(proc.pid)
             return proc, base
         except OSError:
             time.sleep(0.1)
     stop(proc)
     raise SystemExit(f"{server} did not start")
+
+
+def settle(pid: int, limit: float = 180) -> None:
+    """Wait until the server is idle: a worker answers once it has dealt its first boards, but the
+    daily's plans of the days ahead go on in a background thread of the worker (seconds of CPU,
+    flagcore.connections.daily.ahead), whose CPU time no measurement should count."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        before = cpu_seconds(pid)
+        time.sleep(1.0)
+        if cpu_seconds(pid) - before < 0.05:
+            return
 
 
 _metrics_dirs: dict[int, str] = {}  # a started server's pid -> its metrics folder, removed by stop
