@@ -102,6 +102,51 @@ def match(items: list[T], first_day: int, fits: Callable[[T, int], int]) -> list
     return [items[item_of_day[d]] for d in range(n)]
 
 
+def best_match(items: list[T], first_day: int, fits: Callable[[T, int], int]) -> list[T]:
+    """``items`` reordered as :func:`match` does, but by the best total grade: the most items on a
+    day they fit, then the highest sum of ``fits`` over them, then the most items on their own day
+    (an exact assignment, the Hungarian method on those three folded into one weight). ``match``
+    lets the first item take its best day even where that costs two others theirs (a family's rest)."""
+    n = len(items)
+    ok = [[int(fits(x, first_day + d)) for d in range(n)] for x in items]
+    grade_w = n + 1  # the own-day count (at most n) stays below one grade step
+    fit_w = grade_w * (n * max((g for row in ok for g in row), default=0) + 1)  # the grades' sum below one fit
+    # cost[x][d] (1-based, minimised): the negated weight of item x on day d
+    cost = [[0] * (n + 1)] + [
+        [0] + [-((ok[x][d] > 0) * fit_w + ok[x][d] * grade_w + (d == x)) for d in range(n)] for x in range(n)
+    ]
+    u: list[float] = [0.0] * (n + 1)
+    v: list[float] = [0.0] * (n + 1)
+    p, way = [0] * (n + 1), [0] * (n + 1)
+    for x in range(1, n + 1):
+        p[0], d0 = x, 0
+        low, used = [float("inf")] * (n + 1), [False] * (n + 1)
+        while True:
+            used[d0] = True
+            x0, delta, d1 = p[d0], float("inf"), 0
+            for d in range(1, n + 1):
+                if not used[d]:
+                    cur = cost[x0][d] - u[x0] - v[d]
+                    if cur < low[d]:
+                        low[d], way[d] = cur, d0
+                    if low[d] < delta:
+                        delta, d1 = low[d], d
+            for d in range(n + 1):
+                if used[d]:
+                    u[p[d]] += delta
+                    v[d] -= delta
+                else:
+                    low[d] -= delta
+            d0 = d1
+            if p[d0] == 0:
+                break
+        while d0:
+            d1 = way[d0]
+            p[d0] = p[d1]
+            d0 = d1
+    return [items[p[d + 1] - 1] for d in range(n)]
+
+
 def keyed(name: str, key: bytes | None = None) -> str | int:
     """The seed of the random stream ``name`` of a schedule: ``name`` itself in the public schedule
     (key None); under a season key, the first 32 bits of HMAC-SHA256(key, name), so without the
@@ -173,6 +218,7 @@ class Rotation(Generic[T]):
         season_key: bytes | None = None,
         rng: Any = None,
         spread: Callable[[T], tuple[Hashable, Hashable]] | None = None,
+        best: bool = False,
     ) -> None:
         if not items:
             raise ValueError(f"rotation {key!r}: no items to rotate")  # flagcore's invariant, not an argument
@@ -182,6 +228,7 @@ class Rotation(Generic[T]):
         self.rng = core.rng if rng is None else rng
         self.season_key = season_key  # None: the public schedule; else every shuffle is keyed (see keyed)
         self.fits = fits
+        self.matcher = best_match if best else match  # best: the blocks' best assignment (version 2)
         self.ease = ease  # ease(item, cycle): higher is easier; each block then runs easy to hard in the week
         self.n = len(items)
         self.items = frozenset(items)  # what it deals (no cycle needs computing to know)
@@ -203,7 +250,7 @@ class Rotation(Generic[T]):
                 if self.ease is not None:
                     items = by_weekday(items, k * self.n + len(order), lambda x, k=k: self.ease(x, k))  # type: ignore[misc]
                 if self.fits is not None:
-                    items = match(items, k * self.n + len(order), self.fits)
+                    items = self.matcher(items, k * self.n + len(order), self.fits)
                 order.extend(items)
             if len(self._cycles) >= _CYCLE_CACHE:
                 self._cycles.clear()

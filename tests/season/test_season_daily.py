@@ -17,9 +17,10 @@ from flagcore.connections.daily import daily_categories, schedule
 from flagcore.connections.daily.members import WALK_MAX, member_order, members
 from flagcore.connections.daily.members import walk as _walk
 from flagcore.connections.daily.members import walk_members as _walk_members
-from flagcore.connections.daily.search import first_draft
+from flagcore.connections.daily.search import first_draft, planned_search
 from flagcore.connections.daily.search import search_day as _search
-from flagcore.connections.daily.turns import own_turn, uses_in_a_year
+from flagcore.connections.daily.turns import own_turn, planned_at, uses_in_a_year
+from flagcore.days import day_number
 from flagcore.library import load_library
 from flagcore.season import EPOCH, WEEKLY_GRIDS, Rotation, block_size, by_weekday, puzzle_flags, puzzle_plan
 
@@ -39,18 +40,27 @@ def test_year_of_dailies_is_fair_and_rotates(mode):
         assert find_ambiguities(b) == []  # neither rule nor arguable
     # no category from the day before (the README's figure for 2027)
     assert all(not set(_ids(boards[j])) & set(_ids(boards[j - 1])) for j in range(1, len(boards)))
-    # every category that can be placed appears in the year
-    used = {c for b in boards for c in _ids(b)}
-    placeable = {sched.tables.categories[c].id for t in range(4) for c in sched.placeable[t]}
-    assert placeable <= used
-    # no category more than twice as often as the median of its tier; in trivia mode, of its kind
-    # (facts rotate at about twice the looks' rate, by design: a trivia board holds two fact groups)
-    counts = collections.Counter(g.category_id for b in boards for g in b.groups)
-    for t in range(4):
-        for kind in (0, 1) if sched.min_facts else (None,):
-            cats = [c for c in sched.placeable[t] if kind is None or sched.fact[c] == kind]
-            per = sorted(counts.get(sched.tables.categories[c].id, 0) for c in cats)
-            assert max(per) <= 2 * per[len(per) // 2], (t, kind, per)
+    # every category that can be placed has turns in the year (version 2 shares a large family's
+    # turns, so a category may have only a few); one missing from the boards had none of its
+    # planned days able to form a board with it ("Has red" crowds the other groups out)
+    first = day_number(YEAR[0])
+    planned = collections.Counter(planned_at(sched, t, first + j) for j in range(len(YEAR)) for t in range(4))
+    placeable = {c for t in range(4) for c in sched.placeable[t]}
+    assert all(planned[c] for c in placeable)
+    ids = [set(_ids(b)) for b in boards]
+    for c in placeable:
+        if not any(sched.tables.categories[c].id in day for day in ids):
+            t = sched.tier_of[c]
+            for j in range(len(YEAR)):
+                if planned_at(sched, t, first + j) == c:
+                    four = [planned_at(sched, d, first + j) for d in range(4)]
+                    assert planned_search(sched, four)[0] != 0 or boards[j].stats["split_redraw"] == 2, (c, j)
+    # no category more than twice as often as its turns, plus two (a fallback takes a category
+    # near its turns)
+    counts = collections.Counter(c for b in boards for c in _cat_indices(sched, b))
+    assert all(counts[c] <= 2 * planned[c] + 2 for c in placeable), max(
+        (counts[c] - 2 * planned[c], c) for c in placeable
+    )
     if sched.min_facts:  # and the days hold their fact groups (a few off-plan days cannot)
         fact_ids = {sched.tables.categories[c].id for c in range(len(sched.fact)) if sched.fact[c]}
         facts = [sum(g.category_id in fact_ids for g in b.groups) for b in boards]
@@ -172,12 +182,14 @@ def test_by_weekday_puts_the_easier_items_first_in_the_week():
 @pytest.mark.parametrize("mode", ["flags", "trivia"])
 def test_the_week_runs_from_easier_to_harder(mode):
     # the difficulty model's board score, averaged per weekday over 2027: the weekend is harder
-    # than the start of the week, by a margin (the plain daily: seeds show no such rhythm)
+    # than the start of the week, by a margin (the plain daily: seeds show no such rhythm). Version
+    # 2 matches each block by its best total grade (the rests a player sees), which keeps the
+    # weekday order only among equals: flags' weekend is 8% harder than Monday-Tuesday (was over 10%)
     score = collections.defaultdict(list)
     for d in YEAR:
         score[d.weekday()].append(sum(g.score for g in board_difficulty(daily(d, mode)).groups))
     mean = {w: sum(v) / len(v) for w, v in score.items()}
-    assert (mean[5] + mean[6]) / 2 > 1.1 * (mean[0] + mean[1]) / 2, mean
+    assert (mean[5] + mean[6]) / 2 > 1.05 * (mean[0] + mean[1]) / 2, mean
 
 
 @pytest.mark.parametrize("mode", ["flags", "trivia"])
@@ -201,6 +213,11 @@ def test_a_displaced_small_pool_group_is_no_group_of_another_use_that_year(mode)
                 assert w in far, (sched.tables.categories[c].id, u, w)
                 checked += 1
     assert checked > 100
+
+
+def _cat_indices(sched, board):
+    index = {cat.id: c for c, cat in enumerate(sched.tables.categories)}
+    return [index[g.category_id] for g in board.groups]
 
 
 def _day_of_use(sched, c, u):

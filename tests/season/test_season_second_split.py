@@ -20,12 +20,12 @@ from flagcore.days import day_number
 from flagcore.library import load_library
 
 # days whose members as first drawn split into four other fours (found by the code, on schedule
-# version 2 (issue 31) and the data of flags/README.md's "Blind play-test of 72 games":
-# stats["split_redraw"] 1 is another draw, 2 other categories; 2028-11-29 (flags) and 2033-06-19
-# (trivia) are each mode's first 2 from 2027 on)
+# version 2 as it plans family first (issue 31), the data of flags/README.md's "Blind play-test of
+# 72 games": each mode's first three days from 2027 on with stats["split_redraw"] 1 (another draw),
+# then its first 2 (other categories): 2028-05-13 (flags) and 2038-07-24 (trivia))
 REDRAWN = {
-    "flags": ["2027-01-21", "2027-01-25", "2027-02-07", "2028-11-29"],
-    "trivia": ["2027-01-01", "2027-01-05", "2027-01-07", "2033-06-19"],
+    "flags": ["2027-01-08", "2027-01-18", "2027-01-20", "2028-05-13"],
+    "trivia": ["2027-01-01", "2027-01-03", "2027-01-04", "2038-07-24"],
 }
 
 

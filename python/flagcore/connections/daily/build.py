@@ -17,7 +17,7 @@ from ..difficulty import category_difficulty
 from ..tables import default_library, tables_for
 from .plan import attach_plan, found
 from .state import ITEMS, LATEST, TIERS, VERSIONS, Schedule
-from .turns import RARE_BELOW, YEAR, Pools, make_rotations, tier_shares, turns_per_cycle
+from .turns import RARE_BELOW, YEAR, Pools, balanced_shares, make_rotations, tier_shares, turns_per_cycle
 
 _ATTR = "_flagcore_season"  # where a Library keeps its schedules (one per mode and engine)
 _lock = threading.Lock()
@@ -93,12 +93,18 @@ def build(library: Library | None, mode: str, key: bytes | None = None, version:
     fit = _sets(tables.fit_flat, tables.fit_off)
     facts = tables.fact.tolist()
     identity = _indices([c.identity for c in tables.categories])
-    pools = Pools(certain, tuple(facts), identity, int(tables.min_facts), mode, key)
+    family = _indices([c.family for c in tables.categories])
+    pools = Pools(certain, tuple(facts), identity, family, int(tables.min_facts), mode, key)
     all_shares = []
     for t in range(TIERS):
         by_identity = tier_shares(placeable[t], pools, t, True)
         plain = tier_shares(placeable[t], pools, t, False)
-        all_shares.append(by_identity if _keeps_groups(placeable[t], certain, by_identity, plain) else plain)
+        if version >= 2:  # family first: every identity shares, then the families are balanced
+            all_shares.append(by_identity)
+        else:
+            all_shares.append(by_identity if _keeps_groups(placeable[t], certain, by_identity, plain) else plain)
+    if version >= 2:
+        all_shares = balanced_shares(tuple(placeable), pools, all_shares)
     depth_order = tuple(sorted(range(TIERS), key=lambda t: (turns_per_cycle(placeable[t], all_shares[t]), t)))
     s = Schedule(
         mode=mode,
@@ -117,7 +123,7 @@ def build(library: Library | None, mode: str, key: bytes | None = None, version:
         tier_of=tuple(c.tier for c in tables.categories),
         tags=tuple(tables.tag_index.tolist()),
         identity=identity,
-        family=_indices([c.family for c in tables.categories]),
+        family=family,
         depth_order=depth_order,
         depth_orders=(depth_order,) + tuple((t, *(d for d in depth_order if d != t)) for t in depth_order[1:]),
         season_key=key,

@@ -15,11 +15,12 @@ salience) go to the earlier weekdays, so the week runs easy to hard.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 from ... import season as _season
 from ..._impl import core
-from .state import TIERS, Schedule
+from .state import ITEMS, TIERS, WEEK, Schedule
 
 # A category with fewer certain codes cannot come back without keeping 3 of its 4 previous
 # members. The rare ones of a tier share turns: each shared turn of the rotation goes to one of
@@ -28,6 +29,11 @@ from .state import TIERS, Schedule
 RARE_BELOW = 6
 YEAR = 364
 FAR = 1 << 30  # the distance of a category with no turn near a day
+# From version 2, a family shows at most this many times a WEEK on average (over the tiers): a
+# family over it shares turns among its categories (``balanced_shares``). Twice a week is the
+# issue's bound for every window; an average below it leaves the matching room to space them.
+FAMILY_PER_WEEK = 1.5
+SHORTEST = 0.75  # ... while a tier's cycle keeps this fraction of its turns (groups come back sooner)
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,7 @@ class Pools:
     certain: tuple[frozenset[int], ...]
     facts: tuple[int, ...]
     identity: tuple[int, ...]
+    family: tuple[int, ...]
     min_facts: int
     mode: str
     key: bytes | None
@@ -96,6 +103,87 @@ def look_pairs(placeable: tuple[int, ...], pools: Pools, t: int) -> tuple[tuple[
     return tuple(tuple(p) for p in pairs)
 
 
+def balanced_shares(
+    placeable: tuple[tuple[int, ...], ...], pools: Pools, first: list[tuple[tuple[int, ...], ...]]
+) -> list[tuple[tuple[int, ...], ...]]:
+    """Every tier's shared turns from ``first`` (each tier's ``tier_shares`` by identity) on, merged
+    until, as a player sees the season, the family comes first. While a category of 6 or more
+    certain codes would have more uses in a YEAR than distinct fours (``uses_in_a_year``), its turn
+    is shared (with another such, else one of its family, else the tier's smallest); then, while a
+    family shows more than FAMILY_PER_WEEK times a WEEK (each category WEEK / (turns per cycle x its
+    share's lap), over the tiers), two of its turns in the tier where it is most frequent become one
+    (its two smallest), as long as that tier keeps SHORTEST of its turns. Each merge shortens a
+    tier's cycle by one (every other category comes a little more often), so the figures are
+    recomputed after each; a family with one turn per tier stays over the bound."""
+    items = []
+    for t, placed in enumerate(placeable):
+        shared = {c for share in first[t] for c in share}
+        items.append([list(share) for share in first[t]] + [[c] for c in placed if c not in shared])
+
+    floor = [math.ceil(SHORTEST * len(tier)) for tier in items]  # a cycle shortens this far at most
+
+    def rates() -> dict[int, float]:
+        """Per family: its showings a week."""
+        out: dict[int, float] = {}
+        for tier in items:
+            for item in tier:
+                for c in item:
+                    out[pools.family[c]] = out.get(pools.family[c], 0.0) + WEEK / (len(tier) * len(item))
+        return out
+
+    def lacks(t: int, item: list[int]) -> bool:
+        n = len(items[t])
+        return any(
+            len(pools.certain[c]) >= RARE_BELOW
+            and math.comb(len(pools.certain[c]), ITEMS) < -(-YEAR // (n * len(item))) + 1
+            for c in item
+        )
+
+    def short_of_fours(t: int) -> list[int] | None:
+        return next((item for item in items[t] if lacks(t, item)), None)
+
+    def merge(t: int, a: list[int], b: list[int]) -> None:
+        items[t].remove(b)
+        a.extend(b)
+
+    while True:
+        short = next(((t, x) for t in range(len(items)) if (x := short_of_fours(t)) is not None), None)
+        if short is not None:
+            t, item = short
+            rest = sorted((x for x in items[t] if x is not item), key=lambda x: (len(x), x))
+            if not rest:
+                break
+            also = [x for x in rest if lacks(t, x)]
+            kin = [x for x in rest if pools.family[x[0]] == pools.family[item[0]]]
+            merge(t, item, (also or kin or rest)[0])
+            continue
+        pick = _family_merge(items, floor, pools, rates())
+        if pick is None:
+            break
+        merge(*pick)
+    out = []
+    for t, tier in enumerate(items):
+        merged = [x for x in tier if len(x) > 1]
+        out.append(tuple(tuple(pools.shuffled(sorted(x), f"{t}|family|{j}")) for j, x in enumerate(merged)))
+    return out
+
+
+Merge = tuple[int, list[int], list[int]]  # (tier, the turn that grows, the turn it takes in)
+
+
+def _family_merge(items: list[list[list[int]]], floor: list[int], pools: Pools, rate: dict[int, float]) -> Merge | None:
+    """The next merge for a family shown more than FAMILY_PER_WEEK times a WEEK: two of its turns,
+    its smallest, in the tier where it is most frequent and the cycle may still shorten."""
+    for f in sorted((f for f in rate if rate[f] > FAMILY_PER_WEEK), key=lambda f: (-rate[f], f)):
+        mine = [[x for x in tier if pools.family[x[0]] == f] for tier in items]
+        tiers = [t for t in range(len(items)) if len(mine[t]) >= 2 and len(items[t]) > floor[t]]
+        if tiers:
+            t = max(tiers, key=lambda t: (len(mine[t]) / len(items[t]), -t))
+            a, b = sorted(mine[t], key=lambda x: (len(x), x))[:2]
+            return t, a, b
+    return None
+
+
 def turns_per_cycle(placeable: tuple[int, ...], tier_shares: tuple[tuple[int, ...], ...]) -> int:
     """A tier's rotation items: its categories, each shared turn counted once."""
     return len(placeable) - sum(len(x) for x in tier_shares) + len(tier_shares)
@@ -121,7 +209,13 @@ def make_rotations(s: Schedule, salience: list[float]) -> None:
         ease = functools.partial(_ease, s, salience, t)
         spread = functools.partial(_seen_as, s, t) if s.version >= 2 else None
         rot = _season.Rotation(
-            items, f"season|{s.mode}|{t}", ease=ease, season_key=s.season_key, rng=s.engine_rng, spread=spread
+            items,
+            f"season|{s.mode}|{t}",
+            ease=ease,
+            season_key=s.season_key,
+            rng=s.engine_rng,
+            spread=spread,
+            best=s.version >= 2,
         )
         s.rotations.append(rot)
 
