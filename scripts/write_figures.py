@@ -131,6 +131,17 @@ def season() -> str:
     ]
     compiled_only = [r if i == "core" else "" for r, (_, i) in zip(new_day, columns)]
     rows.append(["a new day over one `generate`, compiled: wall medians / CPU means", *compiled_only])
+    served = "one_day_daily_served"
+    rows.append(["`daily(DATE)` as served: a year of days after start-up, each on its own day"])
+    rows[-1] += [seconds(cells[served, m, i]) for m, i in columns]
+    for kind in ("wall", "cpu"):
+        rows.append([f"... {'wall' if kind == 'wall' else 'CPU'} time: mean / p99 / worst day / days over 5 ms"])
+        rows[-1] += [
+            " / ".join(seconds(d[f"{kind}_{q}"]) for q in ("mean", "p99", "max")) + f" / {d[f'{kind}_over_5ms']}"
+            if (d := extra[served, m, i])
+            else ""
+            for m, i in columns
+        ]
     header = ["median", "flags, core", "flags, reference", "trivia, core", "trivia, reference"]
     command = "pytest benchmarks/bench_season.py --benchmark-enable --benchmark-only --dist no"
     return provenance(run, command) + "\n\n" + table(header, rows)
