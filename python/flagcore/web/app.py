@@ -120,11 +120,7 @@ def create_app(
     signer = _signer(secret, old_secrets)
     library = library if library is not None else (os.environ.get(LIBRARY_ENV) or None)
     store = _store(store)
-    ratings = ratings if ratings is not None else ratings_from_env(library)
-    # the bundled library is the one generate loads for itself (one load per process, not two)
-    dealt_library = default_library() if library is None else load_library(Path(library))
-    # a bad ratings file stops the app here, in one line (RatingsError), never mid-game
-    rated = None if ratings is None else load_ratings(ratings, dealt_library)
+    dealt_library, rated = _dealt(library, ratings)
     _observe()
     api = Api(
         signer,
@@ -141,6 +137,15 @@ def create_app(
     endpoints = _with_extra(api.endpoints(), extra_endpoints or {})
     players = Players(signer) if store is not None else None
     return Ops(JsonApi(endpoints, api.patterns(), _pages(), players, _hosts(allowed_hosts)), store, warm=api.warm)
+
+
+def _dealt(library: str | os.PathLike[str] | None, ratings: Any) -> tuple[Any, Any]:
+    """create_app's library to deal from and its ratings (None for the model's colours)."""
+    ratings = ratings if ratings is not None else ratings_from_env(library)
+    # the bundled library is the one generate loads for itself (one load per process, not two)
+    dealt_library = default_library() if library is None else load_library(Path(library))
+    # a bad ratings file stops the app here, in one line (RatingsError), never mid-game
+    return dealt_library, None if ratings is None else load_ratings(ratings, dealt_library)
 
 
 def _new_player_ttl(ttl: int | None) -> Any:
