@@ -230,6 +230,19 @@ def _fields(obj):
     return [(name, value.tolist() if hasattr(value, "tolist") else value) for name, value in vars(obj).items()]
 
 
+def _rebuilt(game: puzzle.PuzzleGame, seed: int) -> puzzle.PuzzleGame:
+    """The game built again by PuzzleGame's own __init__ from its public fields."""
+    return puzzle.PuzzleGame(
+        start=game.start,
+        signatures=game.signatures,
+        par=game.par,
+        identity_mode=game.identity_mode,
+        seed=seed,
+        flag=game.flag,
+        grid=game.grid,
+    )
+
+
 @pytest.mark.parametrize(
     ("flag", "grid"),
     [
@@ -247,15 +260,7 @@ def test_new_game_builds_what_puzzle_game_builds(impl, flag, grid):
     order, as __init__ makes of them; the second call (from the plan the first made) the same again,
     with lists of its own."""
     game, again = puzzle.new_game(flag, grid, seed=9), puzzle.new_game(flag, grid, seed=9)
-    built = puzzle.PuzzleGame(
-        start=game.start,
-        signatures=game.signatures,
-        par=game.par,
-        identity_mode=game.identity_mode,
-        seed=9,
-        flag=game.flag,
-        grid=game.grid,
-    )
+    built = _rebuilt(game, 9)
     assert _fields(game) == _fields(again) == _fields(built)
     assert game.identity_mode == (flag == [7] * 6)
     for name in ("signatures", "moves", "_tiles"):
@@ -295,14 +300,6 @@ def test_games_compare_by_their_fields_not_their_class_arrays():
     assert a._classes is not b._classes
     assert a == b
     game = puzzle.new_game("FR", "hard", seed=5)
-    assert game == puzzle.PuzzleGame(
-        start=game.start,
-        signatures=game.signatures,
-        par=game.par,
-        identity_mode=game.identity_mode,
-        seed=5,
-        flag=game.flag,
-        grid=game.grid,
-    )
+    assert game == _rebuilt(game, 5)
     b.swap(0, 2)
     assert a != b
