@@ -33,6 +33,8 @@ from typing import Any
 
 import orjson
 
+from flagcore.web.boards import daily_numbers, game_number
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from web_load import create_bench_app, mid_game_guess, solving_log  # noqa: E402
 
@@ -98,12 +100,19 @@ def requests_for(app: Any) -> dict[str, Callable[[], Request]]:
     verify = orjson.dumps({"token": deal["token"], "swaps": solving_log(deal["tiles_by_slot"], deal["classes"])})
     assert run(("POST", "/api/puzzle/verify", b"", verify))["solved"]
     seeds = random.Random(1)
+
+    def plain_seed() -> int:
+        """A random seed whose board is no day's: a day's, asked before its day, is refused (400)."""
+        while game_number(seed := seeds.randrange(1 << 31)) in daily_numbers():
+            pass
+        return seed
+
     first = orjson.dumps({"token": board["token"], "codes": [t["code"] for t in board["tiles"][:4]]})
     run_id = os.urandom(8).hex().encode()  # a store keeps the games of earlier runs: new players every run
     players = iter(range(1 << 62))
     return {
         "no-op": lambda: ("GET", "/api/noop", b"", b""),
-        "board": lambda: ("GET", "/api/connections/board", b"seed=%d" % seeds.randrange(1 << 31), b""),
+        "board": lambda: ("GET", "/api/connections/board", b"seed=%d" % plain_seed(), b""),
         "daily": lambda: ("GET", "/api/connections/board", b"daily=2026-12-01", b""),
         "guess": lambda: ("POST", "/api/connections/guess", b"", guess),
         # the store run's request (web_load.py --stores): a new game's first guess by a new player

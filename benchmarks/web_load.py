@@ -20,7 +20,13 @@ ratio to it is shown too: it adds the cost of receiving a request body.
 
 Beside each rate, the server's CPU time per request (user + system of the server process and
 its workers, from /proc): on a shared machine the rate moves with what else runs, the CPU cost
-much less.
+much less. That CPU is set beside what a served request cannot cost less than: its no-op's CPU
+on the same server (the HTTP path) plus the same request called directly on the ASGI app in this
+process, with no server (``direct_costs``: benchmarks/web_inprocess.py's requests and timing,
+measured once before the servers); "CPU / (no-op + direct)" is the median over the rounds.
+Last, the time the server's threads spent ready to run but waiting for a core (the kernel's
+run-queue delay, ms per second of the run): a server that waits for a core stalls every
+request it holds, so a p99 of a run with a high wait is the machine's, not the server's.
 
 Every request is a real one: board builds a new keyed board (a random game number per request,
 so the cache never answers), daily asks for one day's board (dealt once, then cached: what most
@@ -66,6 +72,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 SECRET = "kR7wPz2QmX9vTn4LcY8sHf3JdG6bEa1U"  # 32 base64url characters: 192 bits
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
@@ -207,22 +214,47 @@ def lua(
     return "\n".join(lines) + "\n"
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process and all its descendants so far (Linux /proc)."""
-    stats = {}
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (Linux /proc)."""
+    parents = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
             except OSError:
                 continue  # gone meanwhile
-            stats[int(entry.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime + stime
-    total, todo = 0, [pid]
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
-        total += stats.get(current, (0, 0))[1]
-        todo.extend(child for child, (parent, _) in stats.items() if parent == current)
+        found.append(current)
+        todo.extend(child for child, parent in parents.items() if parent == current)
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and all its descendants so far (Linux /proc)."""
+    total = 0
+    for each in _tree(pid):
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime + stime
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_wait_seconds(pid: int) -> float:
+    """Seconds the threads of a process and its descendants have so far spent ready to run but
+    waiting for a CPU (the scheduler's run-queue delay, /proc/PID/task/TID/schedstat): a server
+    that waits for a core stalls every request it holds, whatever its code does."""
+    total = 0
+    for each in _tree(pid):
+        for task in Path(f"/proc/{each}/task").glob("*/schedstat"):
+            try:
+                total += int(task.read_text().split()[1])
+            except (OSError, IndexError):
+                continue
+    return total / 1e9
 
 
 def wrk(
@@ -244,10 +276,11 @@ def wrk(
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script)]
     url = base + path.split("?")[0]
     before = replies_by_class(base) if bodies else {}
-    cpu_before = cpu_seconds(server_pid)
+    cpu_before, wait_before, clock = cpu_seconds(server_pid), cpu_wait_seconds(server_pid), time.monotonic()
     done = subprocess.run([*cmd, url], capture_output=True, text=True, check=True)
     out = done.stdout
     cpu = cpu_seconds(server_pid) - cpu_before
+    waited = (cpu_wait_seconds(server_pid) - wait_before) / (time.monotonic() - clock)
     count = re.search(r"(\d+) requests in", out)
     if not count or not int(count.group(1)):
         raise SystemExit(f"wrk sent no request to {url}:\n{out}\n{done.stderr}")
@@ -279,6 +312,7 @@ def wrk(
         "p50": latency("50"),
         "p99": latency("99"),
         "cpu_us": cpu / sent * 1e6,
+        "waited": waited,  # run-queue wait of the server's threads per second of the run (cpu_wait_seconds)
         "errors": errors,
         "refused": refused,
         "sent": sent,
@@ -386,6 +420,33 @@ def run_block(
         return rounds
     finally:
         stop(proc)
+
+
+def direct_costs(repeat: int = 5, requests: int = 2000) -> dict[str, float]:
+    """CPU µs per request of each endpoint (and the no-op) called directly on the ASGI app in this
+    process, with no HTTP server: web_inprocess.py's requests and timing (the same requests as
+    the load run), ``repeat`` interleaved rounds of ``requests`` each, the median. The app is
+    stateless and warmed as a worker is at start-up, and measured once its daily planning thread
+    is done (``settle``: this process's CPU time counts every thread)."""
+    import asyncio
+
+    from web_inprocess import requests_for as direct_requests
+    from web_inprocess import time_endpoint
+
+    os.environ["FLAGCORE_STORE"] = "none"
+    app: Any = create_bench_app()
+    app.warm()
+    makers = direct_requests(app)
+    settle(os.getpid())
+
+    async def measure() -> dict[str, list[float]]:
+        times: dict[str, list[float]] = {name: [] for name in ("no-op", *ENDPOINTS)}
+        for _ in range(repeat):
+            for name in times:
+                times[name].append(await time_endpoint(app, makers[name], requests))
+        return times
+
+    return {name: statistics.median(values) for name, values in asyncio.run(measure()).items()}
 
 
 def first_guesses(base: str, boards: int) -> list[str]:
@@ -510,24 +571,32 @@ def write_docs(path: Path, lines: list[str]) -> None:
     path.write_text(head + begin + "\n" + "\n".join(lines) + "\n" + end + tail, encoding="utf-8")
 
 
-def endpoint_rows(server: str, workers: int, rounds: dict[str, list[tuple[dict, dict, dict]]]) -> list[str]:
-    """The table rows of one server and worker count (run_block's rounds)."""
+def endpoint_rows(
+    server: str, workers: int, rounds: dict[str, list[tuple[dict, dict, dict]]], direct: dict[str, float]
+) -> list[str]:
+    """The table rows of one server and worker count (run_block's rounds; ``direct``: direct_costs)."""
     rows = []
     for name in ENDPOINTS:
         runs = rounds[name]
         ratios = [r["rps"] / own["rps"] for _, own, r in runs]
         to_get = statistics.median(r["rps"] / g["rps"] for g, _, r in runs)
-        med = {k: statistics.median(r[k] for _, _, r in runs) for k in ("rps", "p50", "p99", "cpu_us")}
+        med = {k: statistics.median(r[k] for _, _, r in runs) for k in ("rps", "p50", "p99", "cpu_us", "waited")}
         noop_cpu = statistics.median(own["cpu_us"] for _, own, _ in runs)
+        # the served request's CPU beside what it cannot cost less than: the server's no-op (its
+        # HTTP path) plus the app's own work on the same request, called without a server
+        bound = statistics.median(r["cpu_us"] / (own["cpu_us"] + direct[name]) for _, own, r in runs)
         rows.append(
             f"| {server} | {workers} | {name} | {med['rps']:,.0f} | {med['p50']:.2f} | "
             f"{med['p99']:.2f} | {statistics.median(ratios):.0%} ({min(ratios):.0%}-{max(ratios):.0%}) "
-            f"| {to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) |"
+            f"| {to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) | {direct[name]:.0f} | {bound:.2f}x "
+            f"| {med['waited'] * 1000:.0f} |"
         )
     get_rps = [g["rps"] for name in ENDPOINTS for g, _, _ in rounds[name]]
+    get_wait = statistics.median(g["waited"] for name in ENDPOINTS for g, _, _ in rounds[name])
     rows.append(
         f"| {server} | {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
-        f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | |"
+        f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | | {direct['no-op']:.0f} | "
+        f"| {get_wait * 1000:.0f} |"
     )
     return rows
 
@@ -558,14 +627,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         if not args.skip_endpoints:
+            direct = direct_costs()
             out.append(
                 "| server | workers | endpoint | requests/s | p50 ms | p99 ms | vs its no-op: median (range) "
-                "| vs GET no-op | server CPU µs/request (its no-op) |"
+                "| vs GET no-op | server CPU µs/request (its no-op) | direct ASGI call µs | CPU / (no-op + direct) "
+                "| server's wait for a CPU, ms/s |"
             )
-            out.append("|---|---|---|---|---|---|---|---|---|")
+            out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
             for server in args.servers.split(","):
                 for workers in (int(w) for w in args.workers.split(",")):
-                    out += endpoint_rows(server, workers, run_block(workers, args, scratch, server))
+                    out += endpoint_rows(server, workers, run_block(workers, args, scratch, server), direct)
             out.append("")
         if args.stores:
             out += store_tables(args, scratch)
