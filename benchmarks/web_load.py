@@ -243,18 +243,24 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def cpu_wait_seconds(pid: int) -> float:
-    """Seconds the threads of a process and its descendants have so far spent ready to run but
-    waiting for a CPU (the scheduler's run-queue delay, /proc/PID/task/TID/schedstat): a server
-    that waits for a core stalls every request it holds, whatever its code does."""
-    total = 0
+def cpu_waits(pid: int) -> dict[str, int]:
+    """Nanoseconds each thread of a process and its descendants has so far spent ready to run but
+    waiting for a CPU (the scheduler's run-queue delay, /proc/PID/task/TID/schedstat), by thread:
+    a server that waits for a core stalls every request it holds, whatever its code does."""
+    waits = {}
     for each in _tree(pid):
         for task in Path(f"/proc/{each}/task").glob("*/schedstat"):
             try:
-                total += int(task.read_text().split()[1])
+                waits[task.parent.name] = int(task.read_text().split()[1])
             except (OSError, IndexError):
-                continue
-    return total / 1e9
+                continue  # gone meanwhile
+    return waits
+
+
+def waited_since(pid: int, before: dict[str, int]) -> float:
+    """Seconds of run-queue delay of ``pid``'s threads since ``before`` (cpu_waits), a thread that
+    ended meanwhile left out (its figures went with it), one started meanwhile counted whole."""
+    return sum(now - before.get(tid, 0) for tid, now in cpu_waits(pid).items()) / 1e9
 
 
 def wrk(
@@ -276,11 +282,11 @@ def wrk(
     cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(script)]
     url = base + path.split("?")[0]
     before = replies_by_class(base) if bodies else {}
-    cpu_before, wait_before, clock = cpu_seconds(server_pid), cpu_wait_seconds(server_pid), time.monotonic()
+    cpu_before, wait_before, clock = cpu_seconds(server_pid), cpu_waits(server_pid), time.monotonic()
     done = subprocess.run([*cmd, url], capture_output=True, text=True, check=True)
     out = done.stdout
     cpu = cpu_seconds(server_pid) - cpu_before
-    waited = (cpu_wait_seconds(server_pid) - wait_before) / (time.monotonic() - clock)
+    waited = waited_since(server_pid, wait_before) / (time.monotonic() - clock)
     count = re.search(r"(\d+) requests in", out)
     if not count or not int(count.group(1)):
         raise SystemExit(f"wrk sent no request to {url}:\n{out}\n{done.stderr}")
@@ -312,7 +318,7 @@ def wrk(
         "p50": latency("50"),
         "p99": latency("99"),
         "cpu_us": cpu / sent * 1e6,
-        "waited": waited,  # run-queue wait of the server's threads per second of the run (cpu_wait_seconds)
+        "waited": waited,  # run-queue delay of the server's threads per second of the run (cpu_waits)
         "errors": errors,
         "refused": refused,
         "sent": sent,
