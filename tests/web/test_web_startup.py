@@ -4,6 +4,7 @@ pay, so no request builds the library's tables, the difficulty model or today's 
 from __future__ import annotations
 
 import datetime as _dt
+import gc
 import threading
 from pathlib import Path
 from typing import Any
@@ -62,3 +63,23 @@ def test_without_the_lifespan_the_first_board_builds_them(work: list[str]) -> No
     client = TestClient(create_app(SECRET, library=PRIVATE))  # no `with`: no lifespan
     assert client.get("/api/connections/board", params={"seed": "41"}).status_code == 200
     assert "tables" in work and "model" in work
+
+
+def test_the_start_up_objects_are_frozen_out_of_the_collector_while_serving() -> None:
+    """After start-up, a full collection walks only what serving made: the app and what it made at
+    start-up (the library, its tables, the dailies) are in no generation of the collector until
+    the lifespan's shutdown gives them back."""
+    app = create_app(SECRET)
+
+    def tracked() -> bool:
+        return any(o is app for o in gc.get_objects())
+
+    assert tracked()
+    with TestClient(app) as client:
+        assert gc.get_freeze_count() > 0
+        assert not tracked()
+        assert client.get("/api/connections/board", params={"seed": "7"}).status_code == 200
+        gc.collect()  # a full collection while serving: the frozen objects stay frozen
+        assert not tracked()
+    assert gc.get_freeze_count() == 0
+    assert tracked()
