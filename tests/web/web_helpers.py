@@ -104,17 +104,22 @@ def par_log(start: list[int], classes: list[int]) -> list[list[int]]:
 
 
 class ServerThread:
-    """uvicorn serving ``app`` on 127.0.0.1 (a port the OS picks) in a background thread."""
+    """uvicorn serving ``app`` on 127.0.0.1 (a port the OS picks) in a background thread, with the
+    HTTP protocol ``flagcore serve`` runs (flagcore.web.one_write)."""
 
     def __init__(self, app: Any) -> None:
         import uvicorn
+
+        from flagcore.web.one_write import OneWriteHttpToolsProtocol
 
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+        config = uvicorn.Config(
+            app, http=OneWriteHttpToolsProtocol, log_level="warning", access_log=False, lifespan="off"
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 

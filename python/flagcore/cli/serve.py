@@ -216,13 +216,17 @@ def serve_app(
     else:
         import uvicorn
 
+        from ..web.one_write import OneWriteHttpToolsProtocol
+
         uvicorn.run(
             app,
             factory=True,
             host=host,
             port=port,
             workers=workers,
-            http="httptools",  # the web extra installs it (C); uvicorn's fallback h11 is pure Python
+            # httptools (C, the web extra installs it; uvicorn's fallback h11 is pure Python), each
+            # reply's head and body in one write to the socket (flagcore.web.one_write)
+            http=OneWriteHttpToolsProtocol,
             loop="auto",  # uvloop where the web extra installed it (not on Windows)
             log_level=log_level,
             access_log=access_log,
