@@ -237,3 +237,43 @@ def test_configure_logging_queues_flagcore_and_the_http_server_loggers():
     finally:
         server_logger.handlers = kept
         flagcore_logger.handlers, flagcore_logger.level, flagcore_logger.propagate = state
+
+
+def test_the_timer_writes_a_worker_file_off_the_event_loop(tmp_path, monkeypatch):
+    """While serving, the figures are read on the loop and the file written by another thread (a
+    rename on a busy disk would stall every request the worker holds)."""
+    metrics = ops.Metrics(tmp_path)
+    writers = []
+    write = metrics._write
+
+    def recorded(*args):
+        writers.append(threading.current_thread())
+        write(*args)
+
+    monkeypatch.setattr(metrics, "_write", recorded)
+    monkeypatch.setattr(ops, "FLUSH_SECONDS", 0.01)
+
+    async def serve():
+        metrics.request("/api/flags", 200, 0.001, 0.0)  # schedules the timer's write
+        path = tmp_path / f"worker-{os.getpid()}.json"
+        for _ in range(1000):
+            if path.exists():
+                return threading.current_thread(), json.loads(path.read_text())
+            await asyncio.sleep(0.01)
+        raise AssertionError("no file written")
+
+    loop_thread, data = run_loop(serve())
+    assert writers and all(w is not loop_thread for w in writers)
+    assert ["http_requests", "/api/flags", "200", 1] in data["c"]
+
+
+def test_an_earlier_snapshot_never_overwrites_a_later_one(tmp_path):
+    """The shutdown's flush may overtake a timer's write still in its thread: the later figures stay."""
+    metrics = ops.Metrics(tmp_path)
+    metrics.count("games_started", "connections")
+    earlier = metrics._snapshot()
+    metrics.count("games_started", "connections")
+    metrics.flush()  # the later figures, written first
+    metrics._write(*earlier)  # the timer's write arriving late
+    data = json.loads((tmp_path / f"worker-{os.getpid()}.json").read_text())
+    assert ["games_started", "connections", 2] in data["c"]

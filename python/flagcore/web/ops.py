@@ -120,6 +120,8 @@ class Metrics:
         self.histograms: dict[tuple[str, ...], list[float]] = {}
         self.routes: dict[str, RouteFigures] = {}  # route label -> its requests' figures
         self.due = 0.0  # perf_counter time from which the next request schedules a write of the file
+        self._taken = self._written = 0  # the number of the last snapshot taken, and of the last written
+        self._writing = threading.Lock()  # one write of the file at a time (the timer's thread, the shutdown)
 
     def count(self, name: str, *labels: str, amount: float = 1) -> None:
         """Add ``amount`` to the counter ``name`` with these label values."""
@@ -155,7 +157,7 @@ class Metrics:
         if now >= self.due and self.directory is not None:
             # a loop that ends before the write (a test's) leaves the next request to schedule it
             self.due = now + FLUSH_SECONDS
-            asyncio.get_running_loop().call_later(FLUSH_SECONDS, self.flush)
+            asyncio.get_running_loop().call_later(FLUSH_SECONDS, self._flush_off_the_loop)
 
     def request(self, route: str, status: int, seconds: float, now: float) -> None:
         """``answered`` by route label."""
@@ -181,19 +183,40 @@ class Metrics:
         return None if self.directory is None else self.directory / f"worker-{os.getpid()}.json"
 
     def flush(self) -> None:
-        """Write this worker's figures to its file (a timer does it within FLUSH_SECONDS of a
-        request, so an idle worker's file catches up; the shutdown does it too)."""
-        path = self._file()
-        if path is None:
-            return
+        """Write this worker's figures to its file now (the shutdown does it; while serving, a
+        timer does it within FLUSH_SECONDS of a request, off the loop: _flush_off_the_loop)."""
+        if self.directory is not None:
+            self._write(*self._snapshot())
+
+    def _snapshot(self) -> tuple[int, bytes]:
+        """(a number later than every earlier snapshot's, this worker's figures encoded)."""
         counts, histograms = self.figures()
-        data = orjson.dumps({"c": [[*k, v] for k, v in counts.items()], "h": [[*k, v] for k, v in histograms.items()]})
-        temporary = path.with_suffix(".tmp")
-        try:
-            temporary.write_bytes(data)
-            os.replace(temporary, path)  # a reader sees the old file or the new one, never half of one
-        except OSError as exc:  # a full disk: the figures stay in memory, the next write tries again
-            log.warning("metrics: cannot write %s: %s", path, exc)
+        self._taken += 1
+        return self._taken, orjson.dumps(
+            {"c": [[*k, v] for k, v in counts.items()], "h": [[*k, v] for k, v in histograms.items()]}
+        )
+
+    def _flush_off_the_loop(self) -> None:
+        """The timer's flush: the figures are read on the loop (the requests' own thread, so in one
+        piece), the file is written by a thread of the loop's executor: its rename took 8 ms on a
+        busy disk (py-spy, docs/performance.md), a stall of every request the worker held."""
+        asyncio.get_running_loop().run_in_executor(None, self._write, *self._snapshot())
+
+    def _write(self, taken: int, data: bytes) -> None:
+        """Write snapshot number ``taken`` unless a later one is written already (the shutdown's
+        flush may overtake a timer's write)."""
+        path = self._file()
+        assert path is not None
+        with self._writing:
+            if taken <= self._written:
+                return
+            temporary = path.with_suffix(".tmp")
+            try:
+                temporary.write_bytes(data)
+                os.replace(temporary, path)  # a reader sees the old file or the new one, never half of one
+                self._written = taken
+            except OSError as exc:  # a full disk: the figures stay in memory, the next write tries again
+                log.warning("metrics: cannot write %s: %s", path, exc)
 
     def merged(self) -> tuple[dict[tuple[str, ...], float], dict[tuple[str, ...], list[float]]]:
         """Every worker's figures added up: this one's live, the others' from their files."""
