@@ -7,11 +7,18 @@ import asyncio
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import uvicorn
 
 from flagcore.web.one_write import OneWriteHttpToolsProtocol, OneWritePerTurn
+
+
+def run_loop(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own (a test process may already run a loop in this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 class Recorded:
@@ -48,7 +55,7 @@ def test_the_writes_of_one_turn_leave_in_one_write_at_the_next_turn() -> None:
         assert transport.get_extra_info("peername") == "extra peername"  # the rest goes through
         return inner.calls
 
-    assert asyncio.run(run()) == [("write", b'HTTP/1.1 200 OK\r\n\r\n{"ok":true}'), ("write", b"second reply")]
+    assert run_loop(run()) == [("write", b'HTTP/1.1 200 OK\r\n\r\n{"ok":true}'), ("write", b"second reply")]
 
 
 def test_close_writes_what_is_held_first_and_a_closing_transport_gets_nothing() -> None:
@@ -67,7 +74,7 @@ def test_close_writes_what_is_held_first_and_a_closing_transport_gets_nothing() 
         await asyncio.sleep(0)
         return inner.calls, gone.calls
 
-    closed, gone = asyncio.run(run())
+    closed, gone = run_loop(run())
     assert closed == [("write", b"headbody"), ("close", b"")]
     assert gone == []
 
