@@ -51,6 +51,7 @@ class OneWritePerTurn:
         self._transport.close()
 
     def is_closing(self) -> bool:
+        """Whether the socket's transport is closing (or closed)."""
         return self._transport.is_closing()
 
     def __getattr__(self, name: str) -> Any:
@@ -63,6 +64,7 @@ class OneWriteHttpToolsProtocol(HttpToolsProtocol):
     find it by name)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """uvicorn's set-up of a new connection, then its writes through OneWritePerTurn."""
         super().connection_made(transport)
         # after uvicorn's own set-up, which reads the addresses and binds flow control (reading
         # paused and resumed) to the socket's own transport: only the writes go through
