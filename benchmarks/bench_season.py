@@ -18,7 +18,8 @@ Groups (flags and trivia):
   (the web app's warm-up asks for today's daily, whose background thread then plans the next
   PLAN_AHEAD days and makes their boards; the bench waits for that thread, untimed), then each
   round is the next day of the year asked for on its own day ("today" moved with it, so the
-  thread runs again as a server's would, beside the requests); ``extra_info`` has the year's
+  thread is woken about once a week to plan the week after its horizon, as a server's would,
+  beside the requests); ``extra_info`` has the year's
   wall and CPU time per day (mean, p99, worst, days over 5 ms).
 * ``year``: the 365 days of 2027 from a fresh schedule (its start-up included), beside plain
   generate on the same dates.
@@ -38,6 +39,7 @@ import pytest
 from flagcore import _impl, days
 from flagcore.connections import daily, generate
 from flagcore.connections.daily import PLAN_AHEAD, forget, prepare, schedule
+from flagcore.connections.daily.ahead import PLANNER, settle
 from flagcore.days import day_number
 from flagcore.library import load_library
 from flagcore.reference import connections as ref_connections
@@ -115,13 +117,11 @@ def test_one_day_daily_new(benchmark, impl, mode):
     benchmark.extra_info.update(cpu_mean=mean, cpu_max=max(each), cpu_over_5ms=sum(t > 0.005 for t in each))
 
 
-PLANNER = "flagcore-daily-plans"  # the background thread of connections.daily.ahead.keep_ahead
-
-
 def _join_planner() -> None:
-    for thread in threading.enumerate():
-        if thread.name == PLANNER:
-            thread.join()
+    """Wait until the planners (connections.daily.ahead: a long-lived thread per schedule, named
+    PLANNER) have done what the requests so far asked of them."""
+    assert any(thread.name == PLANNER for thread in threading.enumerate())
+    assert settle(600)
 
 
 def _percentile(values: list[float], q: float) -> float:

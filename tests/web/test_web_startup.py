@@ -14,13 +14,13 @@ from starlette.testclient import TestClient
 from web_helpers import SECRET
 
 from flagcore.connections import difficulty, tables
-from flagcore.connections.daily import build
+from flagcore.connections.daily import ahead, build
+from flagcore.connections.daily.ahead import PLANNER
 from flagcore.web import boards
 from flagcore.web.app import create_app
 
 # a private library: a Library object of this app's own, whose tables no other test built
 PRIVATE = Path(__file__).resolve().parents[2] / "flags"
-PLANNER = "flagcore-daily-plans"  # the thread of flagcore.connections.daily.ahead.keep_ahead
 
 
 @pytest.fixture
@@ -83,3 +83,21 @@ def test_the_start_up_objects_are_frozen_out_of_the_collector_while_serving() ->
         assert not tracked()
     assert gc.get_freeze_count() == 0
     assert tracked()
+
+
+def test_readyz_answers_503_until_the_first_plans_are_computed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the warm-up starts the daily's planners; /readyz reads the events of their first plans
+    pending = threading.Event()
+    monkeypatch.setattr(ahead, "planning", lambda: (pending,))
+    with TestClient(create_app(SECRET)) as client:
+        reply = client.get("/readyz")
+        assert reply.status_code == 503 and reply.json() == {"status": "planning"}
+        assert client.get("/healthz").status_code == 200  # alive all the while
+        pending.set()
+        assert client.get("/readyz").status_code == 200
+
+
+def test_readyz_is_ready_once_the_warm_ups_planners_are_done() -> None:
+    with TestClient(create_app(SECRET, library=PRIVATE)) as client:
+        assert ahead.settle(600)
+        assert client.get("/readyz").status_code == 200

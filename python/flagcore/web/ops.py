@@ -5,7 +5,8 @@ shutdown that drains the store.
 
 - ``GET /healthz``: 200 while the process serves requests (liveness: it never asks the store);
 - ``GET /readyz``: 200 if the store answers a ping within its timeout (none: always), else 503
-  (readiness: take the server out of rotation while its store is down);
+  (readiness: take the server out of rotation while its store is down); also 503 after start-up
+  until the daily's first plans, which the warm-up starts in the background, are computed;
 - ``GET /metrics``: the Prometheus text format (``prometheus-client`` writes it): requests by
   route and status and their latency, the store's calls, errors and latency, games started,
   finished and won, boards dealt and their time.
@@ -52,6 +53,7 @@ from typing import IO, Any
 
 import orjson
 
+from ..connections.daily import ahead
 from ..errors import StoreUnavailable
 from ..store import Store
 from ..store import base as store_base
@@ -476,6 +478,7 @@ _HEALTHY = Reply(b'{"status":"ok"}', headers=(_NO_STORE,))
 _READY = Reply(b'{"status":"ready","store":true}', headers=(_NO_STORE,))
 _READY_STATELESS = Reply(b'{"status":"ready"}', headers=(_NO_STORE,))
 _UNREADY = Reply(b'{"status":"unavailable","store":false}', headers=(_NO_STORE,), status=503)
+_PLANNING = Reply(b'{"status":"planning"}', headers=(_NO_STORE,), status=503)
 
 
 class Ops:
@@ -489,6 +492,7 @@ class Ops:
         self.store = store
         self.metrics = metrics
         self.warm = warm  # called at the lifespan's start-up, before the server takes a request
+        self._planning: tuple[threading.Event, ...] = ()  # the first plans the warm-up started, until done
         # each request's route label, an exact path, a pattern's shape, or "other" (a bounded set),
         # bound to its figures once: a request's path finds its figures and its handler in one lookup
         own = {"/healthz": self._healthz, "/readyz": self._readyz, "/metrics": self._metrics}
@@ -574,6 +578,7 @@ class Ops:
                 if self.warm is not None:
                     # the server answers no request until start-up is complete: no request pays this
                     self.warm()
+                    self._planning = ahead.planning()
                 # what start-up made (the library, its tables, the dailies) lives as long as the
                 # worker: frozen out of the cyclic collector, so a full collection while serving walks
                 # only what serving made (about 40 ms of CPU a collection with the start-up's objects
@@ -595,6 +600,10 @@ class Ops:
         return _HEALTHY
 
     async def _readyz(self) -> Reply:
+        if self._planning:
+            if not all(done.is_set() for done in self._planning):
+                return _PLANNING
+            self._planning = ()
         if self.store is None:
             return _READY_STATELESS
         try:
