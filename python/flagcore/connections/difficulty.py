@@ -31,7 +31,7 @@ from .._impl import core
 from ..errors import ArgumentError, LibraryError, RuleError
 from ..library import Library
 from ..library.loading import bundled_path
-from ..library.rules import compile_rule
+from ..library.rules import compile_rule, rule_reads
 from ..library.schema import ATTRIBUTE_KINDS
 from .board import Board, Group, frozen_from_fields
 from .tables import Tables, default_library, tables_for
@@ -189,6 +189,7 @@ def difficulty_data() -> tuple[tuple[int, ...], dict[str, dict[str, Any]]]:
         if "named" in entry:
             try:
                 entry["_rule"] = compile_rule(entry["named"], ATTRIBUTE_KINDS)
+                entry["_reads"] = rule_reads(entry["named"], ATTRIBUTE_KINDS)
             except RuleError as exc:
                 raise _fail(file, what, f"named: {exc}") from None
     with _lock:
@@ -219,9 +220,7 @@ def category_difficulty(category: Any, library: Library | None = None) -> Catego
         rule = entry["_rule"]
         # the feature named under any reading: a tile that arguably carries it makes the clause bite
         # (shown plainly, "Has a sun with rays" would fit a striped flag whose star reads as a sun)
-        named = frozenset(
-            code for code in lib.codes if any(rule(f) for f in (lib.facts(code), *lib.readings(code)) if f)
-        )
+        named = lib.fitting(rule, entry["_reads"])
         simpler = entry["simpler"]
     return CategoryDifficulty(entry["salience"], named, simpler, True, entry.get("plain", False))
 

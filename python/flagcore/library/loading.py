@@ -16,8 +16,8 @@ from typing import Any
 from .._args.connections import MODES, as_path
 from ..errors import LibraryError, RuleError
 from .model import Category, Library
-from .readings import Readings, alternative_readings, arguable_sets, dimensions, flag_allowed
-from .rules import compile_rule
+from .readings import ReadingIndex, Readings, alternative_readings, arguable_sets, dimensions, flag_allowed
+from .rules import Read, compile_rule, rule_reads
 from .schema import (
     ARGUABLE_COUNTRY_FIELDS,
     ARGUABLE_FLAG_FIELDS,
@@ -262,7 +262,9 @@ def _read_shown(file: Path) -> dict[str, Any]:
     return entries
 
 
-def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]], readings: Readings) -> list[Category]:
+def _categories(
+    file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]], readings: Readings, index: ReadingIndex
+) -> list[Category]:
     if not isinstance(rows, list):
         raise fail(file, "categories", "must be a list")
     out: list[Category] = []
@@ -293,6 +295,7 @@ def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]], r
                 raise fail(file, what, f"rule: {exc}") from None
             pool = frozenset(code for code, f in facts.items() if pred(f))
             fits: Callable[[Mapping[str, Any]], bool] | None = pred
+            reads: frozenset[Read] | None = rule_reads(row["where"], ATTRIBUTE_KINDS)
             extra: dict[str, object] = {"rule": row["where"]}
         else:
             codes = row["codes"]
@@ -305,10 +308,11 @@ def _categories(file: Path, rows: Any, facts: Mapping[str, Mapping[str, Any]], r
                 raise fail(file, what, f"unknown codes {strangers}")
             pool = frozenset(codes)
             fits = None  # a hand list has no rule to read again; only hand-listed arguable codes
+            reads = None
             extra = {"codes": list(codes)}
         if len(pool) < 4:
             raise fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
-        arguable, doubtful = arguable_sets(file, what, fits, pool, readings, row.get("arguable"), facts)
+        arguable, doubtful = arguable_sets(file, what, fits, pool, readings, row.get("arguable"), facts, index, reads)
         out.append(
             Category(
                 cid,
@@ -333,7 +337,9 @@ def _has_tag(tag: str) -> Callable[[Mapping[str, Any]], bool]:
     return lambda f: tag in f["tags"]
 
 
-def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]], readings: Readings) -> list[Category]:
+def _synthetic(
+    file: Path, rows: Any, tags: Mapping[str, frozenset[str]], readings: Readings, index: ReadingIndex
+) -> list[Category]:
     if not isinstance(rows, list):
         raise fail(file, "synthetic", "must be a list")
     out: list[Category] = []
@@ -356,7 +362,8 @@ def _synthetic(file: Path, rows: Any, tags: Mapping[str, frozenset[str]], readin
         pool = frozenset(code for code, t in tags.items() if tag in t)
         if len(pool) < 4:
             raise fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
-        arguable, doubtful = arguable_sets(file, what, _has_tag(tag), pool, readings, row.get("arguable"), tags)
+        hand, reads = row.get("arguable"), [("tags", tag)]  # a tag's rule reads one member of the tags
+        arguable, doubtful = arguable_sets(file, what, _has_tag(tag), pool, readings, hand, tags, index, reads)
         out.append(
             Category(
                 f"tag:{tag}",
@@ -432,7 +439,9 @@ def load_library(path: str | Path | None = None) -> Library:
             readings[code] = alternative_readings(fields, dims, palette)
     kfile, krows = parts["categories"]
     sfile, srows = parts.get("synthetic", (kfile, []))
-    cats = _categories(kfile, krows, facts, readings) + _synthetic(sfile, srows, tags, readings)
+    alternatives = {code: [f for f, _ in alts] for code, alts in readings.items()}
+    index = ReadingIndex(facts, alternatives)
+    cats = _categories(kfile, krows, facts, readings, index) + _synthetic(sfile, srows, tags, readings, index)
     shown = shown_labels()
     cats = [replace(c, shown=shown[c.id]) if c.id in shown else c for c in cats]
     labels: dict[tuple[str, str], str] = {}
@@ -450,7 +459,6 @@ def load_library(path: str | Path | None = None) -> Library:
     names = {code: c["name"] for code, c in countries.items()}
     source = str(path) if path is not None else str(bundled_path())
     try:
-        alternatives = {code: [f for f, _ in alts] for code, alts in readings.items()}
-        return Library(names, tags, cats, source=source, facts=facts, readings=alternatives)
+        return Library(names, tags, cats, source=source, facts=facts, readings=alternatives, index=index)
     except LibraryError as exc:
         raise LibraryError(f"{kfile}: {exc}") from None

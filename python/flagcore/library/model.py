@@ -3,13 +3,14 @@ categories), the contract between the data (flags/) and the engines."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._args.connections import MODES, as_code, as_mode
 from .._connections_layout import TIER_NAMES as TIERS
 from ..errors import LibraryError
+from .readings import ReadingIndex
 
 __all__ = ["KINDS", "MODES", "TIERS", "Category", "Library", "identities", "label_key"]
 
@@ -123,6 +124,7 @@ class Library:
         source: str = "<memory>",
         facts: Mapping[str, Mapping[str, Any]] | None = None,
         readings: Mapping[str, Iterable[Mapping[str, Any]]] | None = None,
+        index: ReadingIndex | None = None,
     ) -> None:
         self.source = source
         self._names = dict(names)
@@ -133,6 +135,9 @@ class Library:
         self.codes: list[str] = sorted(self._names)
         self._tags = {code: frozenset(tags.get(code, ())) for code in self.codes}
         self._categories = list(categories)
+        # the readings indexed by the attributes they change (load_library built it for the
+        # categories' arguable sets; else built at the first fitting() call)
+        self._index = index
         self._check()
         # every category with its family (its own id when none is given) and its label identity
         named = identities(self._categories)
@@ -187,6 +192,16 @@ class Library:
     def readings(self, code: str) -> list[dict[str, Any]]:
         """``facts(code)`` under each alternative reading of its arguable values (empty without any)."""
         return [dict(r) for r in self._readings.get(as_code(code, self._names), ())]
+
+    def fitting(
+        self, fits: Callable[[Mapping[str, Any]], bool], reads: Iterable[Hashable] | None = None
+    ) -> frozenset[str]:
+        """The codes whose facts ``fits`` under the main reading or any alternative one; ``reads``:
+        what ``fits`` reads (rules.rule_reads: only the readings that change it are evaluated),
+        None: every reading."""
+        if self._index is None:
+            self._index = ReadingIndex(self._facts, self._readings)
+        return self._index.fitting(fits, reads)
 
     def families(self, mode: str) -> dict[str, list[Category]]:
         """The categories of ``mode`` by family, families in order of their first category."""

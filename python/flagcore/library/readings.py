@@ -5,7 +5,7 @@ that follow from them."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +131,69 @@ def alternative_readings(
     return out
 
 
-Readings = Mapping[str, list[tuple[dict[str, Any], tuple[str, ...]]]]
+Reading = tuple[dict[str, Any], tuple[str, ...]]  # (the derived facts, the lines of its changes)
+Readings = Mapping[str, list[Reading]]
+_MISSING = object()
+_ANY = object()  # (attribute, _ANY): a change of an attribute that is not a set in both readings
+
+
+class ReadingIndex:
+    """Every country's alternative readings (their facts), indexed by the attributes each one
+    changes against the country's main facts. A rule gives a reading that changes none of the
+    attributes it reads (rules.rule_reads) the main reading's answer, so a rule is evaluated only
+    on the readings that touch its attributes (a few dozen of about 2,700): loading the library
+    and the difficulty model's named sets were mostly rules run on every reading."""
+
+    def __init__(
+        self, facts: Mapping[str, Mapping[str, Any]], alternatives: Mapping[str, Sequence[Mapping[str, Any]]]
+    ) -> None:
+        self.facts = facts
+        self.alternatives = alternatives
+        self._order = {code: k for k, code in enumerate(alternatives)}
+        # what each reading changes (an attribute, and for a set attribute each member that comes
+        # or goes: rules.rule_reads's keys) -> code -> the indices of its readings that change it
+        changed: dict[Hashable, dict[str, list[int]]] = {}
+        for code, alts in alternatives.items():
+            main = facts.get(code, {})
+            for k, f in enumerate(alts):
+                for attr in f.keys() | main.keys():
+                    was, now = main.get(attr, _MISSING), f.get(attr, _MISSING)
+                    if was == now:
+                        continue
+                    keys: list[Hashable] = [attr]
+                    if isinstance(was, frozenset) and isinstance(now, frozenset):
+                        keys += [(attr, member) for member in was ^ now]
+                    else:  # not two sets: any member may have changed
+                        keys.append((attr, _ANY))
+                    for key in keys:
+                        changed.setdefault(key, {}).setdefault(code, []).append(k)
+        self._changed = changed
+
+    def touching(self, reads: Iterable[Hashable] | None) -> Iterator[tuple[str, list[int]]]:
+        """(code, the indices of its readings that change one of ``reads``, in order), in the codes'
+        order; ``reads``: rules.rule_reads's attributes and (set attribute, member) pairs, None:
+        every code's every reading."""
+        if reads is None:
+            yield from ((code, list(range(len(alts)))) for code, alts in self.alternatives.items())
+            return
+        hit: dict[str, set[int]] = {}
+        for read in reads:
+            for key in (read, (read[0], _ANY)) if isinstance(read, tuple) else (read,):
+                for code, ks in self._changed.get(key, {}).items():
+                    hit.setdefault(code, set()).update(ks)
+        for code in sorted(hit, key=self._order.__getitem__):
+            yield code, sorted(hit[code])
+
+    def fitting(self, fits: Callable[[Mapping[str, Any]], bool], reads: Iterable[Hashable] | None) -> frozenset[str]:
+        """The codes that ``fits`` under their main reading or any alternative one (codes without
+        facts are left out)."""
+        out = {code for code, f in self.facts.items() if f and fits(f)}
+        for code, ks in self.touching(reads):
+            if code not in out:
+                alts = self.alternatives[code]
+                if any(alts[k] and fits(alts[k]) for k in ks):
+                    out.add(code)
+        return frozenset(out)
 
 
 def _fewest(hits: list[tuple[str, ...]]) -> tuple[str, ...]:
@@ -148,6 +210,8 @@ def arguable_sets(
     readings: Readings,
     hand: Any,
     known: Iterable[str],
+    index: ReadingIndex | None = None,
+    reads: Iterable[Hashable] | None = None,
 ) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """A category's (arguable codes, doubtful codes) with their reasons.
 
@@ -155,13 +219,17 @@ def arguable_sets(
     category's hand-listed ``arguable`` codes outside its pool. Doubtful: pool codes that do not
     fit under some alternative reading, then the hand-listed codes inside the pool (a reading of
     this label alone that no attribute states: DR Congo's diagonal band as a stripe beside "no
-    stripes"). Reasons are those of the readings with the fewest changes."""
+    stripes"). Reasons are those of the readings with the fewest changes. ``index``: the
+    readings' ReadingIndex and ``reads`` the attributes ``fits`` reads (rules.rule_reads): only
+    the readings that change them are evaluated (without them, every reading)."""
     out: dict[str, tuple[str, ...]] = {}
     doubtful: dict[str, tuple[str, ...]] = {}
     if fits is not None:
-        for code, alts in readings.items():
+        touched = index.touching(reads) if index is not None else ((c, range(len(a))) for c, a in readings.items())
+        for code, ks in touched:
             fit = code in pool
-            hits = [lines for f, lines in alts if fits(f) != fit]
+            alts = readings[code]
+            hits = [alts[k][1] for k in ks if fits(alts[k][0]) != fit]
             if hits:
                 (doubtful if fit else out)[code] = _fewest(hits)
     if hand is None:

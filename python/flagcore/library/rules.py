@@ -48,6 +48,45 @@ def compile_rule(rule: object, kinds: Mapping[str, str]) -> Predicate:
     return lambda f: all(p(f) for p in parts)
 
 
+Read = str | tuple[str, str]  # an attribute read whole, or (a set attribute, one member it tests)
+_MEMBER_OPS = ("has", "has_all", "has_any", "has_none")
+
+
+def rule_reads(rule: object, kinds: Mapping[str, str]) -> frozenset[Read]:
+    """What a rule (one compile_rule accepted) may read of the facts: an attribute's name where it
+    reads the attribute whole, (attribute, member) where it only tests whether a set attribute
+    holds that member (a literal, has, has_all, has_any, has_none), and the other attribute of
+    contains_attr / includes_attr. A reading that changes none of them (readings.ReadingIndex)
+    gets the same answer as the main reading."""
+    out: set[Read] = set()
+    if isinstance(rule, dict):
+        for key, cond in rule.items():
+            if key == "any":
+                for sub in cond:
+                    out |= rule_reads(sub, kinds)
+            elif key == "not":
+                out |= rule_reads(cond, kinds)
+            elif kinds.get(key) == "set" and isinstance(cond, str):
+                out.add((key, cond))
+            elif kinds.get(key) == "set" and isinstance(cond, dict) and _members(cond) is not None:
+                out.update((key, member) for member in _members(cond) or ())
+            else:
+                out.add(key)
+                if isinstance(cond, dict):
+                    out.update(arg for op, arg in cond.items() if op in ("contains_attr", "includes_attr"))
+    return frozenset(out)
+
+
+def _members(cond: dict[str, Any]) -> list[str] | None:
+    """The members a set condition tests one by one, or None when it reads the set whole."""
+    ((op, arg),) = cond.items()
+    if op == "has" and isinstance(arg, str):
+        return [arg]
+    if op in _MEMBER_OPS and isinstance(arg, list) and all(isinstance(a, str) for a in arg):
+        return arg
+    return None
+
+
 def _any(subs: list[Predicate]) -> Predicate:
     return lambda f: any(s(f) for s in subs)
 
