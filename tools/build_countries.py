@@ -341,6 +341,13 @@ MORE_ARGUABLE = [
     # the play-test of issue 31: legends and gods tempted players too
     ("IT", "trivia", "capital named after a person", "Rome takes its name from Romulus, in legend"),
     ("GR", "trivia", "capital named after a person", "Athens is named after the goddess Athena"),
+    # the blind play-test of 7rx8zs: a founder of legend, a king's and a prince's town, and the
+    # Republic of the Congo's short name inside DR Congo's (the name rule wants the whole name)
+    ("UA", "trivia", "capital named after a person", "Kyiv is named after Kyi, its founder in legend"),
+    ("VC", "trivia", "capital named after a person", "Kingstown is the King's town"),
+    ("JM", "trivia", "capital named after a person", "Kingston is the King's town (William III)"),
+    ("HT", "trivia", "capital named after a person", "Port-au-Prince, the Prince's port, is named after a ship"),
+    ("CD", "trivia", "a name holds another country's name", "'DR Congo' holds 'Congo', the Republic of the Congo"),
     ("GB", "history", "won the FIFA World Cup by 2022", "England won in 1966"),
     ("LR", "currencies", "United States dollar", "the US dollar is legal tender beside the Liberian dollar"),
     # the sixth blind play-test: a currency that circulates without being legal tender, and the

@@ -21,11 +21,11 @@ from flagcore.library import load_library
 
 # days whose members as first drawn split into four other fours (found by the code, on schedule
 # version 2 as it plans family first (issue 31), the data of flags/README.md's "Blind play-test of
-# 42 games": each mode's first three days from 2027 on with stats["split_redraw"] 1 (another draw),
+# 7rx8zs": each mode's first three days from 2027 on with stats["split_redraw"] 1 (another draw),
 # then its first 2 (other categories): 2028-05-13 (flags) and 2032-01-08 (trivia))
 REDRAWN = {
     "flags": ["2027-01-28", "2027-01-29", "2027-02-09", "2028-05-13"],
-    "trivia": ["2027-01-01", "2027-01-03", "2027-01-04", "2032-01-08"],
+    "trivia": ["2027-01-09", "2027-01-20", "2027-01-21", "2032-01-08"],
 }
 
 
