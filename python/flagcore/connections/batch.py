@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, overload
 
@@ -31,6 +32,8 @@ from .search import normal_seed
 from .tables import Tables, tables_for
 
 MIN_CHUNK = 512  # seeds per thread below which generate_many stays on the calling thread
+CHUNKS_PER_THREAD = 4  # a batch on threads is cut in about this many chunks per thread
+SMALLEST_CHUNK = 128  # seeds: a chunk is one GIL release, worth it from about 64 boards (gil_handoff.py)
 
 
 def _seed_states(seeds: Any) -> tuple[np.ndarray, Sequence[int | str]]:
@@ -238,11 +241,36 @@ def generate_many_with(
     if nthreads == 1:
         run(0, n)
     else:
-        bounds = np.linspace(0, n, nthreads + 1).astype(int).tolist()
-        with ThreadPoolExecutor(max_workers=nthreads, thread_name_prefix="flagcore-connections") as pool:
-            for f in [pool.submit(run, lo, hi) for lo, hi in zip(bounds, bounds[1:])]:
-                f.result()
+        _on_threads(run, n, nthreads)
     return BoardBatch(tables, board_seeds, legacy, arrays, difficulty, simpler)
+
+
+def _on_threads(run: Callable[[int, int], None], n: int, nthreads: int) -> None:
+    """run(lo, hi) over chunks of 0..n on ``nthreads`` threads, the calling one among them: each
+    thread takes the next chunk when it is done with its own. Halves fixed in advance end when the
+    slower thread does (a thread that shares its core with another process, or that started late);
+    taken in turn, the chunks keep both threads busy to the end, and the calling thread works
+    instead of waiting for a pool's second thread to wake."""
+    chunk = max(SMALLEST_CHUNK, -(-n // (nthreads * CHUNKS_PER_THREAD)))
+    chunk = min(chunk, -(-n // nthreads))  # at least one chunk per thread
+    starts = iter(range(0, n, chunk))
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                lo = next(starts, None)
+            if lo is None:
+                return
+            run(lo, min(lo + chunk, n))
+
+    with ThreadPoolExecutor(max_workers=nthreads - 1, thread_name_prefix="flagcore-connections") as pool:
+        helpers = [pool.submit(work) for _ in range(nthreads - 1)]
+        try:
+            work()
+        finally:
+            for f in helpers:
+                f.result()
 
 
 def generate_many(
@@ -258,15 +286,16 @@ def generate_many(
     """Boards for many seeds at once: ``generate_many(seeds, mode, difficulty=d)[i] ==
     generate(seeds[i], mode, difficulty=d)``, ``generate``'s default difficulty ("normal") included.
 
-    The batch runs in compiled code without the GIL, in contiguous chunks on a thread pool. Every
-    board depends only on its seed, so the result is identical for any thread count.
+    The batch runs in compiled code without the GIL, in contiguous chunks that the threads (the
+    calling one among them) take in turn. Every board depends only on its seed, so the result is
+    identical for any thread count.
 
     Args:
         seeds: an ordered sequence of seeds (ints in [0, 2**32) or strs) or a 1-D integer numpy
             array of states.
         mode: "flags" or "trivia" (flagcore.types.Mode).
-        threads: None for one chunk per CPU but at least MIN_CHUNK seeds per chunk; an int >= 1
-            for exactly that many chunks, capped at len(seeds).
+        threads: None for one thread per CPU but at least MIN_CHUNK seeds per thread; an int >= 1
+            for exactly that many threads, capped at len(seeds).
         library: None for the bundled library, or your own Library.
         decoy: as ``generate``.
         legacy: as ``generate``.
