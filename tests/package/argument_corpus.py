@@ -42,6 +42,11 @@ def _raise(exc: BaseException) -> NoReturn:
     raise exc
 
 
+# fifteen fixed codes: the shape check's message names the tiles, so they must not come from a seed
+# (a data change moves a seed's board, and the recorded message with it)
+FIFTEEN_TILES = ("AD", "AE", "AF", "AG", "AL", "AM", "AO", "AR", "AT", "AU", "AZ", "BA", "BB", "BD", "BE")
+
+
 def _board() -> connections.Board:
     return connections.generate(7, difficulty=None)
 
@@ -331,7 +336,7 @@ CONNECTIONS: list[Case] = [
     ("board_difficulty foreign tile", lambda: connections.board_difficulty(_foreign_tile())),
     ("board_difficulty category", lambda: connections.board_difficulty(_unknown_category())),
     ("find_ambiguities category", lambda: connections.find_ambiguities(_unknown_category())),
-    ("game board shape", lambda: connections.ConnectionsGame(_altered(tiles=_board().tiles[:15]))),
+    ("game board shape", lambda: connections.ConnectionsGame(_altered(tiles=FIFTEEN_TILES))),
     ("board_difficulty library", lambda: connections.board_difficulty(_board(), library="x")),  # type: ignore[arg-type]
 ]
 
