@@ -24,7 +24,8 @@ from flagcore.days import day_number
 from flagcore.library import load_library
 from flagcore.season import EPOCH, WEEKLY_GRIDS, Rotation, block_size, by_weekday, puzzle_flags, puzzle_plan
 
-YEAR = [dt.date(2027, 1, 1) + dt.timedelta(days=j) for j in range(365)]
+# the first year of the latest schedule version (3, from 2027-02-01: connections.daily.VERSIONS)
+YEAR = [dt.date(2027, 2, 1) + dt.timedelta(days=j) for j in range(365)]
 
 
 def _ids(board):
@@ -46,7 +47,11 @@ def test_year_of_dailies_is_fair_and_rotates(mode):
     first = day_number(YEAR[0])
     planned = collections.Counter(planned_at(sched, t, first + j) for j in range(len(YEAR)) for t in range(4))
     placeable = {c for t in range(4) for c in sched.placeable[t]}
-    assert all(planned[c] for c in placeable)
+    # (version 3: a tier's cell of small pools has one use in 56 days, so its categories take turns
+    # over years, not within one)
+    rare = {c for cell in sched.pattern.cells if cell.family < 0 for c in cell.order}
+    assert all(planned[c] for c in placeable - rare)
+    assert sum(planned[c] for c in rare) >= 6 * len({cell.tier for cell in sched.pattern.cells if cell.family < 0})
     ids = [set(_ids(b)) for b in boards]
     for c in placeable:
         if not any(sched.tables.categories[c].id in day for day in ids):
@@ -58,8 +63,8 @@ def test_year_of_dailies_is_fair_and_rotates(mode):
     # no category more than twice as often as its turns, plus two (a fallback takes a category
     # near its turns)
     counts = collections.Counter(c for b in boards for c in _cat_indices(sched, b))
-    assert all(counts[c] <= 2 * planned[c] + 2 for c in placeable), max(
-        (counts[c] - 2 * planned[c], c) for c in placeable
+    assert all(counts[c] <= 2 * planned[c] + 2 for c in placeable - rare), max(
+        (counts[c] - 2 * planned[c], c) for c in placeable - rare
     )
     if sched.min_facts:  # and the days hold their fact groups (a few off-plan days cannot)
         fact_ids = {sched.tables.categories[c].id for c in range(len(sched.fact)) if sched.fact[c]}
@@ -225,14 +230,18 @@ def _day_of_use(sched, c, u):
 
 
 def test_trivia_labels_keep_their_tiers_gap():
-    # trivia's tiers share turns by label identity (turns.identity_shares): over 2027 a label comes
-    # back in its tier no sooner than 0.8 x the tier's turns per cycle, whichever category shows it
+    # version 2's trivia tiers share turns by label identity (turns.identity_shares): over 2027 a
+    # label comes back in its tier no sooner than 0.8 x the tier's turns per cycle, whichever
+    # category shows it (version 2 schedules January 2027; its planner, over the whole year)
     from flagcore.cli.season_shown import shown_figures
     from flagcore.connections.daily import categories
+    from flagcore.connections.daily.tiles import board_of_day
 
-    sched = schedule(None, "trivia")
+    sched = schedule(None, "trivia", version=2)
     assert any(len({sched.identity[c] for c in share}) == 1 and len(share) > 1 for t in sched.shares for share in t)
-    figures = shown_figures([daily(d, "trivia") for d in YEAR], categories(sched), [r.n for r in sched.rotations])
+    first = day_number(dt.date(2027, 1, 1))
+    boards = [board_of_day(sched, first + j) for j in range(365)]
+    figures = shown_figures(boards, categories(sched), [r.n for r in sched.rotations])
     for tier in figures["tiers"]:
         assert tier["min_gap"] >= tier["target_gap"], tier
 
@@ -259,13 +268,30 @@ def test_spread_blocks_deals_a_family_to_far_blocks(kinds):
                 assert max(per_block.values()) <= 2, family
 
 
+def test_the_days_before_version_3_keep_their_boards():
+    # published boards never change: every daily of 2026-11-01 .. 2027-01-31 (versions 1 and 2),
+    # both modes, as main scheduled them before version 3 existed (its digest then)
+    import hashlib
+
+    h = hashlib.sha256()
+    for mode in ("flags", "trivia"):
+        for j in range(92):
+            b = daily(dt.date(2026, 11, 1) + dt.timedelta(days=j), mode)
+            groups = [(g.tier, g.label, g.codes, g.category_id) for g in b.groups]
+            h.update(repr((b.tiles, groups, sorted(b.stats.items()))).encode())
+    assert h.hexdigest() == "db86726657f5727540647230aa8aee571880283737e2e5fe2384cae2d575ece9"
+
+
 def test_days_keep_the_schedule_version_they_were_first_scheduled_by():
     # published boards never change: a day before version 2's first day is scheduled by version 1
-    # (its blocks the plain shuffle's, as before version 2 existed); from that day on by version 2
+    # (its blocks the plain shuffle's, as before version 2 existed); from that day on by version 2,
+    # and from 2027-02-01 (day 396) by version 3
     from flagcore.connections.daily import VERSIONS, version_of
     from flagcore.connections.daily.tiles import board_of_day
 
-    (_, v1), (start, v2) = VERSIONS
+    (_, v1), (start, v2), (third, v3) = VERSIONS
+    assert (third, v3) == (day_number(dt.date(2027, 2, 1)), 3) == (396, 3)
+    assert (version_of(third - 1), version_of(third)) == (v2, v3)
     assert (version_of(0), version_of(start - 1), version_of(start)) == (v1, v1, v2)
     for mode in ("flags", "trivia"):
         old, new = schedule(None, mode, version=v1), schedule(None, mode, version=v2)
@@ -274,7 +300,7 @@ def test_days_keep_the_schedule_version_they_were_first_scheduled_by():
             items = [c for c in old.placeable[t] if c not in shared] + [-1 - j for j in range(len(old.shares[t]))]
             assert rot.blocks == Rotation(items, rot.key).blocks
         assert [r.blocks for r in old.rotations] != [r.blocks for r in new.rotations]
-        for i, s in ((start - 30, old), (start - 1, old), (start, new), (start + 30, new)):
+        for i, s in ((start - 30, old), (start - 1, old), (start, new), (start + 30, new), (third - 1, new)):
             board = daily(EPOCH + dt.timedelta(days=i), mode)
             plain = board_of_day(s, i)  # before the colours (which order the groups)
             assert (board.tiles, sorted(_ids(board))) == (plain.tiles, sorted(_ids(plain)))

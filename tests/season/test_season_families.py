@@ -47,7 +47,7 @@ def _rates(s):
 
 def test_families_share_turns_until_they_rest_or_cannot():
     for mode in ("flags", "trivia"):
-        s = schedule(None, mode)
+        s = schedule(None, mode, version=2)
         v1 = schedule(None, mode, version=1)
         before, after = _rates(v1), _rates(s)
         assert max(after.values()) < max(before.values()), mode

@@ -13,19 +13,19 @@ from conftest import use_twin
 from second_split_oracle import oracle
 
 from flagcore.connections import daily, find_ambiguities, find_second_split
-from flagcore.connections.daily import schedule
+from flagcore.connections.daily import schedule, version_of
 from flagcore.connections.daily.fours import draws, has_split
 from flagcore.connections.daily.search import daily_categories
 from flagcore.days import day_number
 from flagcore.library import load_library
 
-# days whose members as first drawn split into four other fours (found by the code, on schedule
-# version 2 as it plans family first (issue 31), the data of flags/README.md's "Blind play-test of
-# 7rx8zs": each mode's first three days from 2027 on with stats["split_redraw"] 1 (another draw),
-# then its first 2 (other categories): 2028-05-13 (flags) and 2032-01-08 (trivia))
+# days whose members as first drawn split into four other fours (found by the code, the data of
+# flags/README.md's "Blind play-test of 7rx8zs"): schedule version 2 (January 2027, family
+# first), each mode's first days with stats["split_redraw"] 1 (another draw); then version 3 (from
+# 2027-02-01, families.py): its first day with 1 and its first with 2 (other categories)
 REDRAWN = {
-    "flags": ["2027-01-28", "2027-01-29", "2027-02-09", "2028-05-13"],
-    "trivia": ["2027-01-09", "2027-01-20", "2027-01-21", "2032-01-08"],
+    "flags": ["2027-01-28", "2027-01-29", "2027-02-26", "2027-08-19"],
+    "trivia": ["2027-01-09", "2027-01-20", "2027-02-01", "2030-08-23"],
 }
 
 
@@ -45,8 +45,8 @@ def test_redrawn_days_have_no_second_split_and_the_twins_agree(monkeypatch, mode
         assert oracle(mode, _groups(board)) is None, day
         assert find_second_split(board) is None and find_ambiguities(board) == [], day
         # and the redraw was needed: the members first drawn for the day's categories split
-        s = schedule(None, mode)
         i = day_number(dt.date.fromisoformat(day))
+        s = schedule(None, mode, version=version_of(i))
         first = next(draws(s, i, daily_categories(s, i)[0]))
         assert has_split(s, first), day
 

@@ -90,8 +90,19 @@ def figures(boards: list[Any], mode: str) -> dict[str, Any]:
         arguable += "arguable" in kinds
     out["boards_rule_ambiguous"] = rule
     out["boards_breaking_arguable"] = arguable
-    out["shown"] = shown_figures(boards, cats, [rot.n for rot in sched.rotations])
+    out["shown"] = shown_figures(boards, cats, turns_per_cycle(sched))
     return out
+
+
+def turns_per_cycle(sched: Any) -> list[int]:
+    """Per tier, the turns per cycle a label's gap is measured against: a rotation's turns (versions
+    1 and 2); from version 3, the days of a families' cycle over a label's uses in its tier at most
+    (families.PER_LABEL: a label once in 14 days on average)."""
+    if sched.pattern is None:
+        return [rot.n for rot in sched.rotations]
+    from ..connections.daily.families import PATTERN, PER_LABEL
+
+    return [PATTERN // PER_LABEL] * 4
 
 
 def _tier_figures(by_tier: list[dict[int, str]], t: int, sched: Any, cats: dict[str, Any]) -> dict[str, Any]:

@@ -53,6 +53,8 @@ def prepare(s: Schedule, first: int, days: int = PLAN_AHEAD, pause: Callable[[],
     of those cycles and the difficulty model's tables (the colours). ``pause`` is called between
     pieces (a planner yields the GIL there)."""
     model_tables(s.impl, s.library, s.mode)
+    if s.pattern is not None:  # version 3: its cycles of families (families.py), which plan the days
+        s.pattern.prepare(first - LOOKBACK, first + days)
     cycles = []
     for t in s.depth_order:  # the earlier tiers first: a later tier's matching reads their plans
         rot = s.rotations[t]

@@ -15,8 +15,9 @@ from ...library import Library
 from ...season import as_season_key
 from ..difficulty import category_difficulty
 from ..tables import default_library, tables_for
-from .plan import attach_plan, found
-from .state import ITEMS, LATEST, TIERS, VERSIONS, Schedule
+from .families import make_pattern
+from .plan import attach_plan, found, pair_fits
+from .state import ITEMS, LATEST, TIERS, VERSIONS, Schedule, version_start
 from .turns import RARE_BELOW, YEAR, Pools, balanced_shares, make_rotations, tier_shares, turns_per_cycle
 
 _ATTR = "_flagcore_season"  # where a Library keeps its schedules (one per mode and engine)
@@ -130,8 +131,25 @@ def build(library: Library | None, mode: str, key: bytes | None = None, version:
         library=library,
         version=version,
     )
-    make_rotations(s, [category_difficulty(cat, library).salience for cat in tables.categories])
-    attach_plan(s)
+    salience: list[float] = [category_difficulty(cat, library).salience for cat in tables.categories]
+    make_rotations(s, salience)
+    if version >= 3:  # the families' pattern plans each day; the rotations only measure distances
+        s.pattern = make_pattern(
+            version_start(version),
+            s.placeable,
+            certain,
+            family,
+            identity,
+            s.fact,
+            s.min_facts,
+            mode,
+            key,
+            engine_rng,
+            lambda a, b: pair_fits(s, a, b),
+            salience,
+        )
+    else:
+        attach_plan(s)
     return s
 
 

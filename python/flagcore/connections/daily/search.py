@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import NoBoardError
+from .members import WALK_MAX
 from .state import TIERS, WEEK, Schedule
 from .turns import FAR, RARE_BELOW, label_distances, plan, planned_at
 
@@ -57,6 +58,7 @@ def preferred_order(
     a player does not read the same words again within WEEK days where another board can avoid it.
     """
     orders, planned = [], []
+    crowded = family_crowded(s, i) if s.pattern is not None else None
     for t in range(TIERS):
         first = planned_at(s, t, i)
         near = label_distances(s, t, i)
@@ -64,6 +66,8 @@ def preferred_order(
         keys = {
             c: (
                 s.identity[c] in shown,
+                crowded is not None and s.family[c] != s.family[first] and crowded(s.family[c], t),
+                crowded is not None and len(s.certain[c]) <= WALK_MAX,  # v3: a large pool has fours to spare
                 not (c in owed and near.get(c, FAR) >= half),
                 c in recent,
                 len(s.certain[c]) < RARE_BELOW,
@@ -74,11 +78,25 @@ def preferred_order(
         }
         head = [first]
         if s.identity[first] in shown:  # sorted with the others that show a recent label, first among them
-            keys[first] = (True, False, False, False, -FAR)
+            keys[first] = (True, False, False, False, False, False, -FAR)
             head = []
         orders.append([*head, *sorted(keys, key=keys.__getitem__), *s.never[t]])
         planned.append(first)
     return orders, planned
+
+
+def family_crowded(s: Schedule, i: int) -> Any:
+    """Version 3: ``crowded(f, t)``, whether family f in tier t on day i breaks its rest against
+    the plans of the days around (the day's other tiers, the day before or after, twice in a WEEK)."""
+    near = [(d, u, s.family[planned_at(s, u, i + d)]) for d in range(-WEEK + 1, WEEK) for u in range(TIERS)]
+
+    def crowded(f: int, t: int) -> bool:
+        days = [d for d, u, g in near if g == f and (d or u != t)]
+        if any(-1 <= d <= 1 for d in days):
+            return True
+        return any(sum(1 for d in days if w <= d < w + WEEK) >= 2 for w in range(-WEEK + 1, 1))
+
+    return crowded
 
 
 def search_day(
@@ -93,12 +111,18 @@ def search_day(
     the days ``before`` showed (their categories) tried last."""
     shown = frozenset(s.identity[c] for day in before or () for c in day)
     orders, planned = preferred_order(s, i, recent, owed, shown)
-    best = None
+    crowded = family_crowded(s, i) if s.pattern is not None else None
+    best: tuple[tuple[Any, ...], list[int], list[int]] | None = None
     for depths in s.depth_orders:
         cats, counters = search_depths(s, i, orders, depths)
         if cats == planned and enough_facts(s, cats):
             return cats, planned, counters
-        score = _off_plan_score(s, i, cats, planned, recent)
+        score: tuple[Any, ...] = _off_plan_score(s, i, cats, planned, recent)
+        if crowded is not None:  # version 3: first the board that shows no recent label and rests families
+            rests = sum(
+                s.family[c] == s.family[p] or not crowded(s.family[c], t) for t, (c, p) in enumerate(zip(cats, planned))
+            )
+            score = (-sum(s.identity[c] in shown for c in cats), rests, *score)
         if best is None or score > best[0]:
             best = (score, cats, counters)
     assert best is not None
@@ -148,6 +172,11 @@ def first_draft(s: Schedule, i: int) -> tuple[int, ...]:
     hit = s.memo.get(("draft", i))
     if hit is None:
         planned = [planned_at(s, t, i) for t in range(TIERS)]
+        if s.pattern is not None:  # version 3: as daily_categories, against the plans of the days before
+            before = [[c for c, _ in plan(s, j)] for j in range(max(0, i - WEEK), i)]
+            inside = cell_search(s, i, planned, before)
+            draft = inside[0] if inside is not None else search_day(s, i, frozenset(), before=before)[0]
+            return s.memo.put(("draft", i), tuple(draft))  # type: ignore[no-any-return]
         # as in daily_categories: the plan, when it forms a board (with its fact groups)
         on_plan = planned_search(s, planned)[0] == 0 and enough_facts(s, planned)
         before = [] if on_plan else [[c for c, _ in plan(s, j)] for j in range(max(0, i - WEEK), i)]
@@ -170,10 +199,65 @@ def daily_categories(s: Schedule, i: int) -> Found:
     """
     planned = [c for c, _ in plan(s, i)]
     status, _, counters = planned_search(s, planned)
+    if s.pattern is not None:  # version 3: inside the day's families first, no label of the past WEEK days' drafts
+        before = [list(first_draft(s, j)) for j in range(max(0, i - WEEK), i)]
+        inside = cell_search(s, i, planned, before)
+        if inside is not None:
+            return inside
+        recent, owed = lookback(s, i)
+        return search_day(s, i, recent, owed, before)
     if status == 0 and enough_facts(s, planned):
         return planned, planned, counters
     recent, owed = lookback(s, i)
     return search_day(s, i, recent, owed, [list(first_draft(s, j)) for j in range(max(0, i - WEEK), i)])
+
+
+def cell_search(s: Schedule, i: int, planned: list[int], before: list[list[int]]) -> Found | None:
+    """Version 3: day i's categories inside its planned cells (its families, its tiers), or None.
+
+    The planned four when they form a board with their fact groups and show no label of the days
+    ``before`` (their categories). Else each tier whose planned label they showed tries the other
+    categories of its cell first (and only those, where the day before showed it), the others their
+    planned category first; a tier's alternatives are those of its cell whose label the day before
+    did not show, the labels the days before showed or the next WEEK days plan last, the large
+    pools (more than WALK_MAX certain codes) first, then the farthest from a turn of their own. The
+    fixed search over these finds a board inside the day's families where one exists."""
+    shown = {s.identity[c] for day in before for c in day}
+    status, _, counters = planned_search(s, planned)
+    again = [t for t in range(TIERS) if s.identity[planned[t]] in shown]
+    if status == 0 and enough_facts(s, planned) and not again:
+        return planned, planned, list(counters)
+    ahead = {s.identity[planned_at(s, t, j)] for j in range(i + 1, i + WEEK + 1) for t in range(TIERS)}
+    yesterday = {s.identity[c] for c in before[-1]} if before else set()
+    orders = []
+    for t in range(TIERS):
+        near = label_distances(s, t, i)
+        kin = sorted(
+            (c for c in s.pattern.kin(planned[t], t) if s.identity[c] not in yesterday),
+            key=lambda c: (
+                s.identity[c] in shown or s.identity[c] in ahead,
+                len(s.certain[c]) <= WALK_MAX,
+                -near.get(c, FAR),
+                c,
+            ),
+        )
+        if status == 0 and enough_facts(s, planned) and t not in again:
+            orders.append([planned[t]])  # the plan forms a board: only the tiers that show a label again move
+        else:
+            orders.append(
+                [planned[t], *kin]
+                if t not in again
+                else kin
+                if s.identity[planned[t]] in yesterday
+                else [*kin, planned[t]]
+            )
+    if not all(orders):  # a tier whose label the day before showed, with no other category in its cell
+        return None
+    try:
+        cats, found_counters = search_depths(s, i, orders, s.depth_order)
+    except NoBoardError:
+        return None
+    return (cats, planned, found_counters) if enough_facts(s, cats) else None
 
 
 def lookback(s: Schedule, i: int) -> tuple[frozenset[int], frozenset[int]]:

@@ -18,8 +18,9 @@ MEMO_SIZE = 1 << 15  # entries kept per schedule: a year of days needs about 500
 # that would give any day another board is a new version from a day not yet published (a month
 # ahead at least), so every day keeps the board of the version it was first scheduled by, with or
 # without a store. Version 2 (from 2027-01-01, day 365): each tier's blocks spread a family's
-# categories apart (flagcore.season.spread_blocks).
-VERSIONS = ((0, 1), (365, 2))
+# categories apart (flagcore.season.spread_blocks), family first (turns.balanced_shares). Version 3
+# (from 2027-02-01, day 396): each day's four families first, across the tiers (families.py).
+VERSIONS = ((0, 1), (365, 2), (396, 3))
 LATEST = VERSIONS[-1][1]
 
 
@@ -110,6 +111,7 @@ class Schedule:
     version: int = LATEST  # the schedule version (VERSIONS) these rotations are made by
     ahead: int = -1  # the last day whose plans are computed (prepare.py); -1: none yet
     preparing: bool = False  # a background thread is computing plans ahead
+    pattern: Any = None  # from version 3: the families' Pattern (families.py) that plans each day
 
     def rng(self, name: str) -> Any:
         """The Rng of this schedule's stream ``name`` (flagcore.season.keyed: keyed by season_key)."""

@@ -228,6 +228,8 @@ def rare_member(s: Schedule, t: int, j: int, k: int) -> int:
 
 def turn_at(s: Schedule, t: int, i: int) -> tuple[int, int]:
     """(the category tier t plans for day i, its use index: the turns it had before this one)."""
+    if s.pattern is not None:  # version 3: the families' pattern (families.py)
+        return s.pattern.turn(t, i)  # type: ignore[no-any-return]
     rot = s.rotations[t]
     k = i // rot.n
     item = rot.at(i)
@@ -259,6 +261,8 @@ def own_turn(s: Schedule, c: int, i: int) -> int | None:
 def turns(s: Schedule, c: int, i: int) -> list[tuple[int, int]]:
     """(day, use index) of category c's turns in day i's cycle and its neighbours."""
     t = s.tier_of[c]
+    if s.pattern is not None:
+        return s.pattern.turns_of(c, t, i)  # type: ignore[no-any-return]
     rot = s.rotations[t]
     k = i // rot.n
     cycles = [q for q in (k - 1, k, k + 1) if q >= 0]
@@ -276,6 +280,9 @@ def distances(s: Schedule, t: int, i: int) -> dict[int, int]:
     hit = s.memo.get(("near", t, i))
     if hit is not None:
         return hit  # type: ignore[no-any-return]
+    if s.pattern is not None:
+        near = {c: min(abs(d - i) for d, _ in du) for c in s.placeable[t] if (du := s.pattern.turns_of(c, t, i))}
+        return s.memo.put(("near", t, i), near)  # type: ignore[no-any-return]
     rot = s.rotations[t]
     k = i // rot.n
     out: dict[int, int] = {}
@@ -319,5 +326,7 @@ def uses_in_a_year(s: Schedule, c: int) -> int:
     """The most turns category c has in YEAR days: one per cycle of its tier's rotation, one per lap
     of its shared turn for a rare one (a turn moves by less than a block between cycles, hence + 1)."""
     t = s.tier_of[c]
+    if s.pattern is not None:
+        return s.pattern.uses_in_a_year(c, t, YEAR)  # type: ignore[no-any-return]
     lap = next((len(share) for share in s.shares[t] if c in share), 1)
     return -(-YEAR // (s.rotations[t].n * lap)) + 1

@@ -1,0 +1,551 @@
+"""Schedule version 3's plan: each day's four families first, across the tiers (issue 31).
+
+Versions 1 and 2 rotate each tier's categories on their own, one turn per cycle, so a family
+shows as often as it has categories, and the tiers keep it apart only inside their blocks. Version
+3 lays out the families first, in cycles of PATTERN days counted from the version's first day:
+
+1. **Cells** (``make_cells``). A cell is one family's categories in one tier; a tier's small pools
+   (fewer than RARE_BELOW certain codes), when it has RARE_CELL of them or more, make one cell of
+   their own, used once a cycle (a small pool has few fours).
+2. **Uses per cell** (``allocate``): each tier's PATTERN days are shared among its cells by their
+   label identities (a label comes back about as often as its tier's others; a look cell counts
+   half where boards need fact groups), no cell over the room its pools' fours leave
+   (``capacity``), no family over FAMILY_MAX a cycle or PER_IDENTITY per label it has.
+3. **The layout** (``Layout``): each tier's cells spread evenly over the cycle, then swaps of two
+   days' cells within a tier while they lower the rests broken (a family on two days in a row or
+   twice on one day, three times in a WEEK, two cells able to show one label within a WEEK, a day
+   short of fact groups, two cells whose categories cannot meet on a board), read cyclically: the
+   layout is the base of every cycle. Each cycle then deals about one in MIX of its middle days'
+   cells anew, tier by tier (seeded by the cycle), and repairs the rests (``Pattern.cycle``), so
+   the cells meet other cells from cycle to cycle (the same four categories every cycle would deal
+   the same four flags), while the first and last WEEK days stay the base's, so a cycle's end
+   meets the next one's start as the base's own end meets its start; then the week's rhythm: a
+   Monday's or Tuesday's cell swaps with an easier one of the weekend where no rest breaks.
+4. **The category of a cell's use** (``Cell.use``): a cell's uses are counted from the version's
+   first day (use n = k * u + j on its j-th day of cycle k, u uses a cycle) and read its
+   categories in a fixed order, one label identity after another (``cell_order``): a category's
+   use index (its turns before) is a function of the day alone, as a rotation's is. A cell of
+   small pools (many families) takes the first of its categories from its use on whose family
+   rests beside the days around (``Pattern.turn``).
+
+So no family shows on two days in a row or three times in 7 days where the layout keeps its rests
+and the days their plan (flags, a few rests the layout cannot keep; trivia, all); a planned four
+that shows a label of the past WEEK days gives that tier another category of its cell (search.py's
+``kin_swap``), and one that forms no board falls back to the search (step 3), which tries the
+categories of families that rest first.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ... import season as _season
+from .members import WALK_MAX
+from .state import ITEMS, TIERS, WEEK
+
+PATTERN = 56  # days of a cycle of the families' layout (eight weeks)
+FAMILY_MAX = 14  # a family's uses in one cycle at most (1.75 a week, under the issue's 2)
+PER_IDENTITY = 6  # ... and this many per label identity it has (each once in 9 days on average)
+PER_LABEL = 4  # a cell's uses a cycle at most per label identity it has (a label once in 14 days in its tier)
+RARE_BELOW = 6  # a pool with fewer certain codes has few fours (turns.RARE_BELOW)
+RARE_CELL = 3  # a tier with this many small pools gives them one cell of their own
+LOOK_WEIGHT = 0.5  # where boards need fact groups, a look category counts this much
+PASSES = 2  # passes of a layout's repair at most (the first does nearly all the good)
+MIX = 6  # a cycle deals about one in MIX of its middle days' cells anew (then repairs the rests)
+CYCLES_KEPT = 64  # cycles kept per pattern (a year is 7)
+LABEL_WEIGHT = 2  # a label again within a WEEK, against a family rest (Layout.family_cost)
+APART = 8  # the weight of two cells whose categories can never meet on a board (Layout.fact_cost)
+
+
+@dataclass(frozen=True)
+class Cell:
+    tier: int
+    family: int  # the family index; a tier's cell of small pools: -1 - tier
+    order: tuple[int, ...]  # its categories in the order its uses read them (a large pool may come twice)
+    fact: bool  # every category of it is a fact group
+
+    def use(self, n: int) -> tuple[int, int]:
+        """(the category of the cell's use n, its use index: its turns before this one)."""
+        lap, r = divmod(n, len(self.order))
+        c = self.order[r]
+        return c, lap * self.order.count(c) + self.order[:r].count(c)
+
+
+class Layout:
+    """PATTERN days of one cell per tier, with the rests they break (module docstring, 3)."""
+
+    def __init__(
+        self,
+        cells: list[Cell],
+        identity: tuple[int, ...],
+        min_facts: int,
+        days: list[list[int]],
+        apart: list[list[int]],
+    ) -> None:
+        self.cells, self.min_facts, self.days, self.apart = cells, min_facts, days, apart
+        self.fam = [cell.family for cell in cells]
+        self.families = sorted({f for f in self.fam if f >= 0})
+        self.where: dict[int, list[tuple[int, int]]] = {f: [] for f in self.families}  # (day, cell), sorted
+        for d in range(PATTERN):
+            for x in days[d]:
+                if self.fam[x] >= 0:
+                    self.where[self.fam[x]].append((d, x))
+        # two cells that can show one label on days a WEEK apart or less: one cell of one label,
+        # or two of one family sharing a label, one of them of that label alone (a cell of more
+        # labels shows them in turn: its next use shows another)
+        ids = [{identity[c] for c in cell.order} for cell in cells]
+        self.overlap = [[bool(a & b) and (len(a) == 1 or len(b) == 1) for b in ids] for a in ids]
+        self.clashing = {
+            f
+            for x, f in enumerate(self.fam)
+            if f >= 0 and any(self.overlap[x][y] for y, g in enumerate(self.fam) if g == f)
+        }
+        self.cost = {f: self.family_cost(f) for f in self.families}
+
+    def family_cost(self, f: int) -> int:
+        """The rests family f breaks, weighted: 4 for two showings on one day, 2 on consecutive days,
+        2 per day that three showings within a WEEK fall short of one; 1 per two showings within a
+        WEEK whose cells can show one label."""
+        shows = self.where[f]
+        n = len(shows)
+        out = 0
+        if n < 2:
+            return out
+        for j in range(n):
+            gap = shows[(j + 1) % n][0] - shows[j][0] + (PATTERN if j == n - 1 else 0)
+            if gap <= 1:
+                out += 4 if gap == 0 else 2
+            if n >= 3:
+                span = shows[(j + 2) % n][0] - shows[j][0] + (PATTERN if j >= n - 2 else 0)
+                if span < WEEK:
+                    out += 2 * (WEEK - span)
+        if f in self.clashing:  # each pair once: forward within a WEEK, or round the cycle's end
+            overlap = self.overlap
+            for j, (d, x) in enumerate(shows):
+                row = overlap[x]
+                k = j + 1
+                while k < n and shows[k][0] - d <= WEEK:
+                    out += LABEL_WEIGHT * row[shows[k][1]]
+                    k += 1
+                k = 0
+                while k < j and shows[k][0] + PATTERN - d <= WEEK:
+                    out += LABEL_WEIGHT * row[shows[k][1]]
+                    k += 1
+        return out
+
+    def fact_cost(self, d: int) -> int:
+        """Day d's own cost: 3 per fact group it lacks (where boards need them), and for each two of
+        its cells the share of their categories' pairs that cannot meet on a board (``apart``)."""
+        day = self.days[d]
+        out = sum(self.apart[x][y] for j, x in enumerate(day) for y in day[j + 1 :])
+        if not self.min_facts:
+            return out
+        return out + 3 * max(0, self.min_facts - sum(self.cells[x].fact for x in day))
+
+    def broken(self) -> int:
+        return sum(self.cost.values()) + sum(self.fact_cost(d) for d in range(PATTERN))
+
+    def swap(self, d: int, e: int, t: int) -> None:
+        """Swap tier t's cells of days d and e."""
+        days, fam, where = self.days, self.fam, self.where
+        x, y = days[d][t], days[e][t]
+        if fam[x] >= 0:
+            where[fam[x]].remove((d, x))
+            bisect.insort(where[fam[x]], (e, x))
+        if fam[y] >= 0:
+            where[fam[y]].remove((e, y))
+            bisect.insort(where[fam[y]], (d, y))
+        days[d][t], days[e][t] = y, x
+
+    def gain(self, d: int, e: int, t: int) -> int | None:
+        """How much swapping tier t's cells of days d and e lowers the rests broken (None: one family)."""
+        fx, fy = self.fam[self.days[d][t]], self.fam[self.days[e][t]]
+        if fx == fy:
+            return None
+        touched = [f for f in (fx, fy) if f >= 0]
+        before = sum(self.cost[f] for f in touched) + self.fact_cost(d) + self.fact_cost(e)
+        self.swap(d, e, t)
+        after = sum(self.family_cost(f) for f in touched) + self.fact_cost(d) + self.fact_cost(e)
+        self.swap(d, e, t)
+        return before - after
+
+    def keep(self, d: int, e: int, t: int) -> None:
+        """Swap for good, the costs of the families moved recomputed."""
+        self.swap(d, e, t)
+        for x in (self.days[d][t], self.days[e][t]):
+            if self.fam[x] >= 0:
+                self.cost[self.fam[x]] = self.family_cost(self.fam[x])
+
+    def rhythm(self, ease: list[float], days: range) -> None:
+        """The week runs easy to hard: a tier's cell of a Monday or Tuesday swaps with an easier one
+        of a Saturday or Sunday (``ease``: per cell, higher is easier), both among ``days``, where
+        that breaks no more rests. A cycle starts on a Monday (make_pattern checks the version's
+        first day is one)."""
+        early = [d for d in days if d % WEEK < 2]
+        late = [d for d in days if d % WEEK >= 5]
+        for t in range(TIERS):
+            for d in early:
+                for e in late:
+                    if ease[self.days[d][t]] < ease[self.days[e][t]]:
+                        g = self.gain(d, e, t)
+                        if g is not None and g >= 0:
+                            self.keep(d, e, t)
+
+    def repair(self, order: list[tuple[int, int]], days: range) -> None:
+        """Passes over the slots (day, tier) in ``order``: a slot whose family breaks a rest (or
+        whose day lacks fact groups) takes the first swap in its tier with a day of ``days`` that
+        lowers the rests broken (the days after its own first)."""
+        n = len(days)
+        for _ in range(PASSES):
+            improved = False
+            for d, t in order:
+                f = self.fam[self.days[d][t]]
+                if (f < 0 or not self.cost[f]) and not self.fact_cost(d):
+                    continue
+                for j in range(1, n):
+                    e = days[(d - days.start + j) % n]
+                    g = self.gain(d, e, t)
+                    if g is not None and g > 0:
+                        self.keep(d, e, t)
+                        improved = True
+                        break
+            if not improved:
+                return
+
+
+def capacity(p: int) -> float:
+    """The uses a PATTERN a category of p certain codes can take without a four again within a
+    year: half its C(p, 4) fours a year for a small pool (its walk: a four another group takes is
+    skipped), as many as any cell takes for a larger one."""
+    return PATTERN if p > WALK_MAX else math.comb(p, ITEMS) * PATTERN / 365 / 2
+
+
+def cell_order(
+    cats: list[int], identity: tuple[int, ...], shuffled: list[int], room: dict[int, float]
+) -> tuple[int, ...]:
+    """A cell's categories in the order its uses read them: one of each label identity in turn (the
+    largest identity first), so a label comes back as late as the cell allows; a category with
+    room for twice the uses of the cell's most crowded one (``room``: its ``capacity``) twice a
+    lap; ``shuffled``: the categories in the schedule's seeded order (ties)."""
+    least = min(room[c] for c in cats)
+    by: dict[int, list[int]] = {}
+    for c in shuffled:
+        if c in cats:
+            by.setdefault(identity[c], []).append(c)
+    for ident, group in by.items():
+        by[ident] = group + [c for c in group if room[c] >= 2 * least]
+    groups = sorted(by.values(), key=lambda g: -len(g))
+    out: list[int] = []
+    while any(groups):
+        for g in groups:
+            if g:
+                out.append(g.pop(0))
+    return tuple(out)
+
+
+def make_cells(
+    placeable: tuple[tuple[int, ...], ...],
+    certain: tuple[frozenset[int], ...],
+    family: tuple[int, ...],
+    identity: tuple[int, ...],
+    fact: tuple[int, ...],
+    shuffle: Any,
+) -> list[Cell]:
+    """Each tier's cells (module docstring, 1): its families' categories, its small pools apart."""
+    cells = []
+    room = {c: capacity(len(certain[c])) for tier in placeable for c in tier}
+    for t in range(TIERS):
+        tier = list(shuffle(list(placeable[t]), f"{t}|cells"))
+        rare = [c for c in tier if len(certain[c]) < RARE_BELOW]
+        apart = rare if len(rare) >= RARE_CELL else []
+        by: dict[int, list[int]] = {}
+        for c in tier:
+            if c not in apart:
+                by.setdefault(family[c], []).append(c)
+        for f in sorted(by, key=lambda f: min(by[f])):
+            cats = by[f]
+            cells.append(Cell(t, f, cell_order(cats, identity, tier, room), all(fact[c] for c in cats)))
+        if apart:
+            cells.append(Cell(t, -1 - t, cell_order(apart, identity, tier, room), all(fact[c] for c in apart)))
+    return cells
+
+
+def allocate(
+    cells: list[Cell],
+    identity: tuple[int, ...],
+    certain: tuple[frozenset[int], ...],
+    looks_half: bool,
+    fact: tuple[int, ...],
+) -> list[int]:
+    """Each cell's uses in one pattern (module docstring, 2): each tier's PATTERN shared by weight
+    (a cell weighs its label identities: a label comes back about as often as the tier's others; a
+    look cell half where boards need fact groups), no cell over the room of its categories' fours
+    (``capacity``) or PER_LABEL per label identity it has, no family over FAMILY_MAX or
+    PER_IDENTITY per label identity it has (their share goes to the tier's other cells), every
+    cell at least one; the small pools' cell one."""
+    idents: dict[int, set[int]] = {}
+    for cell in cells:
+        idents.setdefault(cell.family, set()).update(identity[c] for c in cell.order)
+    family_cap = {f: min(FAMILY_MAX, PER_IDENTITY * len(ids)) for f, ids in idents.items()}
+    cell_cap = [
+        max(
+            1.0,
+            min(
+                PER_LABEL * len({identity[c] for c in cell.order}),
+                sum(capacity(len(certain[c])) for c in set(cell.order)),
+            ),
+        )
+        for cell in cells
+    ]
+
+    def weight(cell: Cell) -> float:
+        half = looks_half and not all(fact[c] for c in cell.order)
+        return len({identity[c] for c in cell.order}) * (LOOK_WEIGHT if half else 1.0)
+
+    share = [1.0 if cell.family < 0 else 0.0 for cell in cells]
+    fixed = {x for x, cell in enumerate(cells) if cell.family < 0}
+    for _ in range(100):  # water-filling: the free cells share what the fixed ones leave
+        for t in range(TIERS):
+            mine = [x for x, cell in enumerate(cells) if cell.tier == t]
+            free = [x for x in mine if x not in fixed]
+            left = PATTERN - sum(share[x] for x in mine if x in fixed)
+            total = sum(weight(cells[x]) for x in free) or 1.0
+            for x in free:
+                share[x] = max(0.0, left) * weight(cells[x]) / total
+        changed = False
+        for x in range(len(cells)):
+            if x not in fixed and share[x] > cell_cap[x] + 1e-9:
+                share[x] = cell_cap[x]
+                fixed.add(x)
+                changed = True
+        for f, cap in family_cap.items():
+            mine = [x for x, cell in enumerate(cells) if cell.family == f]
+            total = sum(share[x] for x in mine)
+            if f >= 0 and total > cap + 1e-9:
+                for x in mine:
+                    share[x] *= cap / total
+                    fixed.add(x)
+                changed = True
+        if not changed:
+            break
+    uses = [max(1, math.floor(x + 1e-9)) for x in share]
+
+    def room(x: int) -> bool:
+        f = cells[x].family
+        fam = sum(uses[y] for y, cell in enumerate(cells) if cell.family == f)
+        return f >= 0 and uses[x] + 1 <= cell_cap[x] + 1e-9 and fam < family_cap[f]
+
+    for t in range(TIERS):  # each tier's uses sum to PATTERN: the largest remainders first, in the caps
+        mine = [x for x, cell in enumerate(cells) if cell.tier == t]
+        while sum(uses[x] for x in mine) < PATTERN:
+            fits = [x for x in mine if room(x)] or [x for x in mine if cells[x].family >= 0] or mine
+            x = max(fits, key=lambda x: (share[x] - uses[x], -x))
+            uses[x] += 1
+        while sum(uses[x] for x in mine) > PATTERN:
+            x = max((x for x in mine if uses[x] > 1), key=lambda x: (uses[x] - share[x], x))
+            uses[x] -= 1
+    return uses
+
+
+@dataclass
+class Pattern:
+    """Version 3's plan: its first day, its cells, the base layout and each cycle's (kept)."""
+
+    first: int
+    cells: tuple[Cell, ...]
+    base: tuple[tuple[int, ...], ...]  # per day of a cycle, per tier: the cell index
+    broken: int  # the rests the base layout breaks (its weighted count)
+    family: tuple[int, ...]  # per category: its family index
+    cell_of: dict[tuple[int, int], int]  # (category, tier): its cell's index
+    identity: tuple[int, ...]
+    min_facts: int
+    rng: Any  # the Rng engine of the schedule (compiled or twin)
+    seed: Any  # cycle k's stream: seed(k)
+    apart: list[list[int]]  # per two cells: how badly their categories meet on a board (Layout.fact_cost)
+    ease: list[float]  # per cell: how readily a player sees its categories (the model's salience, mean)
+    _cycles: dict[int, Any] = field(default_factory=dict)
+
+    def cycle(
+        self, k: int
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """(cycle k's days: per day, per tier, the cell; per day, per tier, the cell's uses before it in
+        the cycle; per cell, its days in the cycle): the base, dealt anew in part (module docstring, 3)."""
+        hit = self._cycles.get(k)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        days = [list(day) for day in self.base]
+        rng = self.rng.Rng(self.seed(k))
+        middle = range(WEEK, PATTERN - WEEK)
+        for t in range(TIERS):  # a share of the middle days' cells dealt anew, tier by tier
+            moved = [d for d in middle if rng.below(MIX) == 0]
+            for d, x in zip(moved, self.rng.shuffle([days[d][t] for d in moved], rng)):
+                days[d][t] = x
+        lay = Layout(list(self.cells), self.identity, self.min_facts, days, self.apart)
+        lay.repair([(d, t) for d in middle for t in range(TIERS)], middle)
+        lay.rhythm(self.ease, middle)
+        cell_days = [tuple(d for d in range(PATTERN) if days[d][cell.tier] == x) for x, cell in enumerate(self.cells)]
+        slot = tuple(
+            tuple(sum(1 for e in cell_days[days[d][t]] if e < d) for t in range(TIERS)) for d in range(PATTERN)
+        )
+        if len(self._cycles) >= CYCLES_KEPT:
+            self._cycles.clear()
+        hit = self._cycles[k] = (tuple(tuple(day) for day in days), slot, tuple(cell_days))
+        return hit
+
+    @functools.cached_property
+    def base_days(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell, its days in the base layout."""
+        return tuple(
+            tuple(d for d in range(PATTERN) if self.base[d][cell.tier] == x) for x, cell in enumerate(self.cells)
+        )
+
+    def prepare(self, first: int, last: int) -> None:
+        """Compute the cycles of days ``first`` .. ``last`` and one on each side (ahead.prepare)."""
+        for k in range((first - self.first) // PATTERN - 1, (last - self.first) // PATTERN + 2):
+            self.cycle(k)
+
+    def uses(self, x: int) -> int:
+        """Cell x's uses a cycle."""
+        return self.per_cycle[x]
+
+    @functools.cached_property
+    def per_cycle(self) -> tuple[int, ...]:
+        """Each cell's uses a cycle."""
+        return tuple(sum(1 for day in self.base if day[cell.tier] == x) for x, cell in enumerate(self.cells))
+
+    def turn(self, t: int, i: int) -> tuple[int, int]:
+        """(tier t's category of day i, its use index: the uses it had before this one). A cell of
+        small pools (many families) takes, from its use on, the first category whose family rests
+        beside the other cells of the days around."""
+        k, p = divmod(i - self.first, PATTERN)
+        days, slot, _ = self.cycle(k)
+        x = days[p][t]
+        cell = self.cells[x]
+        n = k * self.uses(x) + slot[p][t]
+        if cell.family >= 0:
+            return cell.use(n)
+        near: list[tuple[int, int]] = []  # (day - i, family) of the other cells' days around
+        for d in range(-WEEK + 1, WEEK):
+            q, r = divmod(p + d, PATTERN)
+            for u, y in enumerate(self.cycle(k + q)[0][r] if q else days[r]):
+                if self.cells[y].family >= 0 and (d or u != t):
+                    near.append((d, self.cells[y].family))
+        for step in range(len(cell.order)):
+            c, use = cell.use(n + step)
+            where = [d for d, f in near if f == self.family[c]]
+            if any(-1 <= d <= 1 for d in where):
+                continue
+            if all(sum(1 for d in where if w <= d < w + WEEK) <= 1 for w in range(-WEEK + 1, 1)):
+                return c, use
+        return cell.use(n)
+
+    def turns_of(self, c: int, t: int, i: int) -> list[tuple[int, int]]:
+        """(day, use index) of category c's turns in tier t nearest day i, the last before it (or on
+        it) and the first after (days from the version's first on)."""
+        x = self.cell_of.get((c, t))
+        if x is None:
+            return []
+        cell = self.cells[x]
+        m, u = len(cell.order), self.uses(x)
+        k, p = divmod(i - self.first, PATTERN)
+        n0 = k * u + sum(1 for d in self.cycle(k)[2][x] if d < p)  # the cell's uses before day i
+        out = []
+        for lap in (n0 // m - 1, n0 // m, n0 // m + 1):
+            for r, y in enumerate(cell.order):
+                n = lap * m + r
+                if y == c and n >= 0:
+                    q, j = divmod(n, u)
+                    # a cycle beyond the neighbours by the base's days (a day of a far cycle only
+                    # orders the fallbacks; computing it would cost a layout per cycle)
+                    where = self.cycle(q)[2] if abs(q - k) <= 1 else self.base_days
+                    out.append((self.first + q * PATTERN + where[x][j], cell.use(n)[1]))
+        before = [du for du in out if du[0] <= i]
+        after = [du for du in out if du[0] > i]
+        return ([max(before)] if before else []) + ([min(after)] if after else [])
+
+    def kin(self, c: int, t: int) -> tuple[int, ...]:
+        """The other categories of category c's cell in tier t (its family's, or the small pools')."""
+        x = self.cell_of.get((c, t))
+        return () if x is None else tuple(sorted(set(self.cells[x].order) - {c}))
+
+    def uses_in_a_year(self, c: int, t: int, year: int) -> int:
+        """The most uses category c has in ``year`` days (its share of its cell's uses)."""
+        x = self.cell_of[(c, t)]
+        cell = self.cells[x]
+        per_day = self.uses(x) * cell.order.count(c) / (PATTERN * len(cell.order))
+        return math.ceil(year * per_day) + 1
+
+
+def make_pattern(
+    first: int,
+    placeable: tuple[tuple[int, ...], ...],
+    certain: tuple[frozenset[int], ...],
+    family: tuple[int, ...],
+    identity: tuple[int, ...],
+    fact: tuple[int, ...],
+    min_facts: int,
+    mode: str,
+    key: bytes | None,
+    rng: Any,
+    meet: Any,
+    salience: list[float],
+) -> Pattern:
+    """Version 3's Pattern from its first day (module docstring); every stream keyed by ``key``;
+    ``meet(a, b)``: whether categories a and b can be on one board (plan.pair_fits); ``salience``:
+    per category, how readily a player sees it (the week's rhythm)."""
+    if _season.day_of(first).weekday() != 0:
+        raise ValueError(f"schedule version 3 starts on a Monday (its cycles are whole weeks), not day {first}")
+
+    def name(x: str) -> str | int:
+        return _season.keyed(f"season|{mode}|v3|{x}", key)
+
+    def shuffle(items: list[Any], x: str) -> list[Any]:
+        return rng.shuffle(items, rng.Rng(name(x)))  # type: ignore[no-any-return]
+
+    cells = make_cells(placeable, certain, family, identity, fact, shuffle)
+    uses = allocate(cells, identity, certain, bool(min_facts), fact)
+    phase = shuffle(list(range(len(cells))), "phase")
+    days = [[-1] * TIERS for _ in range(PATTERN)]
+    for t in range(TIERS):  # each tier's cells spread evenly, a seeded phase each
+        slots = sorted(
+            ((j + phase[x] / len(cells)) / uses[x], x)
+            for x in range(len(cells))
+            if cells[x].tier == t
+            for j in range(uses[x])
+        )
+        for d, (_, x) in enumerate(slots):
+            days[d][t] = x
+    apart = [[_apart(a, b, meet) for b in cells] for a in cells]
+    lay = Layout(cells, identity, min_facts, days, apart)
+    whole = range(PATTERN)
+    lay.repair(shuffle([(d, t) for d in whole for t in range(TIERS)], "repair"), whole)
+    ease = [sum(salience[c] for c in cell.order) / len(cell.order) for cell in cells]
+    lay.rhythm(ease, whole)
+    assert all(sum(1 for day in days if day[cells[x].tier] == x) == uses[x] for x in range(len(cells)))
+    assert ITEMS == TIERS
+    return Pattern(
+        first,
+        tuple(cells),
+        tuple(tuple(day) for day in lay.days),
+        lay.broken(),
+        family,
+        {(c, cell.tier): x for x, cell in enumerate(cells) for c in cell.order},
+        identity,
+        min_facts,
+        rng,
+        lambda k: name(f"cycle|{k}"),
+        apart,
+        ease,
+    )
+
+
+def _apart(a: Cell, b: Cell, meet: Any) -> int:
+    """APART x the share of the category pairs of cells a and b (other tiers) that cannot meet on a board."""
+    if a.tier == b.tier:
+        return 0
+    pairs = [(x, y) for x in set(a.order) for y in set(b.order)]
+    return round(APART * sum(1 for x, y in pairs if not meet(x, y)) / len(pairs))
