@@ -14,11 +14,12 @@ writes (a timed run of a few minutes; rerun the one you changed, then this scrip
     pytest benchmarks/bench_connections.py benchmarks/bench_puzzle.py benchmarks/bench_signatures.py \
         --benchmark-enable --benchmark-only --dist no --benchmark-json=benchmarks/results/kernels.json
 
-One table is not a benchmark: ``year`` (docs/season.md: the scheduled dailies of 2027 beside the
-plain ``daily:`` seeds) is the ``flagcore season`` report's own JSON, written by
+One table is not a benchmark: ``year`` (docs/season.md: the scheduled dailies of the first year of
+schedule version 3, 2027-02-01 .. 2028-01-31, beside the plain ``daily:`` seeds) is the
+``flagcore season`` report's own JSON, written by
 
-    flagcore season --from 2027-01-01 --days 365 --mode flags --json > benchmarks/results/season-2027-flags.json
-    flagcore season --from 2027-01-01 --days 365 --mode trivia --json > benchmarks/results/season-2027-trivia.json
+    flagcore season --from 2027-02-01 --days 365 --mode flags --json > benchmarks/results/season-2027-flags.json
+    flagcore season --from 2027-02-01 --days 365 --mode trivia --json > benchmarks/results/season-2027-trivia.json
 
 Each run's raw timings (``stats.data``, megabytes) are dropped from its file the first time this
 script reads it, keeping pytest-benchmark's summary (median, quartiles, rounds, machine, commit).
@@ -148,7 +149,8 @@ def season() -> str:
 
 
 def year() -> str:
-    """The season's figures of 2027, scheduled beside the plain seeds, from ``flagcore season --json``."""
+    """The season's figures of version 3's first year (from 2027-02-01), scheduled beside the plain
+    seeds, from ``flagcore season --json``."""
     runs = {mode: load(f"season-2027-{mode}.json") for mode in ("flags", "trivia")}
     cols = [(runs[m], kind) for m in ("flags", "trivia") for kind in ("scheduled", "plain")]
 
@@ -221,13 +223,15 @@ def year() -> str:
             lambda r, s: f"{r['boards_rule_ambiguous']}, {r['boards_breaking_arguable']}",
         ),
     ]
-    header = ["2027", "flags scheduled", "flags `daily:`", "trivia scheduled", "trivia `daily:`"]
+    header = ["2027-02-01 .. 2028-01-31", "flags scheduled", "flags `daily:`", "trivia scheduled", "trivia `daily:`"]
     puzzle = runs["flags"]["puzzle"]
     grids = ", ".join(f"{g} {puzzle['grids'][g]}" for g in ("easy", "medium", "hard") if g in puzzle["grids"])
     return (
-        "From `flagcore season --from 2027-01-01 --days 365 --mode flags|trivia --json`.\n\n"
+        "From `flagcore season --from 2027-02-01 --days 365 --mode flags|trivia --json`"
+        " (schedule version 3).\n\n"
         + table(header, rows)
-        + f"\n\nThe Puzzle daily over 2027: {puzzle['distinct_flags']} distinct flags, the shortest gap between two"
+        + f"\n\nThe Puzzle daily over those days: {puzzle['distinct_flags']} distinct flags, the shortest gap"
+        " between two"
         f" turns of a flag {puzzle['min_gap']} days, grids {grids} days."
     )
 

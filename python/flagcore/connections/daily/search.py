@@ -21,7 +21,7 @@ import numpy as np
 from ...errors import NoBoardError
 from .members import WALK_MAX
 from .state import TIERS, WEEK, Schedule
-from .turns import FAR, RARE_BELOW, label_distances, plan, planned_at
+from .turns import FAR, RARE_BELOW, label_distances, plan, planned_at, turns
 
 LOOKBACK = 7  # days whose off-plan categories a day tries last
 _ONE_EACH = np.arange(TIERS + 1, dtype=np.int32)  # offsets of four one-category lists
@@ -231,26 +231,28 @@ def cell_search(s: Schedule, i: int, planned: list[int], before: list[list[int]]
     yesterday = {s.identity[c] for c in before[-1]} if before else set()
     orders = []
     for t in range(TIERS):
-        near = label_distances(s, t, i)
+        if status == 0 and enough_facts(s, planned) and t not in again:
+            orders.append([planned[t]])  # the plan forms a board: only the tiers that show a label again move
+            continue
+
+        def far(c: int, t: int = t) -> int:
+            """Days from day i to the nearest turn of c's label in tier t (turns.label_distances,
+            for the few categories asked)."""
+            same = [x for x in s.placeable[t] if s.identity[x] == s.identity[c]]
+            return min((abs(day - i) for x in same for day, _ in turns(s, x, i)), default=FAR)
+
         kin = sorted(
             (c for c in s.pattern.kin(planned[t], t) if s.identity[c] not in yesterday),
             key=lambda c: (
                 s.identity[c] in shown or s.identity[c] in ahead,
                 len(s.certain[c]) <= WALK_MAX,
-                -near.get(c, FAR),
+                -far(c),
                 c,
             ),
         )
-        if status == 0 and enough_facts(s, planned) and t not in again:
-            orders.append([planned[t]])  # the plan forms a board: only the tiers that show a label again move
-        else:
-            orders.append(
-                [planned[t], *kin]
-                if t not in again
-                else kin
-                if s.identity[planned[t]] in yesterday
-                else [*kin, planned[t]]
-            )
+        orders.append(
+            [planned[t], *kin] if t not in again else kin if s.identity[planned[t]] in yesterday else [*kin, planned[t]]
+        )
     if not all(orders):  # a tier whose label the day before showed, with no other category in its cell
         return None
     try:

@@ -241,6 +241,8 @@ def turn_at(s: Schedule, t: int, i: int) -> tuple[int, int]:
 
 def planned_at(s: Schedule, t: int, i: int) -> int:
     """The category tier t plans for day i."""
+    if s.pattern is not None:  # version 3: a day's plan is read for the days around it, kept
+        return plan(s, i)[t][0]
     return turn_at(s, t, i)[0]
 
 
