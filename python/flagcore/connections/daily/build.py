@@ -15,7 +15,7 @@ from ...library import Library
 from ...season import as_season_key
 from ..difficulty import category_difficulty
 from ..tables import default_library, tables_for
-from .families import make_pattern
+from .families import Categories, make_pattern
 from .plan import attach_plan, found, pair_fits
 from .state import ITEMS, LATEST, TIERS, VERSIONS, Schedule, version_start
 from .turns import RARE_BELOW, YEAR, Pools, balanced_shares, make_rotations, tier_shares, turns_per_cycle
@@ -136,11 +136,7 @@ def build(library: Library | None, mode: str, key: bytes | None = None, version:
     if version >= 3:  # the families' pattern plans each day; the rotations only measure distances
         s.pattern = make_pattern(
             version_start(version),
-            s.placeable,
-            certain,
-            family,
-            identity,
-            s.fact,
+            Categories(s.placeable, certain, family, identity, s.fact),
             s.min_facts,
             mode,
             key,

@@ -41,7 +41,7 @@ import bisect
 import functools
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ... import season as _season
 from .members import WALK_MAX
@@ -247,15 +247,19 @@ def cell_order(
     return tuple(out)
 
 
-def make_cells(
-    placeable: tuple[tuple[int, ...], ...],
-    certain: tuple[frozenset[int], ...],
-    family: tuple[int, ...],
-    identity: tuple[int, ...],
-    fact: tuple[int, ...],
-    shuffle: Any,
-) -> list[Cell]:
+class Categories(NamedTuple):
+    """What the pattern reads of a schedule's categories (state.Schedule's fields of these names)."""
+
+    placeable: tuple[tuple[int, ...], ...]  # per tier: the categories some board can hold
+    certain: tuple[frozenset[int], ...]  # per category: its certain codes
+    family: tuple[int, ...]  # per category: its family's index
+    identity: tuple[int, ...]  # per category: its label identity's index
+    fact: tuple[int, ...]  # per category: 1 for a fact group
+
+
+def make_cells(data: Categories, shuffle: Any) -> list[Cell]:
     """Each tier's cells (module docstring, 1): its families' categories, its small pools apart."""
+    placeable, certain, family, identity, fact = data
     cells = []
     room = {c: capacity(len(certain[c])) for tier in placeable for c in tier}
     for t in range(TIERS):
@@ -482,11 +486,7 @@ class Pattern:
 
 def make_pattern(
     first: int,
-    placeable: tuple[tuple[int, ...], ...],
-    certain: tuple[frozenset[int], ...],
-    family: tuple[int, ...],
-    identity: tuple[int, ...],
-    fact: tuple[int, ...],
+    data: Categories,
     min_facts: int,
     mode: str,
     key: bytes | None,
@@ -506,7 +506,8 @@ def make_pattern(
     def shuffle(items: list[Any], x: str) -> list[Any]:
         return rng.shuffle(items, rng.Rng(name(x)))  # type: ignore[no-any-return]
 
-    cells = make_cells(placeable, certain, family, identity, fact, shuffle)
+    placeable, certain, family, identity, fact = data
+    cells = make_cells(data, shuffle)
     uses = allocate(cells, identity, certain, bool(min_facts), fact)
     phase = shuffle(list(range(len(cells))), "phase")
     days = [[-1] * TIERS for _ in range(PATTERN)]
