@@ -86,7 +86,9 @@ def test_the_planned_four_shortcut_is_the_full_search(mode):
         on_plan += 1
         recent = frozenset(c for j in range(i - 7, i) for c in first_draft(sched, j))
         assert _search(sched, i, recent)[0] == planned
-    assert on_plan > 60  # the shortcut is the common case
+    # the shortcut is a common case (version 3: flags leaves its plan on about 3 days in 5, for a
+    # planned four that forms no board or shows a label of the past week; trivia on 1 in 3)
+    assert on_plan > 40
 
 
 def test_same_day_same_board_with_a_fresh_library():
@@ -186,15 +188,17 @@ def test_by_weekday_puts_the_easier_items_first_in_the_week():
 
 @pytest.mark.parametrize("mode", ["flags", "trivia"])
 def test_the_week_runs_from_easier_to_harder(mode):
-    # the difficulty model's board score, averaged per weekday over 2027: the weekend is harder
+    # the difficulty model's board score, averaged per weekday over YEAR: the weekend is harder
     # than the start of the week, by a margin (the plain daily: seeds show no such rhythm). Version
-    # 2 matches each block by its best total grade (the rests a player sees), which keeps the
-    # weekday order only among equals: flags' weekend is 8% harder than Monday-Tuesday (was over 10%)
+    # 2 matched each block by its best total grade (the rests a player sees), which kept the
+    # weekday order only among equals: flags' weekend was 8% harder than Monday-Tuesday (over 10% before)
     score = collections.defaultdict(list)
     for d in YEAR:
         score[d.weekday()].append(sum(g.score for g in board_difficulty(daily(d, mode)).groups))
     mean = {w: sum(v) / len(v) for w, v in score.items()}
-    assert (mean[5] + mean[6]) / 2 > 1.05 * (mean[0] + mean[1]) / 2, mean
+    # version 3 (families.Layout.rhythm: a Monday's or Tuesday's cell swaps with an easier one of the
+    # weekend where no family's rest breaks) over its first year: flags 4.9% harder, trivia more
+    assert (mean[5] + mean[6]) / 2 > 1.04 * (mean[0] + mean[1]) / 2, mean
 
 
 @pytest.mark.parametrize("mode", ["flags", "trivia"])

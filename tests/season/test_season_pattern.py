@@ -101,9 +101,9 @@ def test_a_layout_counts_the_rests_it_breaks():
     assert layout(10, 11).cost[7] == 2
     assert layout(10, 10 + WEEK).cost[7] == 0
     lay = layout(10, 11)
-    assert lay.gain(11, 30, 1) == 2  # moving one away mends it
-    lay.keep(11, 30, 1)
-    assert lay.broken() == 0 and lay.days[30][1] == 1
+    assert lay.cost[7] == 2
+    lay.keep(11, 30, 1)  # moving one away mends family 7's rest
+    assert lay.cost[7] == 0 and lay.days[30][1] == 1 and lay.days[11][1] == 3
 
 
 @pytest.mark.parametrize("mode", ["flags", "trivia"])
@@ -134,3 +134,24 @@ def test_a_year_of_version_3_by_what_a_player_sees(mode):
         assert shown["identity_repeat_within_7"] <= 180
     assert shown["identity_repeat_within_1"] == 0
     assert all(b.stats["scheduled"] for b in boards)
+
+
+def test_a_servers_thread_builds_every_version_starting_ahead():
+    # a request for today plans ahead in a thread, which builds the schedule of every version that
+    # starts within PLAN_AHEAD days (on 2026-12-03: versions 2 and 3), so the first day of each
+    # pays no build
+    import threading
+
+    from flagcore import days
+    from flagcore.connections.daily import PLAN_AHEAD, VERSIONS, version_of
+
+    lib = load_library()
+    today = days.latest_day()
+    daily(today, "flags", library=lib)
+    for thread in threading.enumerate():
+        if thread.name == "flagcore-daily-plans":
+            thread.join()
+    i = days.day_number(today)
+    built = {kept[3] for kept in lib.__dict__["_flagcore_season"] if kept[0] == "flags"}
+    ahead = {v for first, v in VERSIONS if i < first <= i + PLAN_AHEAD}
+    assert {version_of(i)} | ahead <= built

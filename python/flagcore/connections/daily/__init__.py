@@ -87,9 +87,15 @@ def daily(
 
 
 def _next_version(library: Library | None, mode: Mode, key: bytes | None, i: int) -> Schedule | None:
-    """The schedule of the version after day i's when it starts within PLAN_AHEAD days of i, else None."""
+    """The schedule of the version of day i + PLAN_AHEAD when it is not day i's, else None; every
+    version starting between them is built too (so the first day of each pays no build)."""
     later = version_of(i + PLAN_AHEAD)
-    return None if later == version_of(i) else schedule(library, mode, key, later)
+    if later == version_of(i):
+        return None
+    for first, v in VERSIONS:
+        if i < first <= i + PLAN_AHEAD and v != later:
+            schedule(library, mode, key, v)
+    return schedule(library, mode, key, later)
 
 
 def categories(s: Schedule) -> dict[str, Any]:
