@@ -140,17 +140,14 @@ def test_a_servers_thread_builds_every_version_starting_ahead():
     # a request for today plans ahead in a thread, which builds the schedule of every version that
     # starts within PLAN_AHEAD days (on 2026-12-03: versions 2 and 3), so the first day of each
     # pays no build
-    import threading
-
     from flagcore import days
     from flagcore.connections.daily import PLAN_AHEAD, VERSIONS, version_of
+    from flagcore.connections.daily.ahead import settle
 
     lib = load_library()
     today = days.latest_day()
     daily(today, "flags", library=lib)
-    for thread in threading.enumerate():
-        if thread.name == "flagcore-daily-plans":
-            thread.join()
+    assert settle(600)  # the planner threads live on: wait for the jobs posted
     i = days.day_number(today)
     built = {kept[3] for kept in lib.__dict__["_flagcore_season"] if kept[0] == "flags"}
     ahead = {v for first, v in VERSIONS if i < first <= i + PLAN_AHEAD}

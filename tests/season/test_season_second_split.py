@@ -24,8 +24,8 @@ from flagcore.library import load_library
 # first), each mode's first days with stats["split_redraw"] 1 (another draw); then version 3 (from
 # 2027-02-01, families.py): its first day with 1 and its first with 2 (other categories)
 REDRAWN = {
-    "flags": ["2027-01-28", "2027-01-29", "2027-02-26", "2027-08-19"],
-    "trivia": ["2027-01-09", "2027-01-20", "2027-02-01", "2030-08-23"],
+    "flags": ["2027-01-28", "2027-01-29", "2027-02-24", "2027-04-22"],
+    "trivia": ["2027-01-09", "2027-01-20", "2027-02-01", "2031-03-03"],
 }
 
 
