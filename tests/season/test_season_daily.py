@@ -53,13 +53,20 @@ def test_year_of_dailies_is_fair_and_rotates(mode):
     assert all(planned[c] for c in placeable - rare)
     assert sum(planned[c] for c in rare) >= 6 * len({cell.tier for cell in sched.pattern.cells if cell.family < 0})
     ids = [set(_ids(b)) for b in boards]
+    cats = {cat.id: cat for cat in sched.tables.categories}
     for c in placeable:
         if not any(sched.tables.categories[c].id in day for day in ids):
             t = sched.tier_of[c]
             for j in range(len(YEAR)):
                 if planned_at(sched, t, first + j) == c:
                     four = [planned_at(sched, d, first + j) for d in range(4)]
-                    assert planned_search(sched, four)[0] != 0 or boards[j].stats["split_redraw"] == 2, (c, j)
+                    # (version 3 also leaves a plan whose label the past 7 days showed)
+                    shown = {cats[g.category_id].identity for b in boards[max(0, j - 7) : j] for g in b.groups}
+                    assert (
+                        planned_search(sched, four)[0] != 0
+                        or boards[j].stats["split_redraw"] == 2
+                        or sched.tables.categories[c].identity in shown
+                    ), (c, j)
     # no category more than twice as often as its turns, plus two (a fallback takes a category
     # near its turns)
     counts = collections.Counter(c for b in boards for c in _cat_indices(sched, b))
@@ -197,8 +204,8 @@ def test_the_week_runs_from_easier_to_harder(mode):
         score[d.weekday()].append(sum(g.score for g in board_difficulty(daily(d, mode)).groups))
     mean = {w: sum(v) / len(v) for w, v in score.items()}
     # version 3 (families.Layout.rhythm: a Monday's or Tuesday's cell swaps with an easier one of the
-    # weekend where no family's rest breaks) over its first year: flags 4.9% harder, trivia more
-    assert (mean[5] + mean[6]) / 2 > 1.04 * (mean[0] + mean[1]) / 2, mean
+    # weekend where no family's rest breaks) over its first year: flags 3.7% harder (the data of 7rx8zs), trivia more
+    assert (mean[5] + mean[6]) / 2 > 1.03 * (mean[0] + mean[1]) / 2, mean
 
 
 @pytest.mark.parametrize("mode", ["flags", "trivia"])
