@@ -63,6 +63,9 @@ APART = 8  # the weight of two cells whose categories can never meet on a board 
 
 @dataclass(frozen=True)
 class Cell:
+    """One family's categories in one tier (or a tier's small pools together), the unit the layout
+    places on a day: ``order`` is the order its uses read its categories."""
+
     tier: int
     family: int  # the family index; a tier's cell of small pools: -1 - tier
     order: tuple[int, ...]  # its categories in the order its uses read them (a large pool may come twice)
@@ -147,6 +150,7 @@ class Layout:
         return out + 3 * max(0, self.min_facts - sum(self.cells[x].fact for x in day))
 
     def broken(self) -> int:
+        """The weighted rests the layout breaks now: family and label costs, and fact groups missing."""
         return sum(self.cost.values()) + sum(self.fact_cost(d) for d in range(PATTERN))
 
     def swap(self, d: int, e: int, t: int) -> None:
