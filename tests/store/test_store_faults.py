@@ -223,6 +223,43 @@ def test_after_a_refused_connection_the_calls_fail_at_once_until_the_pause_ends(
     store.close()
 
 
+def test_the_breaker_lets_one_call_at_a_time_ask_a_killed_redis_and_logs_once_per_window(own_redis, caplog):
+    # while Redis is down, a call that asks it (the probe) is the only one: the calls asked meanwhile
+    # fail at once, and a failing store's log is one line per window naming how many it left out
+    store = RedisStore(own_redis.url, timeout=TIMEOUT)
+    own_redis.kill()
+
+    async def attempt():
+        try:
+            await store.aload_game("ann", "B1")
+        except StoreUnavailable as exc:
+            return str(exc)
+        return "answered"
+
+    async def together(n):
+        return await asyncio.gather(*(attempt() for _ in range(n)))
+
+    with caplog.at_level(logging.ERROR, logger="flagcore.store"):
+        first = run_loop(together(5))
+        time.sleep(REFUSED_PAUSE)
+        second = run_loop(together(5))
+        store._log_next = 0.0  # the log's window over (rather than a test waiting LOG_EVERY)
+        third = run_loop(together(1))
+    # the first turn's five calls are one batch, so one connection refused them all (the socket's error)
+    assert len(set(first)) == 1 and "in the last" not in first[0], first
+    asked = [m for m in second if "in the last" not in m]
+    assert len(asked) == 1 and asked[0] == first[0], second  # the probe; the four others failed at once
+    assert all("refused a connection in the last" in m for m in third)  # the probe's failure reopened the breaker
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2, lines
+    assert "(and 9 more store failures not logged)" in lines[1]  # 4 + 5 since the first line
+    own_redis.start()
+    time.sleep(REFUSED_PAUSE)
+    assert run_loop(together(1)) == ["answered"]  # the probe answered: the breaker closed
+    assert run_loop(together(5)) == ["answered"] * 5
+    store.close()
+
+
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 def test_a_sqlite_file_deleted_or_replaced_under_a_running_store_is_unavailable_and_logged(tmp_path, caplog, how):
     path = tmp_path / "games.db"

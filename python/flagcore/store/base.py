@@ -30,7 +30,10 @@ a server's event loop, named with a leading ``a`` (``aload_game``, ``asave_game`
 awaitable calls never block the loop: those asked for during one turn of the loop go to the store
 together when the turn ends (SQLite: one transaction on the store's own thread; Redis: one
 pipeline on an asyncio connection), and each answers or raises StoreUnavailable within
-``timeout`` of being asked, however the store hangs.
+``timeout`` of being asked, however the store hangs. After the store's connection failed
+(Redis refused one), a breaker makes them fail at once for PAUSE_AFTER_FAILURE seconds, then lets
+one call try the store again (the others failing at once until it is answered); a failing store
+is logged once per LOG_EVERY seconds, with the count of the failures not logged.
 """
 
 from __future__ import annotations
@@ -48,6 +51,14 @@ from ..errors import StoreUnavailable
 DEFAULT_TIMEOUT = 2.0  # seconds a store call may take before StoreUnavailable
 FIRST_PAUSE, LAST_PAUSE = 20e-6, 2e-3  # seconds between two tries of a busy store: 20 µs, 40 µs, ... 2 ms
 log = logging.getLogger("flagcore.store")
+# seconds an event loop's calls fail at once after the store's connection failed (Redis refused
+# one, or broke it), before one call tries again: while Redis is down, the requests that need no
+# store would otherwise pay for a socket, a timer and a task per failing request
+PAUSE_AFTER_FAILURE = 0.1
+# seconds between two log lines of a failing store: one line per window, with the count of the
+# failures it did not log (a line per failed request, 400 a second, costs every request of the
+# worker, the store-free ones too: a formatted line and a wake-up of the log's thread each)
+LOG_EVERY = 1.0
 # called after each batch of an event loop with (seconds it took, whether the store answered, calls
 # in it): flagcore.web.ops counts them (the store itself knows nothing of metrics)
 batch_observers: list[Callable[[float, bool, int], None]] = []
@@ -97,6 +108,13 @@ class Store(ABC):
         # the operations waiting for the end of the current turn of each event loop using this store
         self._batches: dict[asyncio.AbstractEventLoop, _Batch] = {}
         self._flushing: set[asyncio.Task[None]] = set()  # batches on their way (kept: a task needs a reference)
+        # the breaker of the awaitable calls: after a connection failure (``_failed``), the calls
+        # fail at once until ``_open_until`` (time.monotonic()); then one call goes to the store
+        # (the probe), the others failing at once until it answers or its deadline passes
+        self._failure: str | None = None  # why the connection failed, until a call is answered again
+        self._open_until = 0.0
+        self._log_next = 0.0  # time.monotonic() of the next StoreUnavailable logged
+        self._unlogged = 0  # the failures since the last one logged
 
     # ------------------------------------------------------------ games in progress
 
@@ -310,6 +328,13 @@ class Store(ABC):
     async def _arun(self, op: Any) -> Any:
         """Run ``op`` with the other operations of this turn of the loop; its result, or
         StoreUnavailable when the batch fails or does not answer within ``timeout``."""
+        if self._failure is not None:
+            now = time.monotonic()
+            if now < self._open_until:  # no batch, no timer: a failing request costs no more than an answered one
+                exc = StoreUnavailable(self._unavailable(f"{self._failure} in the last {PAUSE_AFTER_FAILURE:g} s"))
+                self._log_failure(exc, now)
+                raise exc
+            self._open_until = now + self.timeout  # this call is the probe: the others wait for its answer
         loop = asyncio.get_running_loop()
         batch = self._batches.get(loop)
         if batch is None:
@@ -324,8 +349,23 @@ class Store(ABC):
         try:
             return await done
         except StoreUnavailable as exc:
-            log.error("%s", exc)  # in the request's context: the log line names its request
+            self._log_failure(exc, time.monotonic())
             raise
+
+    def _log_failure(self, exc: StoreUnavailable, now: float) -> None:
+        """Log ``exc`` if no failure was logged in the last LOG_EVERY seconds, else count it (the
+        next line logged says how many it left out). Called in the request's context: the log
+        line names its request."""
+        if now < self._log_next:
+            self._unlogged += 1
+            return
+        more, self._unlogged, self._log_next = self._unlogged, 0, now + LOG_EVERY
+        log.error("%s%s", exc, f" (and {more} more store failures not logged)" if more else "")
+
+    def _failed(self, why: str) -> None:
+        """The store's connection failed (``why``): the awaitable calls of the next
+        PAUSE_AFTER_FAILURE seconds fail at once, then one call tries the store again."""
+        self._failure, self._open_until = why, time.monotonic() + PAUSE_AFTER_FAILURE
 
     def _expire(self, batch: _Batch) -> None:
         """A batch's deadline: every call of it still waiting gets StoreUnavailable (what the store
@@ -351,6 +391,8 @@ class Store(ABC):
         if batch.deadline is not None:
             batch.deadline.cancel()
         ok = not (results and isinstance(results[0], StoreUnavailable))
+        if ok and self._failure is not None:  # the probe was answered: the breaker closes
+            self._failure, self._open_until = None, 0.0
         for observe in batch_observers:
             observe(time.perf_counter() - start, ok, len(batch.calls))
         for (_, done), outcome in zip(batch.calls, results, strict=True):

@@ -17,9 +17,10 @@ Faults: a plain call waits at most ``timeout`` seconds for the server, and a con
 broke (Redis restarted) is retried once on a new connection, so a call raises StoreUnavailable
 within twice ``timeout`` and the store works again by itself once Redis is back. An awaitable
 call does the same within ``timeout``: a kept asyncio connection found broken drops every kept
-one and the call goes once more on a new connection; a new connection refused makes the calls
-of the next REFUSED_PAUSE seconds fail at once (no socket each), so the store is tried again at
-most that long after Redis is back. Games and spent
+one and the call goes once more on a new connection; a new connection refused opens the store's
+breaker (``Store``): the calls of the next PAUSE_AFTER_FAILURE seconds fail at once (no socket,
+timer or task each), then one call tries Redis again while the others go on failing at once, so
+the store is tried again at most that long after Redis is back. Games and spent
 tokens expire in Redis (``EXPIRE``); boards and results (a player's too) are kept for good. Run
 Redis with persistence (AOF or RDB) if they must survive a restart of Redis itself.
 """
@@ -36,7 +37,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..errors import StoreUnavailable
-from .base import DEFAULT_TIMEOUT, GameRecord, Play, Save, Store, Verified
+from .base import DEFAULT_TIMEOUT, PAUSE_AFTER_FAILURE, GameRecord, Play, Save, Store, Verified
 
 
 def _play_record(key: int | str, arg: int) -> tuple[str, str]:
@@ -140,10 +141,7 @@ _SHA = {source: sha for sha, source in _SCRIPTS.items()}
 # Replies of a Redis that is up but cannot serve yet (loading its data, a read-only replica, ...)
 _UNAVAILABLE_REPLIES = ("LOADING", "READONLY", "MISCONF", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")
 MAX_ASYNC_CONNECTIONS = 16  # per event loop: batches in flight at once (a hung Redis holds each one to its timeout)
-# seconds an event loop's calls fail at once after Redis refused a new connection, rather than each
-# opening a socket to be refused (a socket and a refused connect cost a request more CPU than its
-# answer: while Redis is down, the requests that need no store would pay for it)
-REFUSED_PAUSE = 0.1
+REFUSED_PAUSE = PAUSE_AFTER_FAILURE  # its name here before the breaker moved to Store
 
 Command = tuple[str | bytes | int, ...]
 
@@ -234,7 +232,6 @@ class RedisStore(Store):
         self._connections: list[Any] = []
         # per event loop: (idle asyncio connections, a semaphore bounding those in use)
         self._async: dict[asyncio.AbstractEventLoop, tuple[list[Any], asyncio.Semaphore]] = {}
-        self._refused_until = 0.0  # time.monotonic(): until then, a call without a kept connection fails at once
         self._down = (redis.ConnectionError, redis.TimeoutError, OSError)
         self._broken = (redis.ConnectionError, ConnectionError)  # redis-py's, or the socket's own (reset, refused)
         self._reply_error = redis.ResponseError
@@ -309,8 +306,6 @@ class RedisStore(Store):
         if held is None:
             held = self._async[loop] = ([], asyncio.Semaphore(MAX_ASYNC_CONNECTIONS))
         idle, slots = held
-        if not idle and time.monotonic() < self._refused_until:
-            raise StoreUnavailable(self._unavailable(f"it refused a connection in the last {REFUSED_PAUSE:g} s"))
         try:
             async with asyncio.timeout(self.timeout), slots:
                 replies = await self._aexchange(idle, commands)
@@ -318,7 +313,7 @@ class RedisStore(Store):
             raise StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s")) from None
         except self._down as exc:
             if not idle and isinstance(exc, self._broken):  # a new connection refused (or broken at once)
-                self._refused_until = time.monotonic() + REFUSED_PAUSE
+                self._failed("it refused a connection")
             raise StoreUnavailable(self._unavailable(str(exc))) from exc
         missing = self._missing_scripts(replies)
         if missing:
