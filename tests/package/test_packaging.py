@@ -70,6 +70,16 @@ def test_flag_data_is_installed() -> None:
     assert (flags / "README.md").is_file()  # provenance and licence of the artwork
 
 
+def test_the_shipped_ratings_and_their_history_are_installed() -> None:
+    """shipped.json and every file of its history folder (the ratings that colour the dailies
+    published before it, docs/ratings.md): a wheel without them would recolour those dailies."""
+    source = ROOT / "python" / "flagcore" / "ratings"
+    kept = sorted(p.relative_to(source) for p in [source / "shipped.json", *(source / "shipped").glob("*.json")])
+    assert len(kept) >= 2
+    for name in kept:
+        assert (PACKAGE / "ratings" / name).read_bytes() == (source / name).read_bytes(), name
+
+
 def test_no_build_sources_are_installed() -> None:
     found = sorted(str(p.relative_to(PACKAGE)) for pattern in BUILD_SOURCES for p in PACKAGE.rglob(pattern))
     assert not found

@@ -72,7 +72,8 @@ def test_the_fit_command_is_deterministic_whatever_the_order_of_its_files(tmp_pa
 
 def test_the_shipped_file_is_the_fit_of_the_records_when_there_is_one(tmp_path) -> None:
     """Present: it loads with the bundled library and is exactly what FIT_COMMAND makes of
-    records/*.jsonl today. Absent: a server deals without ratings, as before."""
+    records/*.jsonl today (with its ``dailies_from``: the day it was fitted for). Absent: a server
+    deals without ratings, as before."""
     if shipped_ratings() is None:
         assert serve_ratings(None, None) is None
         return
@@ -81,7 +82,8 @@ def test_the_shipped_file_is_the_fit_of_the_records_when_there_is_one(tmp_path) 
     (tmp_path / "python" / "flagcore" / "ratings").mkdir(parents=True)
     files = sorted(str(Path("records") / Path(f).name) for f in RECORDS)
     command = FIT_COMMAND.split()
-    argv = [*command[1 : command.index("--records") + 1], *files, "--out", command[-1]]
+    day = ["--dailies-from", load_ratings(SHIPPED).dailies_from or "a file fitted with its day"]
+    argv = [*command[1 : command.index("--records") + 1], *files, *day, "--out", command[-1]]
     subprocess.run([sys.executable, "-m", "flagcore", *argv], cwd=tmp_path, check=True, capture_output=True)
     assert (tmp_path / command[-1]).read_bytes() == SHIPPED.read_bytes()
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..library import MODES
@@ -23,6 +25,13 @@ def register(groups: dict[str, Any]) -> None:
     )
     f.add_argument("--mode", choices=MODES, default=None, help="one mode (default: every mode in the records)")
     f.add_argument("--out", required=True, metavar="ratings.json")
+    f.add_argument(
+        "--dailies-from",
+        metavar="YYYY-MM-DD",
+        default=None,
+        help="the first day whose daily the ratings colour (default: the day after today in UTC+14, "
+        "the first day not begun anywhere)",
+    )
     f.set_defaults(func=run_fit)
     s = sub.add_parser("show", help="a ratings file as a table (and a chart with --png)")
     s.add_argument("ratings", metavar="ratings.json")
@@ -106,15 +115,48 @@ def run_fit(a: argparse.Namespace) -> int:
         got = _store_records(a.store)
         records, skipped, reasons = got.records, got.skipped, got.reasons
     ratings = fit(records, a.mode)
+    ratings.dailies_from = dailies_from(a.dailies_from)
+    keep_replaced(Path(a.out), ratings)
     ratings.save(a.out)
     for r in reasons:
         print(f"flagcore: skipped {r}", file=sys.stderr)
     used = ", ".join(f"{m} {n}" for m, n in sorted(ratings.records.items())) or "none"
     print(
         f"{a.out}: ratings {ratings.digest} from {sum(ratings.records.values())} records ({used}); "
-        f"skipped {skipped + ratings.skipped}"
+        f"skipped {skipped + ratings.skipped}; dailies from {ratings.dailies_from}"
     )
     return 0
+
+
+def dailies_from(given: str | None) -> str:
+    """``--dailies-from`` checked, or the day after today in the earliest time zone: no daily that
+    has begun anywhere is coloured by a new fit."""
+    from .._args.ratings import as_day  # noqa: PLC0415
+    from ..days import latest_day  # noqa: PLC0415
+
+    day = as_day(given, "--dailies-from")
+    return day or (latest_day() + _dt.timedelta(days=1)).isoformat()
+
+
+def keep_replaced(out: Path, new: Any) -> None:
+    """A refit over a file with history (``NAME/`` beside ``NAME.json``, docs/ratings.md) keeps the
+    file it replaces there, named by its digest, so the dailies it coloured keep their colours;
+    the same ratings again keep the replaced file's ``dailies_from`` (they colour alike)."""
+    from ..ratings import load_ratings  # noqa: PLC0415
+
+    folder = out.with_suffix("")
+    if folder == out or not out.is_file() or not folder.is_dir():
+        return
+    old = load_ratings(out)
+    same = old.digest == new.digest
+    if same:
+        new.dailies_from = old.dailies_from
+    earlier = old.earlier if same else (*old.earlier, old)
+    last = earlier[-1].dailies_from if earlier else None
+    if last is not None and new.dailies_from <= last:
+        raise ValueError(f"--dailies-from {new.dailies_from}: must be after {last}, the day of the file before")
+    if not same and not (folder / f"{old.digest}.json").exists():
+        (folder / f"{old.digest}.json").write_bytes(out.read_bytes())
 
 
 def run_show(a: argparse.Namespace) -> int:
@@ -122,7 +164,9 @@ def run_show(a: argparse.Namespace) -> int:
     from ..ratings.show import chart, table  # noqa: PLC0415
 
     ratings = load_ratings(a.ratings)
-    print(f"ratings {ratings.digest}")
+    print(f"ratings {ratings.digest}, dailies from {ratings.dailies_from or 'the first'}")
+    for r in reversed(ratings.earlier):  # the history that colours the dailies before
+        print(f"  before it: ratings {r.digest}, dailies from {r.dailies_from or 'the first'}")
     print(table(ratings, a.mode, a.limit))
     if a.png:
         print(f"chart: {chart(ratings, a.png, a.mode)}")

@@ -2,6 +2,7 @@
 
     {"format": 1,
      "steering": 2,
+     "dailies_from": "YYYY-MM-DD",
      "prior_sd": 2.0,
      "categories": {"<mode>": {"<category id>": {"difficulty": float, "sd": float, "plays": int}}},
      "model":      {"<mode>": {"slope": float, "intercept": float, "sd": float}},
@@ -18,10 +19,18 @@ four groups clearly apart in learned difficulty; 1 (a file without the key: ever
 before it existed) steers as those files were dealt with, so their boards rebuild. A file is named
 by its ``digest``: a short hash of what the engine reads from it (categories, model, prior_sd, and
 steering when it is not 1), which a board id dealt with the ratings carries.
+
+``dailies_from`` (docs/ratings.md, "The shipped ratings") is the first day whose daily the file
+colours: a file ``NAME.json`` may keep the files it replaced in a folder ``NAME/`` beside it (its
+history, one file each), and the daily of day D is coloured by the newest of them all whose
+``dailies_from`` is D or before (the oldest colours every day before that), so a refit never
+recolours a daily already published. A file without history colours every daily; a file without
+the key (every file written before it existed) is read as colouring from the first daily.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -36,6 +45,7 @@ from .._args.ratings import (
     MAX_RATINGS_BYTES,
     as_category_id,
     as_count,
+    as_day,
     as_finite,
 )
 from ..errors import RatingsError
@@ -47,7 +57,19 @@ FORMAT = 1
 STEERING = 2  # what a fit writes; a file without "steering" is 1 (docs/ratings.md, "The file")
 STEERINGS = (1, 2)
 DIGEST_CHARS = 6  # 30 bits of sha256, Crockford base32: a board id's suffix
-TOP_KEYS = {"format", "steering", "prior_sd", "categories", "model", "colours", "boards", "records", "comment"}
+MAX_EARLIER = 1000  # files in a ratings file's history folder
+TOP_KEYS = {
+    "format",
+    "steering",
+    "dailies_from",
+    "prior_sd",
+    "categories",
+    "model",
+    "colours",
+    "boards",
+    "records",
+    "comment",
+}
 
 
 @dataclass(frozen=True)
@@ -90,6 +112,9 @@ class Ratings:
     records: dict[str, int] = field(default_factory=dict)
     steering: int = 1  # how the engine steers by them (STEERINGS); fit() writes STEERING
     skipped: int = 0  # records the fit left out (not kept in the file)
+    dailies_from: str | None = None  # the first day whose daily they colour (None: from the first)
+    # the files these replaced (their history folder), oldest first: they colour the earlier dailies
+    earlier: tuple[Ratings, ...] = field(default=(), compare=False, repr=False)
     _digest: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,9 +124,11 @@ class Ratings:
             return round(float(x), 6)
 
         steering = {} if self.steering == 1 else {"steering": self.steering}  # 1: as files before the key
+        dailies = {} if self.dailies_from is None else {"dailies_from": self.dailies_from}
         return {
             "format": FORMAT,
             **steering,
+            **dailies,
             "prior_sd": self.prior_sd,
             "categories": {
                 m: {
@@ -146,6 +173,15 @@ class Ratings:
             self._digest = base32_encode(h, DIGEST_CHARS)
         return self._digest
 
+    def for_day(self, day: _dt.date | str) -> Ratings:
+        """The ratings that colour the daily of ``day`` (a date or 'YYYY-MM-DD'): the newest of
+        these and their history whose ``dailies_from`` is ``day`` or before, else the oldest."""
+        text = day if isinstance(day, str) else day.isoformat()
+        for r in (self, *reversed(self.earlier)):
+            if r.dailies_from is None or r.dailies_from <= text:
+                return r
+        return self.earlier[0] if self.earlier else self
+
     def check_library(self, library: Library | None = None) -> None:
         """RatingsError unless every category id is one of the library's for its mode."""
         from ..connections.tables import default_library  # noqa: PLC0415
@@ -182,6 +218,7 @@ def from_dict(doc: Any) -> Ratings:
     if type(steering) is not int or steering not in STEERINGS:
         raise ValueError(f"steering must be one of {', '.join(map(str, STEERINGS))}")
     out = Ratings(prior_sd=as_finite(doc.get("prior_sd", 2.0), "prior_sd", 1e-3), steering=steering)
+    out.dailies_from = as_day(doc.get("dailies_from"), "dailies_from")
     if "categories" not in doc:
         raise ValueError("missing key 'categories'")
     for section in ("categories", "model", "colours", "boards", "records"):
@@ -244,32 +281,66 @@ def as_ratings(value: Any) -> Ratings:
 def load_ratings(source: str | Path | dict[str, Any] | Ratings, library: Library | None = None) -> Ratings:
     """A ratings file (a path, a parsed document, or Ratings as they are), checked: RatingsError in
     one line naming the problem (not JSON, too large, nested too deeply, a field wrong, NaN, a
-    category id the library does not have for its mode)."""
+    category id the library does not have for its mode). A path ``NAME.json`` with a folder
+    ``NAME/`` beside it also reads that folder's ``*.json`` as its history (``Ratings.earlier``)."""
     if isinstance(source, Ratings):
         ratings = source
+    elif isinstance(source, dict):
+        ratings = _checked("ratings", lambda: source)
     else:
-        where = "ratings"
-        try:
-            if isinstance(source, dict):
-                doc: Any = source
-            else:
-                where = f"ratings {source}"
-                path = Path(source)
-                with open(path, "rb") as f:
-                    raw = f.read(MAX_RATINGS_BYTES + 1)
-                if len(raw) > MAX_RATINGS_BYTES:
-                    raise ValueError(f"larger than {MAX_RATINGS_BYTES // (1024 * 1024)} MB")
-                doc = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-            ratings = from_dict(doc)
-        except RecursionError:
-            raise RatingsError(f"{where}: nested too deeply") from None
-        except UnicodeDecodeError:
-            raise RatingsError(f"{where}: not UTF-8 text") from None
-        except json.JSONDecodeError as exc:
-            raise RatingsError(f"{where}: not JSON ({exc.msg} at line {exc.lineno})") from None
-        except OSError as exc:
-            raise RatingsError(f"{where}: cannot read ({exc.strerror or exc})") from None
-        except (ValueError, TypeError) as exc:
-            raise RatingsError(f"{where}: {exc}") from None
-    ratings.check_library(library)
+        path = Path(source)
+        ratings = _read(path)
+        ratings.earlier = _history(path, ratings)
+    for r in (*ratings.earlier, ratings):
+        r.check_library(library)
     return ratings
+
+
+def _read(path: Path) -> Ratings:
+    """One ratings file as it is (no history)."""
+
+    def parse() -> Any:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_RATINGS_BYTES + 1)
+        if len(raw) > MAX_RATINGS_BYTES:
+            raise ValueError(f"larger than {MAX_RATINGS_BYTES // (1024 * 1024)} MB")
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+
+    return _checked(f"ratings {path}", parse)
+
+
+def _checked(where: str, parse: Any) -> Ratings:
+    """from_dict of what ``parse()`` reads, every failure a RatingsError naming ``where``."""
+    try:
+        return from_dict(parse())
+    except RecursionError:
+        raise RatingsError(f"{where}: nested too deeply") from None
+    except UnicodeDecodeError:
+        raise RatingsError(f"{where}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise RatingsError(f"{where}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except OSError as exc:
+        raise RatingsError(f"{where}: cannot read ({exc.strerror or exc})") from None
+    except (ValueError, TypeError) as exc:
+        raise RatingsError(f"{where}: {exc}") from None
+
+
+def _history(path: Path, newest: Ratings) -> tuple[Ratings, ...]:
+    """The files in the history folder beside ``path``, oldest first: each with its own
+    ``dailies_from``, all before the newest's (one of them, the oldest, may have none)."""
+    folder = path.with_suffix("")
+    if folder == path or not folder.is_dir():
+        return ()
+    files = sorted(folder.glob("*.json"))
+    if len(files) > MAX_EARLIER:
+        raise RatingsError(f"ratings {folder}: more than {MAX_EARLIER} files of history")
+    earlier = sorted((_read(f) for f in files), key=lambda r: r.dailies_from or "")
+    days = [r.dailies_from or "" for r in earlier]
+    if earlier and newest.dailies_from is None:
+        raise RatingsError(f"ratings {path}: a file with history ({folder}) needs dailies_from")
+    if len(set(days)) != len(days) or (days and days[-1] >= (newest.dailies_from or "")):
+        raise RatingsError(
+            f"ratings {folder}: each file of the history needs a dailies_from of its own, "
+            f"before {newest.dailies_from} (at most one, the oldest, without)"
+        )
+    return tuple(earlier)

@@ -6,6 +6,12 @@ of the team's blind play-testers (records/*.jsonl in the repository) by one comm
 told otherwise (``--ratings FILE`` or ``--ratings none``); the library never does by itself:
 ``generate()``, ``daily()`` and ``create_app()`` take ratings only when given them, so a seed's
 board (and every board id a test or a player holds) stays what it was whatever file ships.
+
+``shipped/`` beside it is its history: the files shipped before it, one a file named by its
+digest, each with the first day whose daily it colours (``dailies_from``), so that a refit never
+recolours a daily already published, on a server without a store too (the daily of day D takes
+the newest of them whose ``dailies_from`` is D or before; a seed's board, the newest).
+``FIT_COMMAND`` keeps the file it replaces there by itself.
 """
 
 from __future__ import annotations

@@ -72,6 +72,7 @@ def coloured_board(s: Schedule, i: int, library: Library | None, ratings: Any = 
     """Day i's Board coloured by the difficulty model (what a player sees), kept; with ``ratings``
     (a flagcore.ratings.Ratings) coloured by learned difficulty instead (docs/ratings.md)."""
     if ratings is not None:
+        ratings = ratings.for_day(_days.date_of(i))  # a refit never recolours a published daily
         board = s.memo.get(("rated", ratings.digest, i))
         if board is None:
             plain, cats, code_indices = made(s, i)
