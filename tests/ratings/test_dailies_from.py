@@ -143,6 +143,60 @@ def test_a_refit_leaves_every_daily_before_its_day_as_served_on_a_server_without
     assert moved >= 2  # the refit does colour the days from its day otherwise
 
 
+def _guess(client: TestClient, token: str, codes: list[str]) -> dict:
+    reply = client.post("/api/connections/guess", json={"token": token, "codes": codes})
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+def _graded(reply: dict) -> dict:
+    """A guess's reply without its token (signed anew at every reply: its expiry and nonce)."""
+    return {k: v for k, v in reply.items() if k != "token"}
+
+
+def test_a_refit_keeps_the_ids_and_tokens_of_the_dailies_it_leaves_alone(tmp_path) -> None:
+    """A daily's id names the ratings that colour its day, so the id and game tokens a player
+    holds of a day before the refit's stay this server's after it (no store), and grade as before;
+    a seed's id names the newest ratings, which deal its board anew, so the old one is refused."""
+    path = tmp_path / "ratings.json"
+    shutil.copy(OLD, path)
+    day, mode = "2026-11-19", "trivia"  # the day before REFIT
+    groups = connections.daily(day, mode, key=derived_season_key(Signer(SECRET.encode()))).groups
+    before = TestClient(create_app(SECRET, store="none", ratings=path))
+    daily = before.get("/api/connections/board", params={"daily": day, "mode": mode}).json()
+    seed = before.get("/api/connections/board", params={"seed": 2024, "mode": mode}).json()
+    first = _guess(before, daily["token"], list(groups[0].codes))
+    second = _guess(before, first["token"], list(groups[1].codes))
+    (tmp_path / "ratings").mkdir()
+    shutil.move(path, tmp_path / "ratings" / "7rx8zs.json")
+    path.write_text(json.dumps(reversed_ratings(json.loads(OLD.read_text()), REFIT)))
+    after = TestClient(create_app(SECRET, store="none", ratings=path))
+    again = after.get("/api/connections/board", params={"id": daily["board_id"]})
+    assert again.status_code == 200, again.text
+    assert again.json() == {**daily, "daily": None}  # the same id, token and tiles (asked by id, not date)
+    assert after.get("/api/connections/board", params={"daily": day, "mode": mode}).json() == daily
+    assert _graded(_guess(after, daily["token"], list(groups[0].codes))) == _graded(first)  # the token: the id
+    assert _graded(_guess(after, first["token"], list(groups[1].codes))) == _graded(second)
+    refused = after.get("/api/connections/board", params={"id": seed["board_id"]})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_board"
+    refused = after.post("/api/connections/guess", json={"token": seed["token"], "codes": list(groups[0].codes)})
+    assert refused.status_code == 400 and "not a board id of this server" in refused.json()["error"]["message"]
+    # a day from the refit's on: the newest ratings, so its id is one of theirs (no id outlives it)
+    late = after.get("/api/connections/board", params={"daily": REFIT, "mode": mode}).json()
+    assert before.get("/api/connections/board", params={"id": late["board_id"]}).status_code == 400
+
+
+def test_the_shipped_file_keeps_the_ids_7rx8zs_dealt_for_the_dailies_it_colours() -> None:
+    """A server on 7rx8zs alone (shipped before njgagv) and one on shipped.json deal 2026-12-03's
+    daily under one id; a seed's ids differ (njgagv deals it)."""
+    old = TestClient(create_app(SECRET, store="none", ratings=OLD))
+    now = TestClient(create_app(SECRET, store="none", ratings=SHIPPED))
+    for mode in ("flags", "trivia"):
+        ask = [{"daily": "2026-12-03", "mode": mode}, {"seed": 7, "mode": mode}]
+        daily, seed = ([c.get("/api/connections/board", params=p).json()["board_id"] for c in (old, now)] for p in ask)
+        assert daily[0] == daily[1] and seed[0] != seed[1]
+
+
 def test_the_shipped_history_keeps_the_december_dailies_as_served() -> None:
     """shipped.json (njgagv) colours the dailies from 2026-12-05; every day before, the ones
     served through 2026-12-04 among them, keeps the colours of 7rx8zs (the file before it)."""

@@ -101,9 +101,10 @@ class KeyedBoards:
         self._library = library  # None: the bundled library (generate's fast path)
         # dealt with ratings (docs/ratings.md): steered and coloured by learned difficulty, and the
         # ids' MAC keyed with the ratings' digest too, so an id names the ratings it was dealt with
-        # (a server on other ratings refuses it as not its own, rather than deal another board)
+        # (a server on other ratings refuses it as not its own, rather than deal another board);
+        # a daily's names the ratings that colour its day (_keys), which a refit keeps
         self._ratings = ratings
-        self._label = b"connections board|" + (b"" if ratings is None else ratings.digest.encode() + b"|")
+        self._label = _label(ratings)
         self.season_key = season_key  # the dailies' schedule (connections.daily's key; None: the public one)
         # A board is dealt once and then graded at every guess of every player on it (a daily
         # board: everyone); Boards are frozen, so one object can serve every request.
@@ -127,8 +128,13 @@ class KeyedBoards:
 
     def _keys(self, body: bytes, key: int = 0) -> bytes:
         """The MAC of an id's first 5 bytes under secret ``key``: bytes 0-2 are its tag, bytes 3-6
-        the engine seed."""
-        return self._signer.derive(self._label + body, 7, key)
+        the engine seed. A daily's MAC is keyed with the ratings that colour its day
+        (``Ratings.for_day``), so its ids and tokens outlive a refit whose ``dailies_from`` is
+        later; a seed's, with the newest ratings, which deal it."""
+        label = self._label
+        if self._ratings is not None and (day := self.scheduled_day(int.from_bytes(body[:4], "big"))) is not None:
+            label = _label(self._ratings.for_day(day))
+        return self._signer.derive(label + body, 7, key)
 
     def board_id(self, number: int, mode: str, key: int = 0) -> str:
         """The id a client sees for game number ``number`` in ``mode`` (13 Crockford base32 characters)."""
@@ -194,6 +200,12 @@ class KeyedBoards:
         METRICS.observe("board_deal_duration_seconds", time.perf_counter() - start, mode)
         board_id = _encode_id(body + keys[:3])
         return Dealt(board, board_id, self._prepare(board, board_id) if self._prepare else None)
+
+
+def _label(ratings: Any) -> bytes:
+    """What an id's MAC is keyed with besides the secret: the digest of the ratings that deal the
+    board (none without ratings)."""
+    return b"connections board|" + (b"" if ratings is None else ratings.digest.encode() + b"|")
 
 
 def _id_body(number: int, mode: str) -> bytes:
