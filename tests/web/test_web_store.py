@@ -5,6 +5,9 @@ dailies, future dailies, token spellings, secrets and rotation, hosts and exact 
 from __future__ import annotations
 
 import datetime
+import os
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from web_helpers import SECRET, answers, optimal_log
 
 from flagcore.store import Store
 from flagcore.web import create_app
+from flagcore.web.players import new_player_id
 from flagcore.web.tokens import Signer
 
 pytest_plugins = ["stores"]  # the store fixture: each real store, fresh
@@ -307,3 +311,23 @@ def test_rotation_from_the_environment(monkeypatch, store):
     monkeypatch.setenv("FLAGCORE_SECRET", "weak")
     monkeypatch.delenv("FLAGCORE_OLD_SECRETS")
     create_app(SECRET, store=store)  # a secret given to create_app: the environment's is not read
+
+
+def test_a_new_player_id_begins_with_its_second_and_an_old_random_id_stays_a_player(store):
+    app = create_app(SECRET, store=store)
+    ann = TestClient(app)
+    before = int(time.time())
+    open_board(ann)
+    after = int(time.time())
+    player = ann.cookies["flagcore_player"].split(".", 1)[0]
+    assert re.fullmatch(r"a:[0-9a-f]{32}", player), player  # the length of the earlier ids
+    assert before <= int(player[2:10], 16) <= after  # the second it was made, then 96 random bits
+    assert new_player_id(1000) < new_player_id(1001) and new_player_id(1000) != new_player_id(1000)
+    # an id of the earlier form (128 random bits) in a cookie this server signed: still its player
+    old = "a:" + os.urandom(16).hex()
+    bob = TestClient(app, cookies={"flagcore_player": app.players.cookie_value(old)})
+    board, groups = open_board(bob)
+    reply = guess(bob, board["token"], wrong_guesses(board, groups, 1)[0])
+    assert reply.status_code == 200 and "set-cookie" not in reply.headers  # not made anew
+    assert store.load_game(old, board["board_id"]) is not None  # the game is the old id's
+    assert bob.get("/api/connections/board", params={"seed": "77"}).json()["mistakes"] == 1
