@@ -21,8 +21,9 @@ Each round has three phases of equal length, one after the other:
 Throughout every phase two loads run at once:
 
 - the **store-free routes**, each driven by wrk (web_load.py's ``wrk``) with ``--connections``
-  connections: ``GET /api/flags`` and ``GET /healthz`` (with a store, no board request is
-  store-free: each loads the player's game, even that of a player the request itself made).
+  connections: ``GET /api/flags`` and ``GET /healthz`` (with a store, a board request of a
+  player with a cookie loads the player's game; a cookieless one asks the store nothing, but a
+  browser sends its cookie from the second request on).
   Their median and p99 come from wrk's latency distribution;
 - the **store route**: ``--store-clients`` threads of this script, each on its own keep-alive
   connection, sending the first guess of a new game by a new player (no cookie; boards from
@@ -65,8 +66,8 @@ import web_load
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from redis_server import RedisServer  # noqa: E402  (the tests' redis-server: kill and start again on its port)
 
-# with a store no board request is store-free: each loads the player's game, even a player the
-# request itself just made (connections_api's _stored_board)
+# with a store a board request of a player with a cookie loads the player's game (connections_api's
+# _stored_board): only a cookieless one is store-free
 FREE_ROUTES = {"flags": "/api/flags", "healthz": "/healthz"}
 PHASES = ("calm", "stopped", "killed")
 # a store request's deadline runs from its store call, not from the request's arrival: the reply

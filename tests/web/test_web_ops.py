@@ -111,7 +111,7 @@ def test_health_readiness_and_metrics_of_a_server_with_a_store(tmp_path):
     }
     assert latency["+Inf"] >= 1 and list(latency.values()) == sorted(latency.values())  # cumulative
     assert grew("flagcore_boards_dealt", mode="flags") == 1
-    assert grew("flagcore_store_calls", outcome="ok") >= 2  # the readiness ping and the board's read
+    assert grew("flagcore_store_calls", outcome="ok") >= 1  # the readiness ping (a cookieless board asks nothing)
     store.close()
 
 

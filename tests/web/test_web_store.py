@@ -331,3 +331,45 @@ def test_a_new_player_id_begins_with_its_second_and_an_old_random_id_stays_a_pla
     assert reply.status_code == 200 and "set-cookie" not in reply.headers  # not made anew
     assert store.load_game(old, board["board_id"]) is not None  # the game is the old id's
     assert bob.get("/api/connections/board", params={"seed": "77"}).json()["mistakes"] == 1
+
+
+def counting(store: Store) -> list[object]:
+    """The operations asked of ``store`` from now on, plain or awaitable (each goes through _run or
+    _arun): the real store, its two entry points wrapped to list what reaches them."""
+    asked: list[object] = []
+    run, arun = store._run, store._arun
+
+    def _run(op: object) -> object:
+        asked.append(op)
+        return run(op)
+
+    async def _arun(op: object) -> object:
+        asked.append(op)
+        return await arun(op)
+
+    store._run, store._arun = _run, _arun  # type: ignore[method-assign]
+    return asked
+
+
+def test_a_cookieless_board_or_deal_asks_the_store_nothing(store):
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    app = create_app(SECRET, store=store)
+    named = TestClient(app)
+    daily = named.get("/api/connections/board", params={"daily": today}).json()  # published, then kept in memory
+    asked = counting(store)
+    requests = [
+        ("GET", "/api/connections/board", {"params": {"seed": "77"}}),
+        ("GET", "/api/connections/board", {"params": {"daily": today}}),
+        ("GET", "/api/connections/board", {"params": {"seed": "78", "mode": "trivia"}}),
+        ("POST", "/api/puzzle/deal", {"json": {"flag": "FR", "grid": "easy", "seed": 5}}),
+    ]
+    for method, path, kwargs in requests:
+        first_visit = TestClient(app)  # no cookie: the request makes its player
+        r = first_visit.request(method, path, **kwargs)
+        assert r.status_code == 200 and first_visit.cookies.get("flagcore_player"), r.text
+    assert asked == []
+    assert r.json()["kept"] is True  # the Puzzle's page keeps its swaps all the same
+    # a player with a cookie has a game to look up: one call each (what the count would have seen)
+    assert named.get("/api/connections/board", params={"daily": today}).json()["board_id"] == daily["board_id"]
+    named.post("/api/puzzle/deal", json={"flag": "FR", "grid": "easy", "seed": 5})
+    assert len(asked) == 3  # the board's game; the deal's result and game, in one batch

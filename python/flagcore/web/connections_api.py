@@ -130,15 +130,21 @@ class ConnectionsApi:
                     number = secrets.randbelow(1 << 32)
             game = Game(number, asked.mode, 0)
         if self.store is not None:
-            return self._stored_board(game, asked.daily, player)
-        prepared: Prepared = self.boards.dealt(*game).extra
+            # a player this request made (no cookie yet) has no game: no store call, and no coroutine
+            # when the board needs none either (a seed's or an id's, or a day's read from the store already)
+            known = self.boards.known(*game) if player is None or new_player.get() else None
+            if known is None:
+                return self._stored_board(game, asked.daily, player)
+            prepared: Prepared = known.extra
+            return Reply(prepared.head + orjson.dumps(asked.daily) + prepared.tail)
+        prepared = self.boards.dealt(*game).extra
         return Reply(prepared.head + orjson.dumps(asked.daily) + prepared.tail)
 
     async def _stored_board(self, game: Game, daily: str | None, player: str | None) -> Reply | dict[str, Any]:
         """``board`` with a store: the published board, and the player's game on it where it is."""
         assert self.store is not None  # only called with a store (board)
         dealt = await self.boards.adealt(*game, publish=daily is not None)
-        if player is not None:
+        if player is not None and not new_player.get():
             record = await self.store.aload_game(player, dealt.board_id)
             if record is not None:  # the game in progress (or finished), exactly where it is
                 guesses = orjson.loads(record.data)

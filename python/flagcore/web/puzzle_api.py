@@ -34,6 +34,7 @@ from ..store import Store
 from . import stats
 from .flag_names import FlagNames
 from .ops import METRICS
+from .players import new_player
 from .plays import puzzle_aggregate, puzzle_counts_key, puzzle_play
 from .tokens import Signer, SpendHook
 
@@ -72,6 +73,9 @@ class PuzzleApi:
                 flag = self.names.sorted_codes[Rng(f"flag|{seed}").below(len(self.names.sorted_codes))]
             reply = self._deal(flag, asked.grid, seed, player)
         if self.store is not None and player is not None:
+            if new_player.get():  # a player this request made (no cookie yet) has no game: no store call
+                reply["kept"] = True
+                return reply
             return self._with_game(reply, player, asked.daily)
         return reply
 
