@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from collections.abc import Iterator
 
 from flagcore.connections import Board, daily, find_second_split, generate
 
@@ -42,22 +43,33 @@ def report(name: str, boards: list[Board]) -> None:
     )
 
 
+def board_sets(boards: int, legacy: bool, days: list[tuple[dt.date, int]]) -> Iterator[tuple[str, list[Board]]]:
+    """(name, boards) per mode: seeds 0..boards-1 at every difficulty (and legacy when asked), then
+    the scheduled dailies of each (first day, days) span; benchmarks/decoy_fours.py reads the same."""
+    for mode in ("flags", "trivia"):
+        for difficulty in (None, "easy", "normal", "hard"):
+            name = f"{mode} {difficulty or 'search alone'}"
+            yield name, [generate(s, mode, difficulty=difficulty) for s in range(boards)]
+        if legacy:
+            yield f"{mode} legacy", [generate(s, mode, legacy=True) for s in range(boards)]
+        for start, n in days:
+            yield f"{mode} daily {start}+{n}", [daily(start + dt.timedelta(i), mode) for i in range(n)]
+
+
+def year_span(year: int) -> tuple[dt.date, int]:
+    """(1 January, the year's days)."""
+    start = dt.date(year, 1, 1)
+    return start, (dt.date(year + 1, 1, 1) - start).days
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("boards", nargs="?", type=int, default=2000)
     ap.add_argument("--legacy", action="store_true", help="also the spec's generator (legacy=True)")
     ap.add_argument("--daily", type=int, nargs="*", default=[], metavar="YEAR", help="the scheduled dailies of YEAR")
     args = ap.parse_args()
-    for mode in ("flags", "trivia"):
-        for difficulty in (None, "easy", "normal", "hard"):
-            boards = [generate(s, mode, difficulty=difficulty) for s in range(args.boards)]
-            report(f"{mode} {difficulty or 'search alone'}", boards)
-        if args.legacy:
-            report(f"{mode} legacy", [generate(s, mode, legacy=True) for s in range(args.boards)])
-        for year in args.daily:
-            start = dt.date(year, 1, 1)
-            days = (dt.date(year + 1, 1, 1) - start).days
-            report(f"{mode} daily {year}", [daily(start + dt.timedelta(i), mode) for i in range(days)])
+    for name, boards in board_sets(args.boards, args.legacy, [year_span(y) for y in args.daily]):
+        report(name, boards)
 
 
 if __name__ == "__main__":

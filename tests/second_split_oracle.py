@@ -1,4 +1,5 @@
-"""The second-split oracle the tests share: an exact-cover search of its own (issue 31).
+"""The second-split oracle the tests share: an exact-cover search of its own (issue 31); and the
+decoy fours' counter (``decoy_fours``), over the same sets.
 
 Over the Library's categories (their certain and fit sets as codes, not the engines' tables), it
 chooses the tile with the fewest fours first; the engines' kernel (``second_split``, both twins)
@@ -52,3 +53,12 @@ def oracle(mode: str, groups: list[tuple[str, ...]]) -> list[tuple[str, frozense
         return None
 
     return cover(tiles, [])
+
+
+def decoy_fours(mode: str, groups: list[tuple[str, ...]]) -> int:
+    """The complete off-board fours of a board given by its groups' codes: categories whose fit set
+    holds exactly four of its tiles, those four not one of its groups."""
+    _, cats = _index(mode)
+    tiles = frozenset(code for g in groups for code in g)
+    own = {frozenset(g) for g in groups}
+    return sum(1 for _, fit, _ in cats if len(fit & tiles) == 4 and fit & tiles not in own)

@@ -14,9 +14,11 @@ Rng draws in C without the GIL:
   planes are untouched, so an undo restores every count exactly and can never free a code another
   placed group holds. A code fits exactly one placed group iff it is in ``any_ & ~multi``; a
   group's tiles are the codes of its pool among them.
-* the fixed search's leaf draws the tiles and the decoy, again while the draw has a second split
-  (``second_split_search``: each tile's categories from per-code lists, the fours of each, an exact
-  cover from the lowest uncovered tile), up to REDRAWS times before the search moves on.
+* the fixed search's leaf draws the tiles and the decoy, again while the draw deals more than
+  DECOY_FOURS_CAP complete off-board fours (``decoy_fours_count``: each tile's categories from
+  per-code lists, a 16-bit mask per category) or has a second split (``second_split_search``: the
+  same masks, the fours of each, an exact cover from the lowest uncovered tile), up to REDRAWS
+  times before the search moves on.
 
 ``search_many`` runs a whole batch in one nogil loop; callers split a batch into chunks on threads
 (each call allocates its own workspace, so calls never share mutable state).
@@ -25,8 +27,8 @@ from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset, memcpy
 from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_shuffle_i32
-from connections_search cimport (Tab, Work, ITEMS, TIERS, EW, DECOY_BELOW, REDRAWS, STATUS_OK, STATUS_NO_BOARD,
-                                 R_TAG_ON_BOARD, R_TOO_FEW_AVAILABLE, R_TOO_FEW_PICKABLE, R_TOO_FEW_EXCLUSIVE,
+from connections_search cimport (Tab, Work, ITEMS, TIERS, EW, DECOY_BELOW, REDRAWS, DECOY_FOURS_CAP,
+                                 REPAIRS, REPAIR_TRIES, STATUS_OK, STATUS_NO_BOARD, R_TAG_ON_BOARD, R_TOO_FEW_AVAILABLE, R_TOO_FEW_PICKABLE, R_TOO_FEW_EXCLUSIVE,
                                  R_CROWDS_PLACED, N_REASONS, C_MOVES, C_BACKTRACKS, C_SKIPS, C_ENTRIES,
                                  C_EXHAUSTED, NCOUNTERS, E_ENTER, E_TRY, E_SKIP, E_PLACE, E_UNDO, E_BACKTRACK,
                                  E_DRAW, E_DECOY, N_EVENT_KINDS)
@@ -43,6 +45,7 @@ cdef tuple _REASON_NAMES = tuple(_REASONS)
 # tests/connections/test_connections_layout.py.
 LAYOUT = {
     "ITEMS": ITEMS, "TIERS": TIERS, "DECOY_BELOW": DECOY_BELOW, "REDRAWS": REDRAWS,
+    "DECOY_FOURS_CAP": DECOY_FOURS_CAP, "REPAIRS": REPAIRS, "REPAIR_TRIES": REPAIR_TRIES,
     "STATUS_OK": STATUS_OK, "STATUS_NO_BOARD": STATUS_NO_BOARD,
     "REASONS": N_REASONS, "R_TAG_ON_BOARD": R_TAG_ON_BOARD, "R_TOO_FEW_AVAILABLE": R_TOO_FEW_AVAILABLE,
     "R_TOO_FEW_PICKABLE": R_TOO_FEW_PICKABLE, "R_TOO_FEW_EXCLUSIVE": R_TOO_FEW_EXCLUSIVE,
@@ -417,33 +420,131 @@ cdef void apply_decoy(const Tab *t, Work *w, const int32_t *cats, int32_t *gt, i
         return
 
 
+cdef enum:
+    SPLIT_STACK_CATS = 1024      # categories whose masks fit the C stack (more: the heap)
+    SPLIT_STACK_FOURS = 1024     # candidate fours likewise (a board has about 15 to 25)
+
+
 cdef int leaf(const Tab *t, Work *w) noexcept nogil:
-    """Four categories found (fixed search): draw each group's four from its exclusive codes and the
-    decoy, up to REDRAWS times, until the sixteen tiles split into four fours in no other way.
+    """Four categories found (fixed search): draw each group's four from its exclusive codes, repair
+    the draw (``repair``) and draw the decoy, up to REDRAWS times, until the sixteen tiles deal at
+    most DECOY_FOURS_CAP complete off-board fours and split into four fours in no other way.
     1: accepted (w.drawn, w.gt, w.dec hold it; also on out of memory, w.oom set), 0: move on."""
     cdef int W = t.W, k, g, j, n, a, r
+    cdef int32_t off[5]
     cdef uint64_t *once = w.spill          # exclusive codes at depth 4 (spill is legacy-only)
     cdef uint64_t *src = w.spill + W
     cdef const uint64_t *P
     for k in range(W):
         once[k] = w.any_[4 * W + k] & ~w.multi[4 * W + k]
     for a in range(REDRAWS):
+        # each group's shuffled exclusive codes, one after another in avail (they are disjoint)
+        off[0] = 0
         for g in range(TIERS):
             P = t.pools + <Py_ssize_t>w.cats[g] * W
             for k in range(W):
                 src[k] = P[k] & once[k]
-            n = list_bits(src, W, w.avail)
-            fc_shuffle_i32(w.avail, n, &w.state)
+            n = list_bits(src, W, w.avail + off[g])
+            off[g + 1] = off[g] + n
+            fc_shuffle_i32(w.avail + off[g], n, &w.state)
             for j in range(ITEMS):
-                w.drawn[g * ITEMS + j] = w.avail[j]
-                w.gt[g * ITEMS + j] = w.avail[j]
+                w.gt[g * ITEMS + j] = w.avail[off[g] + j]
+        if repair(t, w.gt, w.avail, off) < 0:
+            w.oom = True
+            return 1
+        for k in range(16):
+            w.drawn[k] = w.gt[k]
         apply_decoy(t, w, w.cats, w.gt, w.dec, once)
-        r = second_split_search(t, w.gt, NULL, NULL)
+        # the cheap count first: a draw over the cap needs no cover search
+        r = decoy_fours_count(t, w.gt)
+        if r > DECOY_FOURS_CAP:
+            continue
+        if r >= 0:
+            r = second_split_search(t, w.gt, NULL, NULL)
         if r < 0:
             w.oom = True
             return 1
         if r == 0:
             return 1
+    return 0
+
+
+cdef inline int complete_four(uint16_t m) noexcept nogil:
+    """1 when a category with members ``m`` on the board (bit i: tile i) deals a complete off-board
+    four: exactly four tiles, not one group's (a board's own category holds exactly its group)."""
+    return fc_popcount64(m) == ITEMS and m != 0xF and m != 0xF0 and m != 0xF00 and m != 0xF000
+
+
+cdef int repair(const Tab *t, int32_t *gt, int32_t *order, const int32_t *off) noexcept nogil:
+    """Swap drawn tiles ``gt`` for spares of their group until they deal at most DECOY_FOURS_CAP
+    complete off-board fours, at most REPAIRS swaps; ``order`` holds each group's shuffled exclusive
+    codes (group g at off[g]..off[g+1], its four first, its spares after). 0, or -1 out of memory.
+    The twin: flagcore.reference.connections._repair, whose docstring states the choice."""
+    cdef uint16_t mays_stack[SPLIT_STACK_CATS]
+    cdef uint16_t *mays = fit_masks(t, gt, mays_stack)
+    cdef int32_t spare[4]
+    cdef int32_t hits[16]
+    cdef int i, k, c, g, j, x, y, step, count = 0, best_i, best_j, best_delta, delta, last, W = t.W
+    cdef uint16_t m, bit
+    if mays == NULL:
+        return -1
+    for c in range(t.n_cat):
+        count += complete_four(mays[c])
+    for g in range(TIERS):
+        spare[g] = off[g] + ITEMS
+    for step in range(REPAIRS):
+        if count <= DECOY_FOURS_CAP:
+            break
+        for i in range(16):
+            hits[i] = 0
+        for c in range(t.n_cat):
+            m = mays[c]
+            if complete_four(m):
+                for i in range(16):
+                    hits[i] += (m >> i) & 1
+        best_i = -1
+        for i in range(16):
+            if spare[i >> 2] < off[(i >> 2) + 1] and (best_i < 0 or hits[i] > hits[best_i]):
+                best_i = i
+        if best_i < 0:
+            break
+        i = best_i
+        g = i >> 2
+        x = gt[i]
+        bit = <uint16_t>(1 << i)
+        best_j = -1
+        best_delta = 0
+        last = spare[g] + REPAIR_TRIES
+        if last > off[g + 1]:
+            last = off[g + 1]
+        for j in range(spare[g], last):
+            y = order[j]
+            delta = 0
+            for k in range(t.code_fit_off[x], t.code_fit_off[x + 1]):
+                c = t.code_fit_flat[k]
+                if not has_bit(t.fits + <Py_ssize_t>c * W, y):
+                    m = mays[c]
+                    delta += complete_four(<uint16_t>(m & ~bit)) - complete_four(m)
+            for k in range(t.code_fit_off[y], t.code_fit_off[y + 1]):
+                c = t.code_fit_flat[k]
+                if not has_bit(t.fits + <Py_ssize_t>c * W, x):
+                    m = mays[c]
+                    delta += complete_four(<uint16_t>(m | bit)) - complete_four(m)
+            if best_j < 0 or delta < best_delta:
+                best_j = j
+                best_delta = delta
+        y = order[best_j]
+        order[best_j] = order[spare[g]]
+        order[spare[g]] = y
+        spare[g] += 1
+        for k in range(t.code_fit_off[x], t.code_fit_off[x + 1]):
+            mays[t.code_fit_flat[k]] &= <uint16_t>~bit
+        for k in range(t.code_fit_off[y], t.code_fit_off[y + 1]):
+            mays[t.code_fit_flat[k]] |= bit
+        gt[i] = y
+        count += best_delta
+    if mays != mays_stack:
+        free(mays)
     return 0
 
 
@@ -477,9 +578,37 @@ cdef int cover(const int32_t *bcat, const uint16_t *bmask, const int32_t *boff, 
     return 0
 
 
-cdef enum:
-    SPLIT_STACK_CATS = 1024      # categories whose masks fit the C stack (more: the heap)
-    SPLIT_STACK_FOURS = 1024     # candidate fours likewise (a board has about 15 to 25)
+cdef uint16_t *fit_masks(const Tab *t, const int32_t *gt, uint16_t *stack) noexcept nogil:
+    """Per category, which of the 16 tiles ``gt`` its fit set holds (bit i: gt[i]), from the tiles'
+    per-code lists: in ``stack`` (SPLIT_STACK_CATS long) when the categories fit, else on the heap
+    (the caller frees a result that is not ``stack``); NULL out of memory."""
+    cdef int i, k
+    cdef uint16_t *mays = stack
+    if t.n_cat > SPLIT_STACK_CATS:
+        mays = <uint16_t *>malloc(t.n_cat * sizeof(uint16_t))
+        if mays == NULL:
+            return NULL
+    memset(mays, 0, t.n_cat * sizeof(uint16_t))
+    for i in range(16):
+        for k in range(t.code_fit_off[gt[i]], t.code_fit_off[gt[i] + 1]):
+            mays[t.code_fit_flat[k]] |= <uint16_t>(1 << i)
+    return mays
+
+
+cdef int decoy_fours_count(const Tab *t, const int32_t *gt) noexcept nogil:
+    """The complete off-board fours of the 16 tiles ``gt`` (group g at 4g..4g+3): categories whose
+    fit set holds exactly four of them, not all of one group (``complete_four``); -1 out of memory.
+    The twin: flagcore.reference.connections._decoy_fours."""
+    cdef int c, n = 0
+    cdef uint16_t mays_stack[SPLIT_STACK_CATS]
+    cdef uint16_t *mays = fit_masks(t, gt, mays_stack)
+    if mays == NULL:
+        return -1
+    for c in range(t.n_cat):
+        n += complete_four(mays[c])
+    if mays != mays_stack:
+        free(mays)
+    return n
 
 
 cdef int second_split_search(const Tab *t, const int32_t *gt, int32_t *out_cats, int32_t *out_masks) noexcept nogil:
@@ -921,6 +1050,16 @@ def search_many(Prepared prep not None, const uint32_t[::1] states, bint legacy,
         raise MemoryError("connections: out of memory")
 
 
+cdef _sixteen(Prepared prep, group_tiles, str name, int32_t *gt):
+    """Check a board's 16 code indices (``name`` says whose argument) and copy them into ``gt``."""
+    cdef int i
+    tiles = [int(x) for x in group_tiles]
+    if len(tiles) != 16 or not all(0 <= x < prep.tab.n_codes for x in tiles):
+        raise ValueError(f"{name}: group_tiles must be 16 code indices")
+    for i in range(16):
+        gt[i] = tiles[i]
+
+
 def second_split(Prepared prep not None, group_tiles):
     """The first split of the 16 tiles (group g at 4g..4g+3, code indices) into four fours other
     than the board's groups, as four (category, mask) pairs, or [] (the twin's docstring says how)."""
@@ -928,16 +1067,25 @@ def second_split(Prepared prep not None, group_tiles):
     cdef int32_t out_cats[4]
     cdef int32_t out_masks[4]
     cdef int rc, i
-    tiles = [int(x) for x in group_tiles]
-    if len(tiles) != 16 or not all(0 <= x < prep.tab.n_codes for x in tiles):
-        raise ValueError("second_split: group_tiles must be 16 code indices")
-    for i in range(16):
-        gt[i] = tiles[i]
+    _sixteen(prep, group_tiles, "second_split", gt)
     with nogil:
         rc = second_split_search(&prep.tab, gt, out_cats, out_masks)
     if rc < 0:
         raise MemoryError("connections: out of memory")
     return [(out_cats[i], out_masks[i]) for i in range(4)] if rc else []
+
+
+def decoy_fours(Prepared prep not None, group_tiles):
+    """How many complete off-board fours the 16 tiles deal (group g at 4g..4g+3, code indices):
+    categories whose fit set holds exactly four of them, not all of one group (the twin's docstring)."""
+    cdef int32_t gt[16]
+    cdef int rc
+    _sixteen(prep, group_tiles, "decoy_fours", gt)
+    with nogil:
+        rc = decoy_fours_count(&prep.tab, gt)
+    if rc < 0:
+        raise MemoryError("connections: out of memory")
+    return rc
 
 
 def search_categories(Prepared prep not None, order_flat, order_off):

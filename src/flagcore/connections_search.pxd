@@ -9,7 +9,11 @@ cdef enum:
     TIERS = 4
     EW = 8                      # ints per trace event
     DECOY_BELOW = 1073741824    # 2**30: rng() < 0.25 exactly when the draw is below it
-    REDRAWS = 8                 # tile draws of a found board before the search moves on (no second split)
+    REDRAWS = 32                # tile draws of a found board before the search moves on (no second split,
+                                # at most DECOY_FOURS_CAP complete off-board fours)
+    DECOY_FOURS_CAP = 3         # complete off-board fours a board may deal (_connections_layout.py says why)
+    REPAIRS = 16                # swaps of a drawn tile for a spare before a draw over the cap is redrawn
+    REPAIR_TRIES = 4            # spares of its group a swap chooses from
 
 # what one search returns
 cdef enum SearchStatus:

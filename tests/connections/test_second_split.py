@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from second_split_oracle import oracle
+from second_split_oracle import decoy_fours, oracle
 from twin_sizes import sized
 
 from flagcore import _connections as compiled
 from flagcore import connections
+from flagcore._connections_layout import DECOY_FOURS_CAP
 from flagcore.connections import find_second_split, generate_many
 from flagcore.connections.search import generate_with
 from flagcore.connections.tables import default_library, tables_for
@@ -90,12 +91,14 @@ def test_kernel_agrees_with_the_oracle(mode):
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("difficulty", LEVELS)
 def test_generated_boards_have_no_second_split_on_both_twins(mode, difficulty):
+    """And deal at most DECOY_FOURS_CAP complete off-board fours (tests/connections/test_decoy_fours.py)."""
     for seed in range(sized(60, 12)):
         for impl in TWINS:
             for decoy in (True, False):
                 board = generate_with(impl, seed, mode, difficulty=difficulty, decoy=decoy)
                 assert oracle(mode, _groups(board)) is None, (impl.__name__, seed, difficulty, decoy)
                 assert find_second_split(board) is None
+                assert decoy_fours(mode, _groups(board)) <= DECOY_FOURS_CAP, (impl.__name__, seed, difficulty, decoy)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -121,21 +124,27 @@ def test_find_second_split_names_the_fours(twin):
         find_second_split("not a board")  # type: ignore[arg-type]
 
 
+# the two kernels over a board's sixteen code indices: the split, and the decoy fours' count
+# (tests/connections/test_decoy_fours.py holds the count to a counter of its own)
+KERNELS = ("second_split", "decoy_fours")
+
+
 @settings(max_examples=60, deadline=None)
-@given(mode=st.sampled_from(MODES), data=st.data())
-def test_twins_agree_on_random_tiles(mode, data):
+@given(mode=st.sampled_from(MODES), kernel_name=st.sampled_from(KERNELS), data=st.data())
+def test_twins_agree_on_random_tiles(mode, kernel_name, data):
     tables, _ = tables_for(compiled, None, mode)
     tiles = data.draw(st.lists(st.integers(0, tables.n_codes - 1), min_size=16, max_size=16, unique=True))
-    got = [impl.second_split(tables_for(impl, None, mode)[1], tiles) for impl in TWINS]
+    got = [getattr(impl, kernel_name)(tables_for(impl, None, mode)[1], tiles) for impl in TWINS]
     assert got[0] == got[1]
 
 
 @pytest.mark.parametrize("impl", TWINS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("kernel_name", KERNELS)
 @pytest.mark.parametrize("bad", [[0] * 15, [0] * 17, [-1] + list(range(1, 16)), [10**6] + list(range(1, 16))])
-def test_second_split_bad_tiles(impl, bad):
+def test_second_split_bad_tiles(impl, kernel_name, bad):
     _, prep = tables_for(impl, None, "flags")
-    with pytest.raises(ValueError, match="second_split: group_tiles must be 16 code indices"):
-        impl.second_split(prep, bad)
+    with pytest.raises(ValueError, match=f"{kernel_name}: group_tiles must be 16 code indices"):
+        getattr(impl, kernel_name)(prep, bad)
 
 
 @pytest.mark.slow

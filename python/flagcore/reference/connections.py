@@ -34,14 +34,16 @@ complete. The four tiles of each group are drawn after the search, ``shuffle(exc
 tier order, so no subset choice can break a solvable assignment. Without arguable codes the fit set
 is the pool and the search is the one over pools alone, draw for draw.
 
-No second answer (issue 31). The tiles are drawn at the search's leaf, with the decoy: when the
-sixteen tiles also split into four fours by other labels (``second_split``: some four categories,
-off the board or on it, each of whose labels names exactly four of the tiles under some reading),
-the leaf draws again from where the Rng stands, up to REDRAWS times, and when every draw has such
-a split the search moves on to its next candidate as if the last one had failed. A board without
-a second split on its first draw consumes the draws it did before this rule, so most seeds keep
-their board. The search over categories stays complete; over tiles it is bounded by REDRAWS (a
-library whose every board has a second split on each draw ends in NoBoardError).
+No second answer, few decoy fours (issue 31). The tiles are drawn at the search's leaf, with the
+decoy: when the sixteen tiles deal more than DECOY_FOURS_CAP complete off-board fours
+(``decoy_fours``: categories whose fit set holds exactly four of the tiles, not all of one group)
+or also split into four fours by other labels (``second_split``: some four categories, off the
+board or on it, each of whose labels names exactly four of the tiles under some reading), the leaf
+draws again from where the Rng stands, up to REDRAWS times, and when no draw passes the search
+moves on to its next candidate as if the last one had failed. A board that passes on its first
+draw consumes the draws it did before these rules. The search over categories stays complete;
+over tiles it is bounded by REDRAWS (a library whose every board fails on each draw ends in
+NoBoardError).
 
 Steered by ratings (``Tables.level`` and ``Tables.step``, which flagcore.ratings.colouring builds
 from learned difficulty): at tier d > 0 only the candidates whose level exceeds that of the
@@ -100,6 +102,7 @@ from .._connections_layout import (
     C_SKIPS,
     COUNTERS,
     DECOY_BELOW,
+    DECOY_FOURS_CAP,
     E_BACKTRACK,
     E_DECOY,
     E_DRAW,
@@ -119,6 +122,8 @@ from .._connections_layout import (
     R_TOO_FEW_PICKABLE,
     REASONS,
     REDRAWS,
+    REPAIR_TRIES,
+    REPAIRS,
     STATUS_NO_BOARD,
     STATUS_OK,
     TEMPTING,
@@ -129,7 +134,7 @@ from .rng import Rng, shuffle
 
 # + the layout names
 __all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_categories", "search_many", "search_one"]
-__all__ += ["second_split"]
+__all__ += ["decoy_fours", "second_split"]
 # the difficulty model: its kernel (connections_model) and the search it steers
 __all__ += ["ModelPrepared", "board_model", "prepare_model", "search_board_model", "search_many_model"]
 
@@ -332,14 +337,18 @@ class _Search:
 
     def leaf(self) -> bool:
         """Four categories found: draw each group's four from its exclusive codes and the decoy, up to
-        REDRAWS times, until the sixteen tiles split into four fours in no other way
-        (``second_split``); False (the search moves on) when every draw has one."""
+        REDRAWS times, until the sixteen tiles deal at most DECOY_FOURS_CAP complete off-board fours
+        (``decoy_fours``) and split into four fours in no other way (``second_split``); False (the
+        search moves on) when no draw does."""
         sources = [self.exclusive(c) for c in self.cats]
         for _ in range(REDRAWS):
-            groups = [shuffle(sources[g], self.rng)[:ITEMS] for g in range(TIERS)]
+            orders = [shuffle(sources[g], self.rng) for g in range(TIERS)]
+            groups = [order[:ITEMS] for order in orders]
+            _repair(self.p, orders, groups)
             drawn = [list(four) for four in groups]
             decoy_info = _decoy(self.rng, self.decoy, sources, groups)
-            if not _split(self.p, [x for four in groups for x in four]):
+            tiles = [x for four in groups for x in four]
+            if _decoy_fours(self.p, tiles) <= DECOY_FOURS_CAP and not _split(self.p, tiles):
                 self.sources, self.drawn, self.groups, self.decoy_info = sources, drawn, groups, decoy_info
                 return True
         return False
@@ -356,6 +365,70 @@ class _Search:
         else:
             for x in p.fits[c]:
                 self.refcount[x] -= 1
+
+
+def _complete(mask: int) -> int:
+    """1 when a category with these members on the board (bit i: tile i) deals a complete off-board four."""
+    return 1 if mask.bit_count() == ITEMS and mask not in GROUP_MASKS else 0
+
+
+def _repair(prep: Prepared, orders: list[list[int]], groups: list[list[int]]) -> None:
+    """Swap drawn tiles for spare ones of their group until the draw deals at most DECOY_FOURS_CAP
+    complete off-board fours, at most REPAIRS swaps (no Rng draw: the spares are the rest of each
+    group's shuffled order, ``orders[g][4:]``, taken in that order).
+
+    A swap takes out the tile that most of the complete fours hold (the first such tile, in group
+    order, whose group has spares left) and puts in the one of its group's next REPAIR_TRIES
+    spares that leaves the fewest complete fours (the first of them on a tie); a spare tried and
+    not taken stays a spare. Redrawing all sixteen until the cap holds took about 170 draws a trivia
+    board (one draw in ten passes it); a swap or two turns most draws into one that passes."""
+    fits = prep.code_fits
+    fit_sets = prep.fit_sets
+    masks: dict[int, int] = {}
+    tiles = [x for four in groups for x in four]
+    for i, x in enumerate(tiles):
+        for c in fits[x]:
+            masks[c] = masks.get(c, 0) | (1 << i)
+    count = sum(_complete(m) for m in masks.values())
+    spare = [ITEMS] * TIERS
+    for _ in range(REPAIRS):
+        if count <= DECOY_FOURS_CAP:
+            return
+        hits = [0] * (TIERS * ITEMS)
+        for m in masks.values():
+            if _complete(m):
+                for i in range(TIERS * ITEMS):
+                    hits[i] += m >> i & 1
+        movable = [i for i in range(TIERS * ITEMS) if spare[i // ITEMS] < len(orders[i // ITEMS])]
+        if not movable:
+            return
+        i = max(movable, key=lambda i: (hits[i], -i))
+        g, x, bit = i // ITEMS, tiles[i], 1 << i
+        order = orders[g]
+        best_j, best_delta = -1, 0
+        for j in range(spare[g], min(spare[g] + REPAIR_TRIES, len(order))):
+            y = order[j]
+            delta = 0
+            for c in fits[x]:
+                if y not in fit_sets[c]:
+                    m = masks[c]
+                    delta += _complete(m & ~bit) - _complete(m)
+            for c in fits[y]:
+                if x not in fit_sets[c]:
+                    m = masks.get(c, 0)
+                    delta += _complete(m | bit) - _complete(m)
+            if best_j < 0 or delta < best_delta:
+                best_j, best_delta = j, delta
+        y = order[best_j]
+        order[spare[g]], order[best_j] = order[best_j], order[spare[g]]
+        spare[g] += 1
+        for c in fits[x]:
+            masks[c] &= ~bit
+        for c in fits[y]:
+            masks[c] = masks.get(c, 0) | bit
+        tiles[i] = y
+        groups[g][i % ITEMS] = y
+        count += best_delta
 
 
 def _decoy(rng: Rng, decoy: bool, sources: list[list[int]], groups: list[list[int]]) -> list[int]:
@@ -404,6 +477,30 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
 
 
 FULL = (1 << (TIERS * ITEMS)) - 1  # all sixteen tiles
+GROUP_MASKS = frozenset(0xF << (ITEMS * g) for g in range(TIERS))  # each group's four, as a mask
+
+
+def decoy_fours(prep: Prepared, group_tiles: Any) -> int:
+    """How many complete off-board fours the 16 tiles deal (group g at 4g..4g+3, code indices;
+    ``_decoy_fours`` says what counts)."""
+    tiles = [int(x) for x in group_tiles]
+    if len(tiles) != TIERS * ITEMS or not all(0 <= x < prep.n_codes for x in tiles):
+        raise ValueError("decoy_fours: group_tiles must be 16 code indices")
+    return _decoy_fours(prep, tiles)
+
+
+def _decoy_fours(prep: Prepared, group_tiles: Sequence[int]) -> int:
+    """The categories whose fit set (certain and arguable codes: a player argues either way) holds
+    exactly four of the sixteen tiles, not all of one group: four tiles a player can submit whole,
+    that share a true feature, and that are not an answer. A category with five or more members on
+    the board deals no complete four; one whose four are a group's tiles is that group under
+    another label (guessing it is guessing the group). A board's own categories are of that kind
+    (no tile fits another group), so the count needs no list of them."""
+    may: dict[int, int] = {}
+    for i, x in enumerate(group_tiles):
+        for c in prep.code_fits[x]:
+            may[c] = may.get(c, 0) | (1 << i)
+    return sum(1 for m in may.values() if m.bit_count() == ITEMS and m not in GROUP_MASKS)
 
 
 def second_split(prep: Prepared, group_tiles: Any) -> list[tuple[int, int]]:
