@@ -47,7 +47,8 @@ def test_the_plan_rests_families(mode):
     fams = [[s.family[planned_at(s, t, FIRST + j)] for t in range(4)] for j in range(365)]
     before, windows = _crowded(fams)
     if mode == "trivia":
-        assert before <= 2 and windows <= 5 and s.pattern.broken < 60
+        # broken also counts a cell's label spacing (LABEL_GAP) since 2026-12-03: 60 measured
+        assert before <= 2 and windows <= 5 and s.pattern.broken < 80
     else:  # version 2's boards over the same days: 129 and 325 (flagcore season)
         assert before <= 20 and windows <= 240
     assert all(len(set(day)) == 4 for day in fams)  # four families a day

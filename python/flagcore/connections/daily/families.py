@@ -9,11 +9,15 @@ shows as often as it has categories, and the tiers keep it apart only inside the
    their own, used once a cycle (a small pool has few fours).
 2. **Uses per cell** (``allocate``): each tier's PATTERN days are shared among its cells by their
    label identities (a label comes back about as often as its tier's others; a look cell counts
-   half where boards need fact groups), no cell over the room its pools' fours leave
-   (``capacity``), no family over FAMILY_MAX a cycle or PER_IDENTITY per label it has.
+   half where boards need fact groups), no cell over its labels' uses (``label_uses``: PER_LABEL
+   a label at most, fewer where its pools' fours leave less room, ``capacity``), no family over
+   FAMILY_MAX a cycle or PER_IDENTITY per label it has; the rounded shares are made whole within
+   those caps by a maximum flow (allot.py), the families' caps raised to FAMILY_MOST where a tier
+   cannot fill its days within them (flags' purple).
 3. **The layout** (``Layout``): each tier's cells spread evenly over the cycle, then swaps of two
    days' cells within a tier while they lower the rests broken (a family on two days in a row or
-   twice on one day, three times in a WEEK, two cells able to show one label within a WEEK, a day
+   twice on one day, three times in a WEEK, two cells able to show one label within a WEEK, a
+   cell's uses closer than its labels allow within LABEL_GAP days, a day
    short of fact groups, two cells whose categories cannot meet on a board), read cyclically: the
    layout is the base of every cycle. Each cycle then deals about one in MIX of its middle days'
    cells anew, tier by tier (seeded by the cycle), and repairs the rests (``Pattern.cycle``), so
@@ -22,9 +26,13 @@ shows as often as it has categories, and the tiers keep it apart only inside the
    meets the next one's start as the base's own end meets its start; then the week's rhythm: a
    Monday's or Tuesday's cell swaps with an easier one of the weekend where no rest breaks.
 4. **The category of a cell's use** (``Cell.use``): a cell's uses are counted from the version's
-   first day (use n = k * u + j on its j-th day of cycle k, u uses a cycle) and read its
-   categories in a fixed order, one label identity after another (``cell_order``): a category's
-   use index (its turns before) is a function of the day alone, as a rotation's is. A cell of
+   first day (use n = k * u + j on its j-th day of cycle k, u uses a cycle) and read its label
+   identities in laps, each as often a lap as its ``label_uses`` and spread evenly in it, then the
+   identity's categories in a fixed order (``cell_order``): two uses of one label are as many
+   uses apart as the cell's other labels allow (a cell's categories read in one order, the order's
+   wrap could show one label twice running), and each label's uses stay within the room of its
+   fours; a category's use index (its turns before) is a function of the day alone, as a
+   rotation's is. A cell of
    small pools (many families) takes the first of its categories from its use on whose family
    rests beside the days around (``Pattern.turn``).
 
@@ -44,10 +52,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ... import season as _season
+from .allot import fill
 from .members import WALK_MAX
 from .state import ITEMS, TIERS, WEEK
 
 PATTERN = 56  # days of a cycle of the families' layout (eight weeks)
+FAMILY_MOST = 2 * PATTERN // WEEK  # a family's uses a cycle where the caps leave a tier short: twice a week
 FAMILY_MAX = 14  # a family's uses in one cycle at most (1.75 a week, under the issue's 2)
 PER_IDENTITY = 6  # ... and this many per label identity it has (each once in 9 days on average)
 PER_LABEL = 4  # a cell's uses a cycle at most per label identity it has (a label once in 14 days in its tier)
@@ -57,6 +67,7 @@ LOOK_WEIGHT = 0.5  # where boards need fact groups, a look category counts this 
 PASSES = 2  # passes of a layout's repair at most (the first does nearly all the good)
 MIX = 6  # a cycle deals about one in MIX of its middle days' cells anew (then repairs the rests)
 CYCLES_KEPT = 64  # cycles kept per pattern (a year is 7)
+LABEL_GAP = 12  # days between two showings of a label in a tier at least (0.8 x PATTERN / PER_LABEL)
 LABEL_WEIGHT = 2  # a label again within a WEEK, against a family rest (Layout.family_cost)
 APART = 8  # the weight of two cells whose categories can never meet on a board (Layout.fact_cost)
 
@@ -71,11 +82,68 @@ class Cell:
     order: tuple[int, ...]  # its categories in the order its uses read them (a large pool may come twice)
     fact: bool  # every category of it is a fact group
 
+    labels: tuple[int, ...] = ()  # per entry of order, its label identity (empty: one lap of order)
+    weights: tuple[int, ...] = ()  # per label identity (first shown first), its uses per lap of the labels
+
+    @functools.cached_property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The order's entries by label identity (first shown first), each in the order's order."""
+        by: dict[int, list[int]] = {}
+        for c, ident in zip(self.order, self.labels):
+            by.setdefault(ident, []).append(c)
+        return tuple(tuple(g) for g in by.values())
+
+    @functools.cached_property
+    def lap(self) -> tuple[tuple[int, int], ...]:
+        """One lap of the labels: per use, (its identity's group, that group's uses before it in the
+        lap); each group ``weights`` times, spread evenly (a group's uses as far apart as can be)."""
+        slots = sorted(((j + 0.5) / w, g) for g, w in enumerate(self.weights) for j in range(w))
+        seen = [0] * len(self.weights)
+        out = []
+        for _, g in slots:
+            out.append((g, seen[g]))
+            seen[g] += 1
+        return tuple(out)
+
     def use(self, n: int) -> tuple[int, int]:
-        """(the category of the cell's use n, its use index: its turns before this one)."""
-        lap, r = divmod(n, len(self.order))
-        c = self.order[r]
-        return c, lap * self.order.count(c) + self.order[:r].count(c)
+        """(the category of the cell's use n, its use index: its turns before this one). With
+        ``labels``, the uses read the label identities a lap at a time (``lap``), and each
+        identity's uses read its categories a lap at a time, so a label comes back as late as its
+        weight allows; without, the uses read ``order`` a lap at a time."""
+        if not self.labels:
+            lap, r = divmod(n, len(self.order))
+            c = self.order[r]
+            return c, lap * self.order.count(c) + self.order[:r].count(c)
+        laps, r = divmod(n, len(self.lap))
+        g, before = self.lap[r]
+        group = self.groups[g]
+        q, k = divmod(laps * self.weights[g] + before, len(group))
+        c = group[k]
+        return c, q * group.count(c) + group[:k].count(c)
+
+    @functools.cached_property
+    def _starts(self) -> dict[int, tuple[int, tuple[int, ...]]]:
+        """Per category: (the period of the cell's uses in which its own repeat, its uses in one)."""
+        out: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for c in set(self.order):
+            if not self.labels:
+                period = len(self.order)
+            else:
+                g = next(j for j, group in enumerate(self.groups) if c in group)
+                period = len(self.lap) * len(self.groups[g])
+            out[c] = (period, tuple(n for n in range(period) if self.use(n)[0] == c))
+        return out
+
+    def uses_of(self, c: int, near: int) -> list[int]:
+        """The cell's uses n of category c in the three periods of its uses around use ``near``."""
+        period, starts = self._starts[c]
+        lap = near // period
+        return [q * period + r for q in (lap - 1, lap, lap + 1) for r in starts if q * period + r >= 0]
+
+    def share(self, c: int) -> float:
+        """Category c's share of the cell's uses."""
+        period, starts = self._starts[c]
+        return len(starts) / period
 
 
 class Layout:
@@ -107,12 +175,15 @@ class Layout:
             for x, f in enumerate(self.fam)
             if f >= 0 and any(self.overlap[x][y] for y, g in enumerate(self.fam) if g == f)
         }
+        self.labels = [len(a) for a in ids]
+        self.family_cells = {f: [x for x, g in enumerate(self.fam) if g == f] for f in self.families}
         self.cost = {f: self.family_cost(f) for f in self.families}
 
     def family_cost(self, f: int) -> int:
         """The rests family f breaks, weighted: 4 for two showings on one day, 2 on consecutive days,
-        2 per day that three showings within a WEEK fall short of one; 1 per two showings within a
-        WEEK whose cells can show one label."""
+        2 per day that three showings within a WEEK fall short of one; 2 per two showings within a
+        WEEK whose cells can show one label (two cells; one cell of one label); for a cell of more
+        labels, 1 per day that its uses m apart (m: its labels) fall short of LABEL_GAP."""
         shows = self.where[f]
         n = len(shows)
         out = 0
@@ -126,7 +197,7 @@ class Layout:
                 span = shows[(j + 2) % n][0] - shows[j][0] + (PATTERN if j >= n - 2 else 0)
                 if span < WEEK:
                     out += 2 * (WEEK - span)
-        if f in self.clashing:  # each pair once: forward within a WEEK, or round the cycle's end
+        if f in self.clashing:  # each pair once: forward within LABEL_GAP, or round the cycle's end
             overlap = self.overlap
             for j, (d, x) in enumerate(shows):
                 row = overlap[x]
@@ -138,6 +209,15 @@ class Layout:
                 while k < j and shows[k][0] + PATTERN - d <= WEEK:
                     out += LABEL_WEIGHT * row[shows[k][1]]
                     k += 1
+        for x in self.family_cells[f]:  # a cell of m labels: m + 1 uses within LABEL_GAP days show one twice
+            m = self.labels[x]
+            if m < 2:  # a cell of one label: its pairs within a WEEK, above
+                continue
+            mine = [d for d, y in shows if y == x]
+            u = len(mine)
+            for j in range(u if u > m else 0):
+                span = mine[(j + m) % u] - mine[j] + (PATTERN if j + m >= u else 0)
+                out += max(0, LABEL_GAP - span)
         return out
 
     def fact_cost(self, d: int) -> int:
@@ -228,6 +308,12 @@ def capacity(p: int) -> float:
     return PATTERN if p > WALK_MAX else math.comb(p, ITEMS) * PATTERN / 365 / 2
 
 
+def label_uses(group: tuple[int, ...], room: dict[int, float]) -> int:
+    """A label identity's uses a PATTERN at most, 1 to PER_LABEL: the room its categories' fours
+    leave (``capacity``), for a label that comes back no sooner than PATTERN / PER_LABEL days."""
+    return max(1, min(PER_LABEL, math.floor(sum(room[c] for c in set(group)) + 1e-9)))
+
+
 def cell_order(
     cats: list[int], identity: tuple[int, ...], shuffled: list[int], room: dict[int, float]
 ) -> tuple[int, ...]:
@@ -276,7 +362,11 @@ def make_cells(data: Categories, shuffle: Any) -> list[Cell]:
                 by.setdefault(family[c], []).append(c)
         for f in sorted(by, key=lambda f: min(by[f])):
             cats = by[f]
-            cells.append(Cell(t, f, cell_order(cats, identity, tier, room), all(fact[c] for c in cats)))
+            order = cell_order(cats, identity, tier, room)
+            labels = tuple(identity[c] for c in order)
+            cell = Cell(t, f, order, all(fact[c] for c in cats), labels)
+            weights = tuple(label_uses(group, room) for group in cell.groups)
+            cells.append(Cell(t, f, order, cell.fact, labels, weights))
         if apart:
             cells.append(Cell(t, -1 - t, cell_order(apart, identity, tier, room), all(fact[c] for c in apart)))
     return cells
@@ -291,10 +381,12 @@ def allocate(
 ) -> list[int]:
     """Each cell's uses in one pattern (module docstring, 2): each tier's PATTERN shared by weight
     (a cell weighs its label identities: a label comes back about as often as the tier's others; a
-    look cell half where boards need fact groups), no cell over the room of its categories' fours
-    (``capacity``) or PER_LABEL per label identity it has, no family over FAMILY_MAX or
-    PER_IDENTITY per label identity it has (their share goes to the tier's other cells), every
-    cell at least one; the small pools' cell one."""
+    look cell half where boards need fact groups), no cell over its labels' uses (``label_uses``,
+    a cell without labels: the room of its categories' fours, ``capacity``, or PER_LABEL per
+    label identity it has), no family over FAMILY_MAX or PER_IDENTITY per label identity it has
+    (their share goes to the tier's other cells), every cell at least one; the small pools' cell
+    one. The rounded shares are made whole within the caps where a flow can (``_filled``), else
+    by the largest remainders."""
     idents: dict[int, set[int]] = {}
     for cell in cells:
         idents.setdefault(cell.family, set()).update(identity[c] for c in cell.order)
@@ -302,7 +394,9 @@ def allocate(
     cell_cap = [
         max(
             1.0,
-            min(
+            float(sum(cell.weights))
+            if cell.weights
+            else min(
                 PER_LABEL * len({identity[c] for c in cell.order}),
                 sum(capacity(len(certain[c])) for c in set(cell.order)),
             ),
@@ -341,6 +435,9 @@ def allocate(
         if not changed:
             break
     uses = [max(1, math.floor(x + 1e-9)) for x in share]
+    filled = _filled(cells, uses, share, cell_cap, family_cap)
+    if filled is not None:
+        uses = filled
 
     def room(x: int) -> bool:
         f = cells[x].family
@@ -357,6 +454,28 @@ def allocate(
             x = max((x for x in mine if uses[x] > 1), key=lambda x: (uses[x] - share[x], x))
             uses[x] -= 1
     return uses
+
+
+def _filled(
+    cells: list[Cell], uses: list[int], share: list[float], cell_cap: list[float], family_cap: dict[int, int]
+) -> list[int] | None:
+    """The uses made whole within every cell's cap and the families' caps (allot.fill), else within
+    FAMILY_MOST a family (twice a week: its rest can still hold), else None (allocate's rounding)."""
+    hard = [max(1, math.floor(c + 1e-9)) for c in cell_cap]
+    fam_of = [cell.family for cell in cells]
+    tiers = [cell.tier for cell in cells]
+    remainder = [x - math.floor(x) for x in share]
+    for most in (None, FAMILY_MOST):
+        caps = {f: math.floor(c + 1e-9) if most is None else most for f, c in family_cap.items() if f >= 0}
+        start = list(uses)
+        for f, c in caps.items():  # the start keeps the caps (every cell keeps one use)
+            mine = [x for x in range(len(cells)) if fam_of[x] == f]
+            while sum(start[x] for x in mine) > c and any(start[x] > 1 for x in mine):
+                start[max((x for x in mine if start[x] > 1), key=lambda x: (start[x] - share[x], x))] -= 1
+            caps[f] = max(c, sum(start[x] for x in mine))
+        if fill(start, tiers, fam_of, hard, caps, PATTERN, remainder) == 0:
+            return start
+    return None
 
 
 @dataclass
@@ -458,19 +577,16 @@ class Pattern:
         if x is None:
             return []
         cell = self.cells[x]
-        m, u = len(cell.order), self.uses(x)
+        u = self.uses(x)
         k, p = divmod(i - self.first, PATTERN)
         n0 = k * u + sum(1 for d in self.cycle(k)[2][x] if d < p)  # the cell's uses before day i
         out = []
-        for lap in (n0 // m - 1, n0 // m, n0 // m + 1):
-            for r, y in enumerate(cell.order):
-                n = lap * m + r
-                if y == c and n >= 0:
-                    q, j = divmod(n, u)
-                    # a cycle beyond the neighbours by the base's days (a day of a far cycle only
-                    # orders the fallbacks; computing it would cost a layout per cycle)
-                    where = self.cycle(q)[2] if abs(q - k) <= 1 else self.base_days
-                    out.append((self.first + q * PATTERN + where[x][j], cell.use(n)[1]))
+        for n in cell.uses_of(c, n0):
+            q, j = divmod(n, u)
+            # a cycle beyond the neighbours by the base's days (a day of a far cycle only
+            # orders the fallbacks; computing it would cost a layout per cycle)
+            where = self.cycle(q)[2] if abs(q - k) <= 1 else self.base_days
+            out.append((self.first + q * PATTERN + where[x][j], cell.use(n)[1]))
         before = [du for du in out if du[0] <= i]
         after = [du for du in out if du[0] > i]
         return ([max(before)] if before else []) + ([min(after)] if after else [])
@@ -484,7 +600,7 @@ class Pattern:
         """The most uses category c has in ``year`` days (its share of its cell's uses)."""
         x = self.cell_of[(c, t)]
         cell = self.cells[x]
-        per_day = self.uses(x) * cell.order.count(c) / (PATTERN * len(cell.order))
+        per_day = self.uses(x) * cell.share(c) / PATTERN
         return math.ceil(year * per_day) + 1
 
 
