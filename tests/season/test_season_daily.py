@@ -93,9 +93,9 @@ def test_the_planned_four_shortcut_is_the_full_search(mode):
         on_plan += 1
         recent = frozenset(c for j in range(i - 7, i) for c in first_draft(sched, j))
         assert _search(sched, i, recent)[0] == planned
-    # the shortcut is a common case (version 3: flags leaves its plan on about 3 days in 5, for a
-    # planned four that forms no board or shows a label of the past week; trivia on 1 in 3)
-    assert on_plan > 40
+    # the shortcut is the common case (version 3 since its labels read in laps, 2026-12-03: 69 of
+    # 120 days in flags, 75 in trivia; 41 in flags before)
+    assert on_plan > 60
 
 
 def test_same_day_same_board_with_a_fresh_library():
@@ -204,8 +204,9 @@ def test_the_week_runs_from_easier_to_harder(mode):
         score[d.weekday()].append(sum(g.score for g in board_difficulty(daily(d, mode)).groups))
     mean = {w: sum(v) / len(v) for w, v in score.items()}
     # version 3 (families.Layout.rhythm: a Monday's or Tuesday's cell swaps with an easier one of the
-    # weekend where no family's rest breaks) over its first year: flags 3.7% harder (the data of 7rx8zs), trivia more
-    assert (mean[5] + mean[6]) / 2 > 1.03 * (mean[0] + mean[1]) / 2, mean
+    # weekend where no family's rest breaks) over its first year: flags 9.9% harder, trivia 14.2%
+    # (since its labels read in laps, 2026-12-03; flags 3.7% before)
+    assert (mean[5] + mean[6]) / 2 > 1.08 * (mean[0] + mean[1]) / 2, mean
 
 
 @pytest.mark.parametrize("mode", ["flags", "trivia"])

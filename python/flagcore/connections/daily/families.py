@@ -176,7 +176,7 @@ class Layout:
             if f >= 0 and any(self.overlap[x][y] for y, g in enumerate(self.fam) if g == f)
         }
         self.labels = [len(a) for a in ids]
-        self.family_cells = {f: [x for x, g in enumerate(self.fam) if g == f] for f in self.families}
+        self.many_labels = {f: any(self.labels[x] > 1 for x, g in enumerate(self.fam) if g == f) for f in self.families}
         self.cost = {f: self.family_cost(f) for f in self.families}
 
     def family_cost(self, f: int) -> int:
@@ -189,14 +189,15 @@ class Layout:
         out = 0
         if n < 2:
             return out
-        for j in range(n):
-            gap = shows[(j + 1) % n][0] - shows[j][0] + (PATTERN if j == n - 1 else 0)
-            if gap <= 1:
-                out += 4 if gap == 0 else 2
-            if n >= 3:
-                span = shows[(j + 2) % n][0] - shows[j][0] + (PATTERN if j >= n - 2 else 0)
-                if span < WEEK:
-                    out += 2 * (WEEK - span)
+        days = [d for d, _ in shows]
+        days += (days[0] + PATTERN, days[1] + PATTERN)  # read cyclically: the next cycle's first two
+        for a, b in zip(days, days[1 : n + 1]):
+            if b - a <= 1:
+                out += 4 if b == a else 2
+        if n >= 3:
+            for a, c in zip(days, days[2 : n + 2]):
+                if c - a < WEEK:
+                    out += 2 * (WEEK - c + a)
         if f in self.clashing:  # each pair once: forward within LABEL_GAP, or round the cycle's end
             overlap = self.overlap
             for j, (d, x) in enumerate(shows):
@@ -209,15 +210,18 @@ class Layout:
                 while k < j and shows[k][0] + PATTERN - d <= WEEK:
                     out += LABEL_WEIGHT * row[shows[k][1]]
                     k += 1
-        for x in self.family_cells[f]:  # a cell of m labels: m + 1 uses within LABEL_GAP days show one twice
-            m = self.labels[x]
-            if m < 2:  # a cell of one label: its pairs within a WEEK, above
-                continue
-            mine = [d for d, y in shows if y == x]
-            u = len(mine)
-            for j in range(u if u > m else 0):
-                span = mine[(j + m) % u] - mine[j] + (PATTERN if j + m >= u else 0)
-                out += max(0, LABEL_GAP - span)
+        labels = self.labels
+        if self.many_labels[f]:  # a cell of m labels: m + 1 uses within LABEL_GAP days show one twice
+            by: dict[int, list[int]] = {}
+            for d, x in shows:
+                if labels[x] > 1:  # a cell of one label: its pairs within a WEEK, above
+                    by.setdefault(x, []).append(d)
+            for x, mine in by.items():
+                m, u = labels[x], len(mine)
+                for j in range(u if u > m else 0):
+                    span = mine[(j + m) % u] - mine[j] + (PATTERN if j + m >= u else 0)
+                    if span < LABEL_GAP:
+                        out += LABEL_GAP - span
         return out
 
     def fact_cost(self, d: int) -> int:
