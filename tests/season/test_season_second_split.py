@@ -22,10 +22,11 @@ from flagcore.library import load_library
 # days whose members as first drawn split into four other fours (found by the code, the data of
 # flags/README.md's "Blind play-test of 7rx8zs"): schedule version 2 (January 2027, family
 # first), each mode's first days with stats["split_redraw"] 1 (another draw); then version 3 (from
-# 2027-02-01, families.py): its first day with 1 and its first with 2 (other categories)
+# 2027-02-01, families.py, its labels read in laps since 2026-12-03): its first day with 1 and its
+# first with 2 (other categories)
 REDRAWN = {
-    "flags": ["2027-01-28", "2027-01-29", "2027-02-24", "2027-04-22"],
-    "trivia": ["2027-01-09", "2027-01-20", "2027-02-01", "2031-03-03"],
+    "flags": ["2027-01-28", "2027-01-29", "2027-02-27", "2030-10-24"],
+    "trivia": ["2027-01-09", "2027-01-20", "2027-02-15", "2030-08-09"],
 }
 
 
