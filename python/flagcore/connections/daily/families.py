@@ -387,10 +387,9 @@ def allocate(
     (a cell weighs its label identities: a label comes back about as often as the tier's others; a
     look cell half where boards need fact groups), no cell over its labels' uses (``label_uses``,
     a cell without labels: the room of its categories' fours, ``capacity``, or PER_LABEL per
-    label identity it has), no family over FAMILY_MAX or PER_IDENTITY per label identity it has
-    (their share goes to the tier's other cells), every cell at least one; the small pools' cell
-    one. The rounded shares are made whole within the caps where a flow can (``_filled``), else
-    by the largest remainders."""
+    label identity it has), no family over FAMILY_MAX or PER_IDENTITY per label identity it has,
+    every cell one at least, the small pools' one; made whole within the caps by a flow where
+    one can (``_filled``), else by the largest remainders."""
     idents: dict[int, set[int]] = {}
     for cell in cells:
         idents.setdefault(cell.family, set()).update(identity[c] for c in cell.order)
@@ -439,9 +438,7 @@ def allocate(
         if not changed:
             break
     uses = [max(1, math.floor(x + 1e-9)) for x in share]
-    filled = _filled(cells, uses, share, cell_cap, family_cap)
-    if filled is not None:
-        uses = filled
+    uses = _filled(cells, uses, share, cell_cap, family_cap) or uses
 
     def room(x: int) -> bool:
         f = cells[x].family
