@@ -165,19 +165,29 @@ class Layout:
             for x in days[d]:
                 if self.fam[x] >= 0:
                     self.where[self.fam[x]].append((d, x))
+        self.on: list[list[int]] = [[] for _ in cells]  # per cell, its days, sorted
+        for d in range(PATTERN):
+            for x in days[d]:
+                self.on[x].append(d)
         # two cells that can show one label on days a WEEK apart or less: one cell of one label,
         # or two of one family sharing a label, one of them of that label alone (a cell of more
         # labels shows them in turn: its next use shows another)
         ids = [{identity[c] for c in cell.order} for cell in cells]
         self.overlap = [[bool(a & b) and (len(a) == 1 or len(b) == 1) for b in ids] for a in ids]
-        self.clashing = {
-            f
-            for x, f in enumerate(self.fam)
-            if f >= 0 and any(self.overlap[x][y] for y, g in enumerate(self.fam) if g == f)
-        }
         self.labels = [len(a) for a in ids]
-        self.many_labels = {f: any(self.labels[x] > 1 for x, g in enumerate(self.fam) if g == f) for f in self.families}
+        # per family, the cells its cost reads past the family rests: those that can show a label
+        # of another of its cells (the label pairs) and those of more labels (their spacing)
+        self.clash_cells = {
+            f: frozenset(x for x, g in enumerate(self.fam) if g == f and any(self.overlap[x][y] for y in self._of(f)))
+            for f in self.families
+        }
+        self.many_cells = {f: frozenset(x for x in self._of(f) if self.labels[x] > 1) for f in self.families}
         self.cost = {f: self.family_cost(f) for f in self.families}
+        self.day_cost = [self.fact_cost(d) for d in range(PATTERN)]  # kept by keep()
+
+    def _of(self, f: int) -> list[int]:
+        """The cells of family f."""
+        return [x for x, g in enumerate(self.fam) if g == f]
 
     def family_cost(self, f: int) -> int:
         """The rests family f breaks, weighted: 4 for two showings on one day, 2 on consecutive days,
@@ -198,28 +208,33 @@ class Layout:
             for a, c in zip(days, days[2 : n + 2]):
                 if c - a < WEEK:
                     out += 2 * (WEEK - c + a)
-        if f in self.clashing:  # each pair once: forward within LABEL_GAP, or round the cycle's end
+        clash = self.clash_cells[f]
+        if clash:  # each pair once: forward within a WEEK, or round the cycle's end
             overlap = self.overlap
-            for j, (d, x) in enumerate(shows):
+            mine = [(d, x) for d, x in shows if x in clash]
+            m = len(mine)
+            pairs = 0
+            for j, (d, x) in enumerate(mine):
                 row = overlap[x]
                 k = j + 1
-                while k < n and shows[k][0] - d <= WEEK:
-                    out += LABEL_WEIGHT * row[shows[k][1]]
+                while k < m and mine[k][0] - d <= WEEK:
+                    pairs += row[mine[k][1]]
                     k += 1
                 k = 0
-                while k < j and shows[k][0] + PATTERN - d <= WEEK:
-                    out += LABEL_WEIGHT * row[shows[k][1]]
+                while k < j and mine[k][0] + PATTERN - d <= WEEK:
+                    pairs += row[mine[k][1]]
                     k += 1
-        labels = self.labels
-        if self.many_labels[f]:  # a cell of m labels: m + 1 uses within LABEL_GAP days show one twice
-            by: dict[int, list[int]] = {}
-            for d, x in shows:
-                if labels[x] > 1:  # a cell of one label: its pairs within a WEEK, above
-                    by.setdefault(x, []).append(d)
-            for x, mine in by.items():
-                m, u = labels[x], len(mine)
-                for j in range(u if u > m else 0):
-                    span = mine[(j + m) % u] - mine[j] + (PATTERN if j + m >= u else 0)
+            out += LABEL_WEIGHT * pairs
+        many = self.many_cells[f]
+        if many:  # a cell of m labels: m + 1 uses within LABEL_GAP days show one twice
+            labels, on = self.labels, self.on
+            for x in many:  # a cell of one label: its pairs within a WEEK, above
+                used = on[x]
+                m, u = labels[x], len(used)
+                if u <= m:
+                    continue
+                for j in range(u):
+                    span = used[(j + m) % u] - used[j] + (PATTERN if j + m >= u else 0)
                     if span < LABEL_GAP:
                         out += LABEL_GAP - span
         return out
@@ -228,19 +243,28 @@ class Layout:
         """Day d's own cost: 3 per fact group it lacks (where boards need them), and for each two of
         its cells the share of their categories' pairs that cannot meet on a board (``apart``)."""
         day = self.days[d]
-        out = sum(self.apart[x][y] for j, x in enumerate(day) for y in day[j + 1 :])
+        apart = self.apart
+        out = 0
+        for j in range(1, len(day)):
+            row = apart[day[j]]
+            for y in day[:j]:
+                out += row[y]
         if not self.min_facts:
             return out
         return out + 3 * max(0, self.min_facts - sum(self.cells[x].fact for x in day))
 
     def broken(self) -> int:
         """The weighted rests the layout breaks now: family and label costs, and fact groups missing."""
-        return sum(self.cost.values()) + sum(self.fact_cost(d) for d in range(PATTERN))
+        return sum(self.cost.values()) + sum(self.day_cost)
 
     def swap(self, d: int, e: int, t: int) -> None:
         """Swap tier t's cells of days d and e."""
-        days, fam, where = self.days, self.fam, self.where
+        days, fam, where, on = self.days, self.fam, self.where, self.on
         x, y = days[d][t], days[e][t]
+        on[x].remove(d)
+        bisect.insort(on[x], e)
+        on[y].remove(e)
+        bisect.insort(on[y], d)
         if fam[x] >= 0:
             where[fam[x]].remove((d, x))
             bisect.insort(where[fam[x]], (e, x))
@@ -254,19 +278,23 @@ class Layout:
         fx, fy = self.fam[self.days[d][t]], self.fam[self.days[e][t]]
         if fx == fy:
             return None
-        touched = [f for f in (fx, fy) if f >= 0]
-        before = sum(self.cost[f] for f in touched) + self.fact_cost(d) + self.fact_cost(e)
+        before = self.day_cost[d] + self.day_cost[e]
         self.swap(d, e, t)
-        after = sum(self.family_cost(f) for f in touched) + self.fact_cost(d) + self.fact_cost(e)
+        after = self.fact_cost(d) + self.fact_cost(e)
+        for f in (fx, fy):
+            if f >= 0:
+                before += self.cost[f]
+                after += self.family_cost(f)
         self.swap(d, e, t)
         return before - after
 
     def keep(self, d: int, e: int, t: int) -> None:
-        """Swap for good, the costs of the families moved recomputed."""
+        """Swap for good, the costs of the families moved and of the two days recomputed."""
         self.swap(d, e, t)
         for x in (self.days[d][t], self.days[e][t]):
             if self.fam[x] >= 0:
                 self.cost[self.fam[x]] = self.family_cost(self.fam[x])
+        self.day_cost[d], self.day_cost[e] = self.fact_cost(d), self.fact_cost(e)
 
     def rhythm(self, ease: list[float], days: range) -> None:
         """The week runs easy to hard: a tier's cell of a Monday or Tuesday swaps with an easier one
@@ -292,7 +320,7 @@ class Layout:
             improved = False
             for d, t in order:
                 f = self.fam[self.days[d][t]]
-                if (f < 0 or not self.cost[f]) and not self.fact_cost(d):
+                if (f < 0 or not self.cost[f]) and not self.day_cost[d]:
                     continue
                 for j in range(1, n):
                     e = days[(d - days.start + j) % n]
