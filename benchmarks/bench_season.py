@@ -38,7 +38,7 @@ import pytest
 
 from flagcore import _impl, days
 from flagcore.connections import daily, generate
-from flagcore.connections.daily import PLAN_AHEAD, forget, prepare, schedule
+from flagcore.connections.daily import PLAN_AHEAD, forget, prepare, schedule, version_of
 from flagcore.connections.daily.ahead import PLANNER, settle
 from flagcore.days import day_number
 from flagcore.library import load_library
@@ -86,9 +86,14 @@ def test_one_day_daily_kept(benchmark, impl, mode):
 
 
 def _new_days(mode: str, span: list[dt.date]) -> None:
-    """A fresh schedule whose plans for ``span`` are computed (start-up, as a server's thread does)."""
+    """Fresh schedules whose plans for ``span`` are computed (start-up, as a server's thread does):
+    each schedule version's over the days it schedules (2027 starts on version 2, version 3 from
+    2027-02-01; until 2026-12-04 only the latest was prepared, so its first days paid its build)."""
     _fresh()
-    prepare(schedule(LIB, mode), day_number(span[0]), len(span))
+    first, last = day_number(span[0]), day_number(span[-1])
+    for v in sorted({version_of(i) for i in range(first, last + 1)}):
+        mine = [i for i in range(first, last + 1) if version_of(i) == v]
+        prepare(schedule(LIB, mode, version=v), mine[0], len(mine))
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -190,11 +190,12 @@ class Layout:
         """The cells of family f."""
         return [x for x, g in enumerate(self.fam) if g == f]
 
-    def family_cost(self, f: int) -> int:
+    def family_cost(self, f: int, above: int | None = None) -> int:
         """The rests family f breaks, weighted: 4 for two showings on one day, 2 on consecutive days,
         2 per day that three showings within a WEEK fall short of one; 2 per two showings within a
         WEEK whose cells can show one label (two cells; one cell of one label); for a cell of more
-        labels, 1 per day that its uses m apart (m: its labels) fall short of LABEL_GAP."""
+        labels, 1 per day that its uses m apart (m: its labels) fall short of LABEL_GAP. With
+        ``above``, a part of it once that part is over ``above`` (every term counts up)."""
         shows = self.where[f]
         n = len(shows)
         out = 0
@@ -209,6 +210,8 @@ class Layout:
             for a, c in zip(days, days[2 : n + 2]):
                 if c - a < WEEK:
                     out += 2 * (WEEK - c + a)
+        if above is not None and out > above:
+            return out
         clash = self.clash_cells[f]
         if clash:  # each pair once: forward within a WEEK, or round the cycle's end
             overlap = self.overlap
@@ -226,6 +229,8 @@ class Layout:
                     pairs += row[mine[k][1]]
                     k += 1
             out += LABEL_WEIGHT * pairs
+            if above is not None and out > above:
+                return out
         many = self.many_cells[f]
         if many:  # a cell of m labels: m + 1 uses within LABEL_GAP days show one twice
             labels, on = self.labels, self.on
@@ -283,8 +288,9 @@ class Layout:
         """Whether swapping tier t's cells of days d and e lowers the rests broken by ``least`` or
         more (False where both are of one family). A family's cost after is 0 at least, so the
         days' own costs decide first, then the costlier family's, and the other's is read only
-        where these leave the answer open: the answers of reading every cost, with 0.61x the family
-        costs read in flags' year of cycles, 0.16x in trivia's (its swaps mostly mend fact groups)."""
+        where these leave the answer open, each no further than the answer needs (its parts count
+        up): the answers of reading every cost, with 0.61x the family costs read in flags' year of
+        cycles, 0.16x in trivia's (its swaps mostly mend fact groups)."""
         days = self.days
         x, y = days[d][t], days[e][t]
         fx, fy = self.fam[x], self.fam[y]
@@ -301,9 +307,9 @@ class Layout:
             fx, fy, cx, cy = fy, fx, cy, cx
         self.swap(d, e, t)
         if fx >= 0:
-            g += cx - self.family_cost(fx)
+            g += cx - self.family_cost(fx, g + cx + cy - least)
         if fy >= 0 and g + cy >= least:
-            g += cy - self.family_cost(fy)
+            g += cy - self.family_cost(fy, g + cy - least)
         self.swap(d, e, t)
         return g >= least
 
