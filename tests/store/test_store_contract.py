@@ -179,6 +179,62 @@ def test_a_batch_the_store_never_answers_fails_every_call_in_it_at_its_one_deadl
     assert second is True and store.load_game("ann", "B2") == GameRecord(1, b"y")
 
 
+def test_calls_asked_while_a_sqlite_batch_is_on_its_way_go_together_in_the_next(store, monkeypatch):
+    """SQLite's batches queue for its one thread: the calls of the turns while one is on its way
+    gather into one batch, sent when it is answered (Store.one_batch_at_a_time); Redis sends
+    each turn's batch at once."""
+    real = store._execute
+    taken, answer = [], asyncio.Event()
+
+    async def held(ops):  # the first batch is answered when the test says
+        taken.append(len(ops))
+        if len(taken) == 1:
+            await answer.wait()
+        return await real(ops)
+
+    monkeypatch.setattr(store, "_execute", held)
+
+    async def turns():
+        asked = [asyncio.ensure_future(store.asave_game("ann", "B1", 0, b"a", 60))]
+        await asyncio.sleep(0.01)  # the first batch is on its way
+        asked += [asyncio.ensure_future(store.asave_game(p, "B1", 0, b"b", 60)) for p in ("bob", "cy")]
+        await asyncio.sleep(0.01)  # a later turn
+        asked.append(asyncio.ensure_future(store.aload_game("bob", "B2")))
+        await asyncio.sleep(0.01)
+        answer.set()
+        return await asyncio.gather(*asked)
+
+    assert run_loop(turns()) == [True, True, True, None]
+    assert taken == ([1, 3] if store.kind == "sqlite" else [1, 2, 1])
+    assert store.load_game("cy", "B1") == GameRecord(1, b"b")
+
+
+def test_a_sqlite_batch_that_never_answers_holds_the_next_no_longer_than_its_deadline(tmp_path, monkeypatch):
+    store = SQLiteStore(tmp_path / "games.db")
+    real = store._execute
+    taken = []
+
+    async def first_never(ops):  # the first batch hangs (a stuck disk); the store answers the next ones
+        taken.append(len(ops))
+        if len(taken) == 1:
+            await asyncio.Event().wait()
+        return await real(ops)
+
+    monkeypatch.setattr(store, "timeout", 0.05)
+    monkeypatch.setattr(store, "_execute", first_never)
+
+    async def turns():
+        hung = asyncio.ensure_future(store.asave_game("ann", "B1", 0, b"x", 60))
+        await asyncio.sleep(0.01)
+        behind = await asyncio.gather(store.asave_game("bob", "B1", 0, b"y", 60), store.aload_game("ann", "B1"))
+        return await asyncio.gather(hung, return_exceptions=True), behind
+
+    (hung,), behind = run_loop(turns())
+    assert isinstance(hung, StoreUnavailable) and "no answer within 0.05 s" in str(hung)
+    assert behind == [True, None] and taken == [1, 2]  # sent when the first one's deadline passed
+    store.close()
+
+
 def test_a_busy_sqlite_file_makes_a_batch_wait_without_stopping_the_event_loop(tmp_path: Path):
     store = SQLiteStore(tmp_path / "games.db")
     other = sqlite3.connect(tmp_path / "games.db", isolation_level=None, check_same_thread=False)

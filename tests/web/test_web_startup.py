@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import gc
+import json
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,7 @@ from web_helpers import SECRET
 from flagcore.connections import difficulty, tables
 from flagcore.connections.daily import ahead, build
 from flagcore.connections.daily.ahead import PLANNER
-from flagcore.web import boards
+from flagcore.web import boards, ops
 from flagcore.web.app import create_app
 
 # a private library: a Library object of this app's own, whose tables no other test built
@@ -83,6 +86,31 @@ def test_the_start_up_objects_are_frozen_out_of_the_collector_while_serving() ->
         assert not tracked()
     assert gc.get_freeze_count() == 0
     assert tracked()
+
+
+def test_while_serving_the_collectors_first_threshold_is_raised_and_given_back_at_shutdown() -> None:
+    """A young collection at CPython's 700 came every few turns of the loop and promoted the
+    objects of the requests in flight, which set off full collections (flagcore.web.ops)."""
+    before = gc.get_threshold()
+    with TestClient(create_app(SECRET)) as client:
+        assert gc.get_threshold() == (max(ops.YOUNG_COLLECTION, before[0]), *before[1:])
+        assert ops.YOUNG_COLLECTION > 700
+        assert client.get("/api/connections/board", params={"seed": "7"}).status_code == 200
+    assert gc.get_threshold() == before
+
+
+def test_serving_guesses_with_a_store_makes_no_cyclic_garbage(tmp_path: Path) -> None:
+    """What the raised threshold rests on: the objects of a request die by their reference counts,
+    so the collector has nothing to find (anonymous first guesses and second guesses, SQLite).
+    Run in a process of its own (tests/web/cycle_probe.py): another test's garbage is not counted."""
+    probe = Path(__file__).with_name("cycle_probe.py")
+    done = subprocess.run(
+        [sys.executable, str(probe), str(tmp_path / "games.db")], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["serving"][0] == max(ops.YOUNG_COLLECTION, seen["start"][0]) and seen["after"] == seen["start"]
+    assert seen["cyclic"] == 0
 
 
 def test_readyz_answers_503_until_the_first_plans_are_computed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -103,11 +103,20 @@ class Store(ABC):
 
     kind: str = ""
     timeout: float = DEFAULT_TIMEOUT
+    # True: one batch of an event loop on its way at a time, the calls asked meanwhile gathering
+    # into the next, sent when it is answered (group commit). For a store whose batches queue for
+    # one thread anyway (SQLite): each batch costs that thread a transaction and the GIL back from
+    # the loop at every statement, so eight small batches in its queue cost about eight times one
+    # of their calls together (docs/performance.md)
+    one_batch_at_a_time = False
 
     def __init__(self) -> None:
         # the operations waiting for the end of the current turn of each event loop using this store
+        # (one_batch_at_a_time: or for the answer of the batch on its way)
         self._batches: dict[asyncio.AbstractEventLoop, _Batch] = {}
         self._flushing: set[asyncio.Task[None]] = set()  # batches on their way (kept: a task needs a reference)
+        # one_batch_at_a_time: each loop's batch on its way, until it is answered or its deadline passes
+        self._sending: dict[asyncio.AbstractEventLoop, _Batch] = {}
         # the breaker of the awaitable calls: after a connection failure (``_failed``), the calls
         # fail at once until ``_open_until`` (time.monotonic()); then one call goes to the store
         # (the probe), the others failing at once until it answers or its deadline passes
@@ -369,25 +378,44 @@ class Store(ABC):
 
     def _expire(self, batch: _Batch) -> None:
         """A batch's deadline: every call of it still waiting gets StoreUnavailable (what the store
-        writes for them later stands, as for a request that gave up)."""
+        writes for them later stands, as for a request that gave up). A batch on its way
+        (one_batch_at_a_time) holds the one gathering behind it no longer: that one goes now."""
         for _, done in batch.calls:
             if not done.done():
                 done.set_exception(StoreUnavailable(self._unavailable(f"no answer within {self.timeout:g} s")))
+        for loop, sending in list(self._sending.items()):
+            if sending is batch:  # it may never be answered
+                del self._sending[loop]
+                if loop in self._batches:
+                    self._flush(loop)
 
     def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        batch = self._batches.pop(loop)
-        task = loop.create_task(self._answer(batch))
+        """Send the loop's batch (one_batch_at_a_time: unless one is on its way, whose answer sends it)."""
+        if loop in self._sending:
+            return
+        batch = self._batches.pop(loop, None)
+        if batch is None:  # sent already: by the answer of the one before it, in the turn it was asked
+            return
+        if self.one_batch_at_a_time:
+            self._sending[loop] = batch
+        task = loop.create_task(self._answer(batch, loop))
         self._flushing.add(task)
         task.add_done_callback(self._flushing.discard)
 
-    async def _answer(self, batch: _Batch) -> None:
+    async def _answer(self, batch: _Batch, loop: asyncio.AbstractEventLoop) -> None:
         """Write a batch, then answer each waiting request (a request that gave up or passed its
-        deadline meanwhile is skipped: what was written for it stands)."""
+        deadline meanwhile is skipped: what was written for it stands); then send the batch that
+        gathered meanwhile, if one did (one_batch_at_a_time)."""
         start = time.perf_counter()
         try:
             results = await self._execute([op for op, _ in batch.calls])
         except Exception as exc:  # StoreUnavailable, most likely: every operation of the batch failed alike
             results = [exc] * len(batch.calls)
+        finally:
+            if self._sending.get(loop) is batch:
+                del self._sending[loop]
+                if loop in self._batches:
+                    self._flush(loop)
         if batch.deadline is not None:
             batch.deadline.cancel()
         ok = not (results and isinstance(results[0], StoreUnavailable))

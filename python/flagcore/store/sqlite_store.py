@@ -79,6 +79,7 @@ class SQLiteStore(Store):
     """
 
     kind = "sqlite"
+    one_batch_at_a_time = True  # its batches queue for its one thread anyway (Store: group commit)
 
     def __init__(
         self,

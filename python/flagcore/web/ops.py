@@ -76,6 +76,13 @@ FLUSH_SECONDS = 1.0  # a worker writes its figures at most this often
 # latency buckets, seconds: 100 µs to 10 s (a board from the cache is ~100 µs; the store's timeout is seconds)
 BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 MAX_REQUEST_ID = 64
+# the collector's first threshold while serving (CPython's is 700): at 700, a young collection came
+# every few turns of the loop and promoted the objects of the requests in flight (64 connections
+# waiting for the store hold thousands), which then set off full collections over every board the
+# worker keeps (about 25 ms each, a few a second); serving makes no cycles of its own (a probe with
+# gc.DEBUG_SAVEALL over 39,000 stored guesses found none), so its objects die by reference count
+# before this many are alive (docs/performance.md)
+YOUNG_COLLECTION = 20_000
 log = logging.getLogger("flagcore.web")
 __all__ = ["Ops", "Metrics", "METRICS", "configure_logging", "current_request_id", "request_id"]
 
@@ -493,6 +500,7 @@ class Ops:
         self.metrics = metrics
         self.warm = warm  # called at the lifespan's start-up, before the server takes a request
         self._planning: tuple[threading.Event, ...] = ()  # the first plans the warm-up started, until done
+        self._thresholds: tuple[int, ...] = ()  # the collector's thresholds before start-up, until shutdown
         # each request's route label, an exact path, a pattern's shape, or "other" (a bounded set),
         # bound to its figures once: a request's path finds its figures and its handler in one lookup
         own = {"/healthz": self._healthz, "/readyz": self._readyz, "/metrics": self._metrics}
@@ -585,8 +593,12 @@ class Ops:
                 # in it, a stall of every request the worker holds; docs/performance.md)
                 gc.collect()
                 gc.freeze()
+                self._thresholds = gc.get_threshold()
+                gc.set_threshold(max(YOUNG_COLLECTION, self._thresholds[0]), *self._thresholds[1:])
             if message["type"] == "lifespan.shutdown":
                 gc.unfreeze()  # an app embedded in a longer process (a test's) leaves the collector as it was
+                if self._thresholds:
+                    gc.set_threshold(*self._thresholds)
                 if self.store is not None:
                     await self.store.drain()
                 self.metrics.flush()
