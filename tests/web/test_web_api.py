@@ -170,7 +170,8 @@ def test_win_reveals_groups_only_as_they_are_solved(client: TestClient) -> None:
             assert [g["codes"] for g in r["solved"]] == groups[::-1][: i + 1]
             body = payload(token)
             if "u" in body:  # a store keeps the guesses: the token names the player and the game's version
-                assert set(body) == {"n", "m", "u", "v", "g", "k", "exp", "jti"} and body["v"] == i + 1
+                assert set(body) == {"n", "m", "r", "u", "v", "g", "k", "exp", "jti"} and body["v"] == i + 1
+            assert body["r"] == ""  # the digest of the ratings that dealt the board: none here
             assert body["g"] == [c[::-1] for c in groups[::-1][: i + 1]]
     assert r["won"] and r["over"] and not r["lost"] and r["mistakes"] == 0
     assert [g["tier"] for g in r["groups"]] == [0, 1, 2, 3]

@@ -126,14 +126,26 @@ class KeyedBoards:
             self._days_text = self._days_until.isoformat()
         return self._days.get(number)
 
+    def _dealing(self, number: int) -> Any:
+        """The ratings that deal game number ``number`` (None: none): a daily's, those that colour
+        its day (``Ratings.for_day``), so its ids and tokens outlive a refit whose ``dailies_from``
+        is later; a seed's, the newest, which deal it anew after a refit."""
+        if self._ratings is not None and (day := self.scheduled_day(number)) is not None:
+            return self._ratings.for_day(day)
+        return self._ratings
+
+    def ratings_digest(self, number: int) -> str:
+        """The digest of the ratings that deal game number ``number`` ("" without ratings): what a
+        game token names, so a token of a board dealt before a refit is refused, not graded on
+        the board dealt after it (flagcore.web.game_tokens)."""
+        ratings = self._dealing(number)
+        return "" if ratings is None else str(ratings.digest)
+
     def _keys(self, body: bytes, key: int = 0) -> bytes:
         """The MAC of an id's first 5 bytes under secret ``key``: bytes 0-2 are its tag, bytes 3-6
-        the engine seed. A daily's MAC is keyed with the ratings that colour its day
-        (``Ratings.for_day``), so its ids and tokens outlive a refit whose ``dailies_from`` is
-        later; a seed's, with the newest ratings, which deal it."""
-        label = self._label
-        if self._ratings is not None and (day := self.scheduled_day(int.from_bytes(body[:4], "big"))) is not None:
-            label = _label(self._ratings.for_day(day))
+        the engine seed; keyed with the ratings that deal the board (``_dealing``)."""
+        ratings = self._dealing(int.from_bytes(body[:4], "big"))
+        label = self._label if ratings is self._ratings else _label(ratings)
         return self._signer.derive(label + body, 7, key)
 
     def board_id(self, number: int, mode: str, key: int = 0) -> str:

@@ -1,18 +1,30 @@
 """Connections game tokens: which board a game is on and the guesses graded so far, signed.
 
 A new game's token is its board id, spelt exactly as the server wrote it; after a guess, a signed
-token (flagcore.web.tokens) holds the board's game number, mode and guesses and, with a store, the
-player and the game's version (what the next guess's compare-and-set expects). A board of an old
-secret (rotation) is named by that secret's id, since the current secret signs the token.
+token (flagcore.web.tokens) holds the board's game number, mode and guesses, the digest of the
+ratings that dealt the board and, with a store, the player and the game's version (what the next
+guess's compare-and-set expects). A board of an old secret (rotation) is named by that secret's
+id, since the current secret signs the token.
+
+The ratings' digest, as the board id's MAC is keyed with it (flagcore.web.boards): after a refit a
+seed's number deals another board, so a token of the board before it is refused (410
+``ratings_changed``), never graded on the new board; a daily of a day the refit leaves alone keeps
+its digest, and its tokens grade as before. A token without one (signed before tokens named their
+ratings) is read as it was.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..errors import TokenError
+from ..errors import ApiError, TokenError
 from .boards import ID_LENGTH, KeyedBoards
 from .tokens import Signer
+
+RATINGS_CHANGED = (
+    "this game's board was dealt with ratings this server no longer deals it with (the ratings were "
+    "refitted since): start a new game"
+)
 
 
 class Game(NamedTuple):
@@ -42,7 +54,7 @@ class GameTokens:
 
     def sign(self, game: Game, guesses: list[list[str]], player: str | None = None, version: int = 0) -> str:
         """The token of ``game`` after ``guesses``; with ``player``, bound to its stored version."""
-        payload: dict[str, Any] = {"n": game.number, "m": game.mode}
+        payload: dict[str, Any] = {"n": game.number, "m": game.mode, "r": self._boards.ratings_digest(game.number)}
         if player is not None:
             payload.update(u=player, v=version)
         payload["g"] = guesses
@@ -52,12 +64,16 @@ class GameTokens:
 
     def read(self, token: str, bound: bool) -> TokenState:
         """The state in a guess's token (``bound``: the server keeps games, so a signed token must
-        name its player); TokenError (or a subclass) when it is not one of this server's."""
+        name its player); TokenError (or a subclass) when it is not one of this server's, and
+        ApiError 410 ``ratings_changed`` when its board was dealt with ratings the server no longer
+        deals it with."""
         if len(token) == ID_LENGTH:  # a new game: its token is the board id
             return TokenState(Game(*self._boards.parse_token_id(token)), [])
-        # the token names the board by game number and mode (signed, so no id tag to check)
+        # the token names the board by game number, mode and ratings (signed, so no id tag to check)
         state = self._signer.check("connections", token)
         game = Game(state["n"], state["m"], self._board_key(state))
+        if "r" in state and state["r"] != self._boards.ratings_digest(game.number):
+            raise ApiError(410, "ratings_changed", RATINGS_CHANGED)
         if not bound:
             return TokenState(game, state["g"])
         if "u" not in state:
