@@ -451,3 +451,12 @@ def test_every_arguable_reading_has_a_reason(lib: Library) -> None:
         for c in lib.categories(mode):
             assert set(c.arguable_reasons) == set(c.arguable), c.id
             assert not c.arguable & c.pool
+
+
+# --- blind play-test of njgagv (flags/README.md) -----------------------------------------------
+
+
+def test_a_six_pointed_star_is_a_star_by_the_house_rules(lib: Library) -> None:
+    stars = {rule.topic: rule.text for rule in house_rules()}["Stars"]
+    assert "six-pointed star (Israel's) is a star" in stars
+    assert "IL" in category(lib, "tag:stars:1").certain

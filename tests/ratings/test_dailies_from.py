@@ -198,31 +198,28 @@ def test_the_shipped_file_keeps_the_ids_7rx8zs_dealt_for_the_dailies_it_colours(
 
 
 def test_the_shipped_history_keeps_the_december_dailies_as_served() -> None:
-    """shipped.json (njgagv) colours the dailies from 2026-12-05; every day before, the ones
-    served through 2026-12-04 among them, keeps the colours of 7rx8zs (the file before it)."""
+    """shipped.json (zhh102) colours the dailies from 2026-12-06 and njgagv, the file before it, the
+    daily of 2026-12-05; every day before, the ones served through 2026-12-04 among them, keeps the
+    colours of 7rx8zs (the file before njgagv)."""
     shipped = load_ratings(SHIPPED)
-    assert (shipped.digest, shipped.dailies_from) == ("njgagv", "2026-12-05")
-    assert [(r.digest, r.dailies_from) for r in shipped.earlier] == [("7rx8zs", None)]
+    assert (shipped.digest, shipped.dailies_from) == ("zhh102", "2026-12-06")
+    assert [(r.digest, r.dailies_from) for r in shipped.earlier] == [("7rx8zs", None), ("njgagv", "2026-12-05")]
     for kept in (SHIPPED.with_suffix("")).glob("*.json"):
         assert kept.name == f"{load_ratings(kept).digest}.json"
     old, alone = load_ratings(OLD), load_ratings(json.loads(SHIPPED.read_text()))  # a document: no history
+    njgagv = load_ratings(json.loads((SHIPPED.with_suffix("") / "njgagv.json").read_text()))
     for mode in ("flags", "trivia"):
-        for d in range(1, 5):
+        for d, by in [(d, old) for d in range(1, 5)] + [(5, njgagv)] + [(d, alone) for d in range(6, 20)]:
             day = f"2026-12-{d:02d}"
             assert colours(connections.daily(day, mode, ratings=shipped)) == colours(
-                connections.daily(day, mode, ratings=old)
-            )
-        for d in range(5, 20):
-            day = f"2026-12-{d:02d}"
-            assert colours(connections.daily(day, mode, ratings=shipped)) == colours(
-                connections.daily(day, mode, ratings=alone)
+                connections.daily(day, mode, ratings=by)
             )
     # what the history undoes: njgagv alone recoloured trivia's 12-01, 12-03 and 12-04
-    assert colours(connections.daily("2026-12-04", "trivia", ratings=alone)) != colours(
+    assert colours(connections.daily("2026-12-04", "trivia", ratings=njgagv)) != colours(
         connections.daily("2026-12-04", "trivia", ratings=old)
     )
     board = connections.generate(41, "flags", ratings=shipped)  # a seed: the newest, whatever the day
-    assert connections.board_id(board).endswith("-njgagv")
+    assert connections.board_id(board).endswith("-zhh102")
 
 
 def _records(tmp_path: Path, flip: int = 0) -> str:

@@ -47,7 +47,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "Stars",
-        "Stars inside a coat of arms or seal are not counted. A sun is not a star, and a star is not a sun.",
+        "Stars inside a coat of arms or seal are not counted. A six-pointed star (Israel's) is a star. A sun"
+        " is not a star, and a star is not a sun.",
     ),
     HouseRule(
         "Shapes",
