@@ -1,5 +1,5 @@
 """The second-split oracle the tests share: an exact-cover search of its own (issue 31); and the
-decoy fours' counter (``decoy_fours``), over the same sets.
+decoy fours' counter (``complete_fours``, ``decoy_fours``), over the same sets.
 
 Over the Library's categories (their certain and fit sets as codes, not the engines' tables), it
 chooses the tile with the fewest fours first; the engines' kernel (``second_split``, both twins)
@@ -55,10 +55,15 @@ def oracle(mode: str, groups: list[tuple[str, ...]]) -> list[tuple[str, frozense
     return cover(tiles, [])
 
 
-def decoy_fours(mode: str, groups: list[tuple[str, ...]]) -> int:
-    """The complete off-board fours of a board given by its groups' codes: categories whose fit set
-    holds exactly four of its tiles, those four not one of its groups."""
+def complete_fours(mode: str, groups: list[tuple[str, ...]]) -> list[frozenset[str]]:
+    """The complete off-board fours of a board given by its groups' codes, one per category: the
+    tiles of each category whose fit set holds exactly four of them, those four not one of its groups."""
     _, cats = _index(mode)
     tiles = frozenset(code for g in groups for code in g)
     own = {frozenset(g) for g in groups}
-    return sum(1 for _, fit, _ in cats if len(fit & tiles) == 4 and fit & tiles not in own)
+    return [fit & tiles for _, fit, _ in cats if len(fit & tiles) == 4 and fit & tiles not in own]
+
+
+def decoy_fours(mode: str, groups: list[tuple[str, ...]]) -> int:
+    """How many complete off-board fours the board deals (``complete_fours``)."""
+    return len(complete_fours(mode, groups))

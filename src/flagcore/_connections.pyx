@@ -15,10 +15,11 @@ Rng draws in C without the GIL:
   placed group holds. A code fits exactly one placed group iff it is in ``any_ & ~multi``; a
   group's tiles are the codes of its pool among them.
 * the fixed search's leaf draws the tiles and the decoy, again while the draw deals more than
-  DECOY_FOURS_CAP complete off-board fours (``decoy_fours_count``: each tile's categories from
-  per-code lists, a 16-bit mask per category) or has a second split (``second_split_search``: the
-  same masks, the fours of each, an exact cover from the lowest uncovered tile), up to REDRAWS
-  times before the search moves on.
+  DECOY_FOURS_CAP complete off-board fours (``Fours``: each tile's categories from per-code lists,
+  a 16-bit mask per category, counted once per draw and kept through the repair's swaps and the
+  decoy's by the categories of the two codes swapped) or has a second split
+  (``second_split_search``: the same masks, the fours of each, an exact cover from the lowest
+  uncovered tile), up to REDRAWS times before the search moves on.
 
 ``search_many`` runs a whole batch in one nogil loop; callers split a batch into chunks on threads
 (each call allocates its own workspace, so calls never share mutable state).
@@ -425,16 +426,99 @@ cdef enum:
     SPLIT_STACK_FOURS = 1024     # candidate fours likewise (a board has about 15 to 25)
 
 
+cdef struct Fours:
+    # the complete off-board fours of one draw, kept as its tiles change (the repair's swaps, the decoy)
+    uint16_t *mays               # n_cat: which of the 16 tiles each category's fit set holds (bit i: tile i)
+    uint8_t *size                # n_cat: how many (the popcount of mays, kept beside it: most tests stop at it)
+    int32_t hits[16]             # per tile, the complete fours that hold it
+    int count                    # the complete fours
+
+
+cdef inline int complete_four(uint16_t m, int size) noexcept nogil:
+    """1 when a category with members ``m`` on the board (bit i: tile i; ``size`` of them) deals a
+    complete off-board four: exactly four tiles, not one group's (a board's own category holds
+    exactly its group): four tiles are one group's when one nibble of ``m`` is full."""
+    return size == ITEMS and (m & (m >> 1) & (m >> 2) & (m >> 3) & 0x1111) == 0
+
+
+cdef inline void fours_tally(Fours *f, uint16_t m, int sign) noexcept nogil:
+    """Count the complete four ``m`` in (sign 1) or out (-1): the count and its four tiles' hits."""
+    f.count += sign
+    while m:
+        f.hits[__builtin_ctzll(m)] += sign
+        m &= m - 1
+
+
+cdef void fours_init(const Tab *t, const int32_t *gt, Fours *f) noexcept nogil:
+    """``f`` for the 16 tiles ``gt`` (f.mays is the caller's, n_cat long): each tile's categories
+    from its per-code list, then one pass over the categories."""
+    cdef int i, k, c
+    memset(f.mays, 0, t.n_cat * sizeof(uint16_t))
+    memset(f.size, 0, t.n_cat * sizeof(uint8_t))
+    memset(f.hits, 0, sizeof(f.hits))
+    f.count = 0
+    for i in range(16):
+        for k in range(t.code_fit_off[gt[i]], t.code_fit_off[gt[i] + 1]):
+            c = t.code_fit_flat[k]
+            f.mays[c] |= <uint16_t>(1 << i)
+            f.size[c] += 1
+    for c in range(t.n_cat):
+        if complete_four(f.mays[c], f.size[c]):
+            fours_tally(f, f.mays[c], 1)
+
+
+cdef inline void fours_set(Fours *f, int c, uint16_t m, int size) noexcept nogil:
+    """Category c's members on the board become ``m`` (``size`` of them)."""
+    if complete_four(f.mays[c], f.size[c]):
+        fours_tally(f, f.mays[c], -1)
+    if complete_four(m, size):
+        fours_tally(f, m, 1)
+    f.mays[c] = m
+    f.size[c] = <uint8_t>size
+
+
+cdef void fours_swap(const Tab *t, Fours *f, int i, int x, int y) noexcept nogil:
+    """Tile i changes from code x to code y: only the categories of x and of y change (one that
+    holds both is set twice and ends as it was), and only those of 3 to 5 members can start or
+    stop being a complete four."""
+    cdef uint16_t bit = <uint16_t>(1 << i)
+    cdef int k, c, n
+    for k in range(t.code_fit_off[x], t.code_fit_off[x + 1]):
+        c = t.code_fit_flat[k]
+        n = f.size[c]
+        if n == ITEMS or n == ITEMS + 1:
+            fours_set(f, c, f.mays[c] & ~bit, n - 1)
+        else:
+            f.mays[c] &= ~bit
+            f.size[c] = <uint8_t>(n - 1)
+    for k in range(t.code_fit_off[y], t.code_fit_off[y + 1]):
+        c = t.code_fit_flat[k]
+        n = f.size[c]
+        if n == ITEMS or n == ITEMS - 1:
+            fours_set(f, c, f.mays[c] | bit, n + 1)
+        else:
+            f.mays[c] |= bit
+            f.size[c] = <uint8_t>(n + 1)
+
+
 cdef int leaf(const Tab *t, Work *w) noexcept nogil:
     """Four categories found (fixed search): draw each group's four from its exclusive codes, repair
     the draw (``repair``) and draw the decoy, up to REDRAWS times, until the sixteen tiles deal at
     most DECOY_FOURS_CAP complete off-board fours and split into four fours in no other way.
-    1: accepted (w.drawn, w.gt, w.dec hold it; also on out of memory, w.oom set), 0: move on."""
-    cdef int W = t.W, k, g, j, n, a, r
+    1: accepted (w.drawn, w.gt, w.dec hold it; also on out of memory, w.oom set), 0: move on.
+    The complete fours of a draw are counted once (``fours_init``) and kept through its repair and
+    its decoy by the swaps (``fours_swap``)."""
+    cdef int W = t.W, k, g, j, n, a, r, found = 0
     cdef int32_t off[5]
     cdef uint64_t *once = w.spill          # exclusive codes at depth 4 (spill is legacy-only)
     cdef uint64_t *src = w.spill + W
     cdef const uint64_t *P
+    cdef uint16_t mays_stack[SPLIT_STACK_CATS]
+    cdef uint8_t size_stack[SPLIT_STACK_CATS]
+    cdef Fours f
+    if fours_alloc(t, &f, mays_stack, size_stack) < 0:
+        w.oom = True
+        return 1
     for k in range(W):
         once[k] = w.any_[4 * W + k] & ~w.multi[4 * W + k]
     for a in range(REDRAWS):
@@ -449,69 +533,75 @@ cdef int leaf(const Tab *t, Work *w) noexcept nogil:
             fc_shuffle_i32(w.avail + off[g], n, &w.state)
             for j in range(ITEMS):
                 w.gt[g * ITEMS + j] = w.avail[off[g] + j]
-        if repair(t, w.gt, w.avail, off) < 0:
-            w.oom = True
-            return 1
+        fours_init(t, w.gt, &f)
+        repair(t, &f, w.gt, w.avail, off)
         for k in range(16):
             w.drawn[k] = w.gt[k]
         apply_decoy(t, w, w.cats, w.gt, w.dec, once)
+        if w.dec[0] >= 0:
+            for k in range(w.dec[0] * ITEMS, (w.dec[0] + 1) * ITEMS):
+                if w.gt[k] != w.drawn[k]:
+                    fours_swap(t, &f, k, w.drawn[k], w.gt[k])
         # the cheap count first: a draw over the cap needs no cover search
-        r = decoy_fours_count(t, w.gt)
-        if r > DECOY_FOURS_CAP:
+        if f.count > DECOY_FOURS_CAP:
             continue
-        if r >= 0:
-            r = second_split_search(t, w.gt, NULL, NULL)
+        r = second_split_search(t, w.gt, NULL, NULL)
         if r < 0:
             w.oom = True
-            return 1
-        if r == 0:
-            return 1
+        if r <= 0:
+            found = 1
+            break
+    if f.mays != mays_stack:
+        free(f.mays)
+    return found
+
+
+cdef int fours_alloc(const Tab *t, Fours *f, uint16_t *mays_stack, uint8_t *size_stack) noexcept nogil:
+    """Point f's arrays at the caller's stack buffers (SPLIT_STACK_CATS long) when the categories fit,
+    else at one heap block (the caller frees f.mays when it is not ``mays_stack``); -1 out of memory."""
+    f.mays = mays_stack
+    f.size = size_stack
+    if t.n_cat > SPLIT_STACK_CATS:
+        f.mays = <uint16_t *>malloc(t.n_cat * (sizeof(uint16_t) + sizeof(uint8_t)))
+        if f.mays == NULL:
+            return -1
+        f.size = <uint8_t *>(f.mays + t.n_cat)
     return 0
 
 
-cdef inline int complete_four(uint16_t m) noexcept nogil:
-    """1 when a category with members ``m`` on the board (bit i: tile i) deals a complete off-board
-    four: exactly four tiles, not one group's (a board's own category holds exactly its group)."""
-    return fc_popcount64(m) == ITEMS and m != 0xF and m != 0xF0 and m != 0xF00 and m != 0xF000
-
-
-cdef int repair(const Tab *t, int32_t *gt, int32_t *order, const int32_t *off) noexcept nogil:
-    """Swap drawn tiles ``gt`` for spares of their group until they deal at most DECOY_FOURS_CAP
-    complete off-board fours, at most REPAIRS swaps; ``order`` holds each group's shuffled exclusive
-    codes (group g at off[g]..off[g+1], its four first, its spares after). 0, or -1 out of memory.
+cdef void repair(const Tab *t, Fours *f, int32_t *gt, int32_t *order, const int32_t *off) noexcept nogil:
+    """Swap drawn tiles ``gt`` (``f`` their complete fours) for spares of their group until they deal
+    at most DECOY_FOURS_CAP complete off-board fours, at most REPAIRS swaps; ``order`` holds each
+    group's shuffled exclusive codes (group g at off[g]..off[g+1], its four first, its spares after).
     The twin: flagcore.reference.connections._repair, whose docstring states the choice."""
-    cdef uint16_t mays_stack[SPLIT_STACK_CATS]
-    cdef uint16_t *mays = fit_masks(t, gt, mays_stack)
     cdef int32_t spare[4]
-    cdef int32_t hits[16]
-    cdef int i, k, c, g, j, x, y, step, count = 0, best_i, best_j, best_delta, delta, last, W = t.W
+    cdef int i, k, c, g, j, x, y, step, best_i, best_j, best_delta, delta, out, last, n
     cdef uint16_t m, bit
-    if mays == NULL:
-        return -1
-    for c in range(t.n_cat):
-        count += complete_four(mays[c])
     for g in range(TIERS):
         spare[g] = off[g] + ITEMS
     for step in range(REPAIRS):
-        if count <= DECOY_FOURS_CAP:
-            break
-        for i in range(16):
-            hits[i] = 0
-        for c in range(t.n_cat):
-            m = mays[c]
-            if complete_four(m):
-                for i in range(16):
-                    hits[i] += (m >> i) & 1
+        if f.count <= DECOY_FOURS_CAP:
+            return
         best_i = -1
         for i in range(16):
-            if spare[i >> 2] < off[(i >> 2) + 1] and (best_i < 0 or hits[i] > hits[best_i]):
+            if spare[i >> 2] < off[(i >> 2) + 1] and (best_i < 0 or f.hits[i] > f.hits[best_i]):
                 best_i = i
         if best_i < 0:
-            break
+            return
         i = best_i
         g = i >> 2
         x = gt[i]
         bit = <uint16_t>(1 << i)
+        # a swap's change of the count: what taking x out does (once, for every spare), then what
+        # putting y in does, where a category that holds both (bit i set) gives back x's part
+        out = 0
+        # (a category of fewer than 3 or more than 5 members is no complete four before or after)
+        for k in range(t.code_fit_off[x], t.code_fit_off[x + 1]):
+            c = t.code_fit_flat[k]
+            n = f.size[c]
+            if n == ITEMS or n == ITEMS + 1:
+                m = f.mays[c]
+                out += complete_four(<uint16_t>(m & ~bit), n - 1) - complete_four(m, n)
         best_j = -1
         best_delta = 0
         last = spare[g] + REPAIR_TRIES
@@ -519,17 +609,17 @@ cdef int repair(const Tab *t, int32_t *gt, int32_t *order, const int32_t *off) n
             last = off[g + 1]
         for j in range(spare[g], last):
             y = order[j]
-            delta = 0
-            for k in range(t.code_fit_off[x], t.code_fit_off[x + 1]):
-                c = t.code_fit_flat[k]
-                if not has_bit(t.fits + <Py_ssize_t>c * W, y):
-                    m = mays[c]
-                    delta += complete_four(<uint16_t>(m & ~bit)) - complete_four(m)
+            delta = out
             for k in range(t.code_fit_off[y], t.code_fit_off[y + 1]):
                 c = t.code_fit_flat[k]
-                if not has_bit(t.fits + <Py_ssize_t>c * W, x):
-                    m = mays[c]
-                    delta += complete_four(<uint16_t>(m | bit)) - complete_four(m)
+                n = f.size[c]
+                if n < ITEMS - 1 or n > ITEMS + 1:
+                    continue
+                m = f.mays[c]
+                if m & bit:
+                    delta += complete_four(m, n) - complete_four(<uint16_t>(m & ~bit), n - 1)
+                else:
+                    delta += complete_four(<uint16_t>(m | bit), n + 1) - complete_four(m, n)
             if best_j < 0 or delta < best_delta:
                 best_j = j
                 best_delta = delta
@@ -537,15 +627,8 @@ cdef int repair(const Tab *t, int32_t *gt, int32_t *order, const int32_t *off) n
         order[best_j] = order[spare[g]]
         order[spare[g]] = y
         spare[g] += 1
-        for k in range(t.code_fit_off[x], t.code_fit_off[x + 1]):
-            mays[t.code_fit_flat[k]] &= <uint16_t>~bit
-        for k in range(t.code_fit_off[y], t.code_fit_off[y + 1]):
-            mays[t.code_fit_flat[k]] |= bit
+        fours_swap(t, f, i, x, y)
         gt[i] = y
-        count += best_delta
-    if mays != mays_stack:
-        free(mays)
-    return 0
 
 
 cdef int cover(const int32_t *bcat, const uint16_t *bmask, const int32_t *boff, int covered, int depth,
@@ -578,37 +661,19 @@ cdef int cover(const int32_t *bcat, const uint16_t *bmask, const int32_t *boff, 
     return 0
 
 
-cdef uint16_t *fit_masks(const Tab *t, const int32_t *gt, uint16_t *stack) noexcept nogil:
-    """Per category, which of the 16 tiles ``gt`` its fit set holds (bit i: gt[i]), from the tiles'
-    per-code lists: in ``stack`` (SPLIT_STACK_CATS long) when the categories fit, else on the heap
-    (the caller frees a result that is not ``stack``); NULL out of memory."""
-    cdef int i, k
-    cdef uint16_t *mays = stack
-    if t.n_cat > SPLIT_STACK_CATS:
-        mays = <uint16_t *>malloc(t.n_cat * sizeof(uint16_t))
-        if mays == NULL:
-            return NULL
-    memset(mays, 0, t.n_cat * sizeof(uint16_t))
-    for i in range(16):
-        for k in range(t.code_fit_off[gt[i]], t.code_fit_off[gt[i] + 1]):
-            mays[t.code_fit_flat[k]] |= <uint16_t>(1 << i)
-    return mays
-
-
 cdef int decoy_fours_count(const Tab *t, const int32_t *gt) noexcept nogil:
     """The complete off-board fours of the 16 tiles ``gt`` (group g at 4g..4g+3): categories whose
     fit set holds exactly four of them, not all of one group (``complete_four``); -1 out of memory.
     The twin: flagcore.reference.connections._decoy_fours."""
-    cdef int c, n = 0
     cdef uint16_t mays_stack[SPLIT_STACK_CATS]
-    cdef uint16_t *mays = fit_masks(t, gt, mays_stack)
-    if mays == NULL:
+    cdef uint8_t size_stack[SPLIT_STACK_CATS]
+    cdef Fours f
+    if fours_alloc(t, &f, mays_stack, size_stack) < 0:
         return -1
-    for c in range(t.n_cat):
-        n += complete_four(mays[c])
-    if mays != mays_stack:
-        free(mays)
-    return n
+    fours_init(t, gt, &f)
+    if f.mays != mays_stack:
+        free(f.mays)
+    return f.count
 
 
 cdef int second_split_search(const Tab *t, const int32_t *gt, int32_t *out_cats, int32_t *out_masks) noexcept nogil:
@@ -1086,6 +1151,40 @@ def decoy_fours(Prepared prep not None, group_tiles):
     if rc < 0:
         raise MemoryError("connections: out of memory")
     return rc
+
+
+def repair_draw(Prepared prep not None, orders):
+    """The leaf's repair of one draw: ``orders`` holds each group's codes (its four first, then its
+    spares in order; four groups, distinct code indices). Returns (the 16 tiles after the repair,
+    group g at 4g..4g+3; the complete off-board fours they deal) (the twin's docstring)."""
+    cdef int32_t gt[16]
+    cdef int32_t off[5]
+    cdef int32_t[::1] flat
+    cdef uint16_t mays_stack[SPLIT_STACK_CATS]
+    cdef uint8_t size_stack[SPLIT_STACK_CATS]
+    cdef Fours f
+    cdef int g, j, rc
+    groups = [[int(x) for x in order] for order in orders]
+    codes = [x for order in groups for x in order]
+    if (len(groups) != TIERS or any(len(order) < ITEMS for order in groups) or len(set(codes)) != len(codes)
+            or not all(0 <= x < prep.tab.n_codes for x in codes)):
+        raise ValueError("repair_draw: orders must be four lists of at least 4 distinct code indices")
+    flat = np.asarray(codes, dtype=np.int32)
+    off[0] = 0
+    for g in range(TIERS):
+        off[g + 1] = off[g] + len(groups[g])
+        for j in range(ITEMS):
+            gt[g * ITEMS + j] = flat[off[g] + j]
+    with nogil:
+        rc = fours_alloc(&prep.tab, &f, mays_stack, size_stack)
+        if rc == 0:
+            fours_init(&prep.tab, gt, &f)
+            repair(&prep.tab, &f, gt, &flat[0], off)
+            if f.mays != mays_stack:
+                free(f.mays)
+    if rc < 0:
+        raise MemoryError("connections: out of memory")
+    return [gt[j] for j in range(16)], f.count
 
 
 def search_categories(Prepared prep not None, order_flat, order_off):

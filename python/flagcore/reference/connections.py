@@ -134,7 +134,7 @@ from .rng import Rng, shuffle
 
 # + the layout names
 __all__ = ["EVENT_KINDS", "REASONS", "prepare", "search_board", "search_categories", "search_many", "search_one"]
-__all__ += ["decoy_fours", "second_split"]
+__all__ += ["decoy_fours", "repair_draw", "second_split"]
 # the difficulty model: its kernel (connections_model) and the search it steers
 __all__ += ["ModelPrepared", "board_model", "prepare_model", "search_board_model", "search_many_model"]
 
@@ -338,17 +338,21 @@ class _Search:
     def leaf(self) -> bool:
         """Four categories found: draw each group's four from its exclusive codes and the decoy, up to
         REDRAWS times, until the sixteen tiles deal at most DECOY_FOURS_CAP complete off-board fours
-        (``decoy_fours``) and split into four fours in no other way (``second_split``); False (the
-        search moves on) when no draw does."""
+        (``_Fours``: counted once per draw, kept through the repair's swaps and the decoy's) and split
+        into four fours in no other way (``second_split``); False (the search moves on) when no draw
+        does."""
         sources = [self.exclusive(c) for c in self.cats]
         for _ in range(REDRAWS):
             orders = [shuffle(sources[g], self.rng) for g in range(TIERS)]
             groups = [order[:ITEMS] for order in orders]
-            _repair(self.p, orders, groups)
+            fours = _Fours(self.p, [x for four in groups for x in four])
+            _repair(fours, orders, groups)
             drawn = [list(four) for four in groups]
             decoy_info = _decoy(self.rng, self.decoy, sources, groups)
-            tiles = [x for four in groups for x in four]
-            if _decoy_fours(self.p, tiles) <= DECOY_FOURS_CAP and not _split(self.p, tiles):
+            g, removed, added = decoy_info
+            if g >= 0:
+                fours.swap(g * ITEMS + groups[g].index(added), removed, added)
+            if fours.count <= DECOY_FOURS_CAP and not _split(self.p, [x for four in groups for x in four]):
                 self.sources, self.drawn, self.groups, self.decoy_info = sources, drawn, groups, decoy_info
                 return True
         return False
@@ -372,63 +376,97 @@ def _complete(mask: int) -> int:
     return 1 if mask.bit_count() == ITEMS and mask not in GROUP_MASKS else 0
 
 
-def _repair(prep: Prepared, orders: list[list[int]], groups: list[list[int]]) -> None:
+class _Fours:
+    """The complete off-board fours of a draw's sixteen tiles, kept as its tiles change (the core's
+    ``Fours``): each category's members on the board (``masks``, bit i: tile i, from the tiles'
+    per-code lists), per tile the complete fours that hold it (``hits``), and how many (``count``).
+    A swap of one tile touches only the categories of the two codes it swaps."""
+
+    __slots__ = ("code_fits", "masks", "hits", "count")
+
+    def __init__(self, prep: Prepared, tiles: Sequence[int]) -> None:
+        self.code_fits = prep.code_fits
+        masks: dict[int, int] = {}
+        for i, x in enumerate(tiles):
+            for c in self.code_fits[x]:
+                masks[c] = masks.get(c, 0) | (1 << i)
+        self.masks = masks
+        self.hits = [0] * (TIERS * ITEMS)
+        self.count = 0
+        for m in masks.values():
+            if _complete(m):
+                self._tally(m, 1)
+
+    def _tally(self, mask: int, sign: int) -> None:
+        self.count += sign
+        for i in range(TIERS * ITEMS):
+            if mask >> i & 1:
+                self.hits[i] += sign
+
+    def _set(self, c: int, mask: int) -> None:
+        old = self.masks.get(c, 0)
+        if _complete(old):
+            self._tally(old, -1)
+        if _complete(mask):
+            self._tally(mask, 1)
+        self.masks[c] = mask
+
+    def swap(self, i: int, x: int, y: int) -> None:
+        """Tile i changes from code x to code y (a category that holds both is set twice and ends as it was)."""
+        bit = 1 << i
+        for c in self.code_fits[x]:
+            self._set(c, self.masks[c] & ~bit)
+        for c in self.code_fits[y]:
+            self._set(c, self.masks.get(c, 0) | bit)
+
+    def taken_out(self, i: int, x: int) -> int:
+        """How the count changes when tile i (code x) leaves the board."""
+        bit = 1 << i
+        return sum(_complete(m & ~bit) - _complete(m) for m in (self.masks[c] for c in self.code_fits[x]))
+
+    def put_in(self, i: int, y: int) -> int:
+        """With tile i taken out, how the count changes when code y takes its place: a category that
+        holds both codes (bit i set) gives back what taking the old one out changed."""
+        bit, delta = 1 << i, 0
+        for c in self.code_fits[y]:
+            m = self.masks.get(c, 0)
+            delta += _complete(m) - _complete(m & ~bit) if m & bit else _complete(m | bit) - _complete(m)
+        return delta
+
+
+def _repair(fours: _Fours, orders: list[list[int]], groups: list[list[int]]) -> None:
     """Swap drawn tiles for spare ones of their group until the draw deals at most DECOY_FOURS_CAP
-    complete off-board fours, at most REPAIRS swaps (no Rng draw: the spares are the rest of each
-    group's shuffled order, ``orders[g][4:]``, taken in that order).
+    complete off-board fours (``fours``: the draw's, kept up to date), at most REPAIRS swaps (no Rng
+    draw: the spares are the rest of each group's shuffled order, ``orders[g][4:]``, taken in that
+    order).
 
     A swap takes out the tile that most of the complete fours hold (the first such tile, in group
     order, whose group has spares left) and puts in the one of its group's next REPAIR_TRIES
     spares that leaves the fewest complete fours (the first of them on a tie); a spare tried and
     not taken stays a spare. Redrawing all sixteen until the cap holds took about 170 draws a trivia
     board (2% of first draws met it); with the repair a trivia board costs about 4x less on the twin."""
-    fits = prep.code_fits
-    fit_sets = prep.fit_sets
-    masks: dict[int, int] = {}
-    tiles = [x for four in groups for x in four]
-    for i, x in enumerate(tiles):
-        for c in fits[x]:
-            masks[c] = masks.get(c, 0) | (1 << i)
-    count = sum(_complete(m) for m in masks.values())
     spare = [ITEMS] * TIERS
     for _ in range(REPAIRS):
-        if count <= DECOY_FOURS_CAP:
+        if fours.count <= DECOY_FOURS_CAP:
             return
-        hits = [0] * (TIERS * ITEMS)
-        for m in masks.values():
-            if _complete(m):
-                for i in range(TIERS * ITEMS):
-                    hits[i] += m >> i & 1
         movable = [i for i in range(TIERS * ITEMS) if spare[i // ITEMS] < len(orders[i // ITEMS])]
         if not movable:
             return
+        hits = fours.hits
         i = max(movable, key=lambda i: (hits[i], -i))
-        g, x, bit = i // ITEMS, tiles[i], 1 << i
+        g, x = i // ITEMS, groups[i // ITEMS][i % ITEMS]
         order = orders[g]
+        out = fours.taken_out(i, x)
         best_j, best_delta = -1, 0
         for j in range(spare[g], min(spare[g] + REPAIR_TRIES, len(order))):
-            y = order[j]
-            delta = 0
-            for c in fits[x]:
-                if y not in fit_sets[c]:
-                    m = masks[c]
-                    delta += _complete(m & ~bit) - _complete(m)
-            for c in fits[y]:
-                if x not in fit_sets[c]:
-                    m = masks.get(c, 0)
-                    delta += _complete(m | bit) - _complete(m)
+            delta = out + fours.put_in(i, order[j])
             if best_j < 0 or delta < best_delta:
                 best_j, best_delta = j, delta
         y = order[best_j]
         order[spare[g]], order[best_j] = order[best_j], order[spare[g]]
         spare[g] += 1
-        for c in fits[x]:
-            masks[c] &= ~bit
-        for c in fits[y]:
-            masks[c] = masks.get(c, 0) | bit
-        tiles[i] = y
+        fours.swap(i, x, y)
         groups[g][i % ITEMS] = y
-        count += best_delta
 
 
 def _decoy(rng: Rng, decoy: bool, sources: list[list[int]], groups: list[list[int]]) -> list[int]:
@@ -496,11 +534,27 @@ def _decoy_fours(prep: Prepared, group_tiles: Sequence[int]) -> int:
     the board deals no complete four; one whose four are a group's tiles is that group under
     another label (guessing it is guessing the group). A board's own categories are of that kind
     (no tile fits another group), so the count needs no list of them."""
-    may: dict[int, int] = {}
-    for i, x in enumerate(group_tiles):
-        for c in prep.code_fits[x]:
-            may[c] = may.get(c, 0) | (1 << i)
-    return sum(1 for m in may.values() if m.bit_count() == ITEMS and m not in GROUP_MASKS)
+    return _Fours(prep, group_tiles).count
+
+
+def repair_draw(prep: Prepared, orders: Any) -> tuple[list[int], int]:
+    """The leaf's repair of one draw (``_repair``): ``orders`` holds each group's codes, its four
+    first, then its spares in the order the repair takes them (four groups, distinct code indices,
+    at least four each). Returns (the 16 tiles after the repair, group g at 4g..4g+3; the complete
+    off-board fours they deal)."""
+    groups = [[int(x) for x in order] for order in orders]
+    codes = [x for order in groups for x in order]
+    if (
+        len(groups) != TIERS
+        or any(len(order) < ITEMS for order in groups)
+        or len(set(codes)) != len(codes)
+        or not all(0 <= x < prep.n_codes for x in codes)
+    ):
+        raise ValueError("repair_draw: orders must be four lists of at least 4 distinct code indices")
+    fours = [order[:ITEMS] for order in groups]
+    state = _Fours(prep, [x for four in fours for x in four])
+    _repair(state, groups, fours)
+    return [x for four in fours for x in four], state.count
 
 
 def second_split(prep: Prepared, group_tiles: Any) -> list[tuple[int, int]]:
