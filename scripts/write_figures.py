@@ -218,6 +218,11 @@ def year() -> str:
             lambda r, s: f"{r['shown']['family_repeat_within_1']} / {r['shown']['family_more_than_twice_in_7']}",
         ),
         row("days with a decoy four of a label of the past 7 days", lambda r, s: str(r["shown"]["decoy_days"])),
+        row("... a complete one (the cap of step 4c)", lambda r, s: str(r["shown"]["complete_decoy_days"])),
+        row(
+            "complete decoy fours a board (mean / max)",
+            lambda r, s: "{mean:g} / {max}".format(**r["shown"]["decoy_fours"]),
+        ),
         row(
             "rule-ambiguous boards, boards breaking an arguable membership",
             lambda r, s: f"{r['boards_rule_ambiguous']}, {r['boards_breaking_arguable']}",

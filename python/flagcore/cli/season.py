@@ -284,6 +284,8 @@ _ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
     ),
     ("7-day windows with a family 3 or more times", lambda f: str(f["shown"]["family_more_than_twice_in_7"])),
     ("days with a decoy four of a label of the past 7 days", lambda f: str(f["shown"]["decoy_days"])),
+    ("... a complete one (step 4c)", lambda f: str(f["shown"]["complete_decoy_days"])),
+    ("complete decoy fours a board (mean / max)", lambda f: "{mean:g} / {max}".format(**f["shown"]["decoy_fours"])),
     ("same label and four flags within 180 days", lambda f: str(f["shown"]["groups"]["same_four_within_180"])),
     ("... within a year, pool of 6 or more", lambda f: str(f["shown"]["groups"]["same_four_within_year_pool_6"])),
     (

@@ -14,7 +14,9 @@ figures, counted over a span of boards (one a day, in order):
 - days holding a family of the day before; days whose 7-day window holds a family 3 or more times;
 - days holding a decoy four of a label of the past 7 days: four tiles, from two groups or more,
   that a category of that identity (not on the board) names exactly (every tile that certainly
-  fits it is among them, each fits it certainly or arguably).
+  fits it is among them, each fits it certainly or arguably); and days holding a *complete* one
+  (the category's fit set holds exactly those four tiles: the decoy fours a daily caps, step 4c
+  of connections.daily), with the complete off-board fours a board deals (mean, max).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def shown_figures(boards: list[Any], cats: dict[str, Any], turns: list[int]) -> 
         "family_more_than_twice_in_7": _crowded_weeks(families),
         "tiers": _identity_gaps(boards, cats, turns),
         "groups": _group_rule(boards, cats),
-        "decoy_days": _decoy_days(boards, cats),
+        **_decoy_days(boards, cats),
         "families": _family_table(families),
     }
 
@@ -103,26 +105,37 @@ def _group_rule(boards: list[Any], cats: dict[str, Any]) -> dict[str, int]:
     }
 
 
-def _decoy_days(boards: list[Any], cats: dict[str, Any]) -> int:
-    """Days holding a decoy four of a label identity shown in the past 7 days (module docstring)."""
+def _decoy_days(boards: list[Any], cats: dict[str, Any]) -> dict[str, Any]:
+    """Days holding a decoy four (a complete one) of a label identity shown in the past 7 days,
+    and the complete off-board fours per board (module docstring)."""
     by_identity: dict[str, list[Any]] = collections.defaultdict(list)
     for cat in cats.values():
         by_identity[cat.identity].append(cat)
-    out = 0
+    out = complete = 0
+    per_board = []
     for j, b in enumerate(boards):
         shown = {cats[g.category_id].identity for d in boards[max(0, j - WEEK) : j] for g in d.groups}
         own = {g.category_id for g in b.groups}
         tiles = set(b.tiles)
         group_of = {code: k for k, g in enumerate(b.groups) for code in g.codes}
-        out += any(
-            _is_decoy(cat, tiles, group_of) for identity in shown for cat in by_identity[identity] if cat.id not in own
-        )
-    return out
+        recent = [cat for identity in shown for cat in by_identity[identity] if cat.id not in own]
+        out += any(_is_decoy(cat, tiles, group_of) for cat in recent)
+        complete += any(_is_complete(cat, tiles, group_of) for cat in recent)
+        per_board.append(sum(_is_complete(cat, tiles, group_of) for cat in cats.values()))
+    fours = {"mean": round(sum(per_board) / max(1, len(per_board)), 2), "max": max(per_board, default=0)}
+    return {"decoy_days": out, "complete_decoy_days": complete, "decoy_fours": fours}
 
 
 def _is_decoy(cat: Any, tiles: set[str], group_of: dict[str, int]) -> bool:
     fit = tiles & (cat.pool | cat.arguable)
     return len(fit) >= 4 and len(tiles & cat.certain) <= 4 and len({group_of[x] for x in fit}) >= 2
+
+
+def _is_complete(cat: Any, tiles: set[str], group_of: dict[str, int]) -> bool:
+    """Whether the category's fit set holds exactly four tiles, from two groups or more (a board's
+    own category holds its group's four: one group)."""
+    fit = tiles & (cat.pool | cat.arguable)
+    return len(fit) == 4 and len({group_of[x] for x in fit}) >= 2
 
 
 def _family_table(families: list[list[str]]) -> dict[str, dict[str, Any]]:

@@ -13,7 +13,10 @@ module each (their docstrings say how):
 3. :mod:`.search`: the fixed search over the day's preferred order, the plan first, a complete
    fallback order after it (what the last LOOKBACK days took, from their first drafts, last).
 4. :mod:`.members`: a category's use picks its four flags (a walk of 4-subsets for a small pool,
-   a shuffled order for a large one), so a return keeps at most 2 of the previous four.
+   a shuffled order for a large one), so a return keeps at most 2 of the previous four;
+   :mod:`.fours` (4b) draws them again where the sixteen tiles split a second way, and from
+   version 3 :mod:`.decoys` (4c) repairs them to at most three decoy fours, none of a label the
+   week before showed (either may give the day other categories).
 5. :mod:`.tiles`: the Board, its tiles shuffled by the Rng of ``season:MODE:YYYY-MM-DD``, no
    decoy, coloured by the difficulty model.
 

@@ -161,6 +161,20 @@ def _pool_members(s: Schedule, c: int, u: int, taken: int, off_plan: bool) -> li
     return four
 
 
+def _nearest_turn(s: Schedule, c: int, i: int) -> tuple[int, int] | None:
+    """(the day, the use index) of category c's turn nearest day i, or None; kept for a day off
+    c's turns (a repair of step 4c reads c's members many times a day, and turns() is dear)."""
+    u_own = own_turn(s, c, i)  # most days: the day is c's turn (what turns() would find, cheaper)
+    if u_own is not None:
+        return i, u_own
+    hit = s.memo.get(("nearest turn", c, i))
+    if hit is None:
+        hit = s.memo.put(
+            ("nearest turn", c, i), min(turns(s, c, i), key=lambda du: (abs(du[0] - i), du[1]), default=None)
+        )
+    return hit  # type: ignore[no-any-return]
+
+
 def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> list[int]:
     """The four codes category c gets on day i, from its exclusive codes (see the module docstring).
 
@@ -170,11 +184,7 @@ def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> lis
         taken = exclusive
     else:
         taken = s.fit_mask[c] & ~sum(1 << x for x in s.certain[c] if x in exclusive)
-    u_own = own_turn(s, c, i)  # most days: the day is c's turn (what turns() would find, cheaper)
-    if u_own is not None:
-        near: tuple[int, int] | None = (i, u_own)
-    else:
-        near = min(turns(s, c, i), key=lambda du: (abs(du[0] - i), du[1]), default=None)
+    near = _nearest_turn(s, c, i)
     if near is None:  # never placeable: cannot happen on a board; kept total for a hand-made library
         return sorted(x for x in s.certain[c] if not taken >> x & 1)[:ITEMS]
     day, u = near

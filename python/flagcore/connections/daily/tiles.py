@@ -15,6 +15,7 @@ from ...library import Library
 from ...ratings.colouring import rated_model, recolour
 from ..board import Board, Group, frozen_from_fields
 from ..difficulty import colour_by_model, model_tables
+from .decoys import capped_fours
 from .fours import day_fours
 from .search import daily_categories
 from .state import TIERS, Schedule
@@ -36,7 +37,10 @@ def made(s: Schedule, i: int) -> Made:
 
 
 def _make_board(s: Schedule, i: int) -> Made:
-    (cats, planned, counters), fours, redrawn = day_fours(s, i, daily_categories(s, i))
+    if s.version >= 3:  # step 4c: the decoy fours capped, none of a label of the week before
+        (cats, planned, counters), fours, redrawn = capped_fours(s, i)
+    else:
+        (cats, planned, counters), fours, redrawn = day_fours(s, i, daily_categories(s, i))
     day = _days.date_of(i).isoformat()
     groups: list[Group] = []
     tiles: list[str] = []
@@ -57,7 +61,7 @@ def _make_board(s: Schedule, i: int) -> Made:
         "off_plan_tiers": [g for g in range(TIERS) if cats[g] != planned[g]],
         "moves_tried": counters[0],
         "backtracks": counters[1],
-        "split_redraw": redrawn,  # step 4b: 0 the members as drawn, 1 another draw, 2 other categories
+        "split_redraw": redrawn,  # steps 4b-c: 0 the members as drawn, 1 another draw, 2 other categories
         "decoy_applied": False,
         "ambiguous_tiles": 0,
         "arguable_tiles": 0,
