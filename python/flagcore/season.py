@@ -82,24 +82,27 @@ def match(items: list[T], first_day: int, fits: Callable[[T, int], int]) -> list
     day_of_item = [-1] * n
     item_of_day = [-1] * n
 
-    def augment(x: int, seen: list[bool]) -> bool:
-        for d in prefs[x]:
-            if not seen[d]:
-                seen[d] = True
-                if item_of_day[d] < 0 or augment(item_of_day[d], seen):
-                    item_of_day[d] = x
-                    day_of_item[x] = d
-                    return True
-        return False
-
     for x in range(n):
-        augment(x, [False] * n)
+        _augment(x, [False] * n, prefs, item_of_day, day_of_item)
     free_days = iter(d for d in range(n) if item_of_day[d] < 0)
     for x in range(n):
         if day_of_item[x] < 0:
             d = next(free_days)
             item_of_day[d] = x
     return [items[item_of_day[d]] for d in range(n)]
+
+
+def _augment(x: int, seen: list[bool], prefs: list[list[int]], item_of_day: list[int], day_of_item: list[int]) -> bool:
+    """:func:`match`'s augmenting path from item x (a function of its own, not a closure: a
+    recursive closure holds itself through its cell, a reference cycle per call)."""
+    for d in prefs[x]:
+        if not seen[d]:
+            seen[d] = True
+            if item_of_day[d] < 0 or _augment(item_of_day[d], seen, prefs, item_of_day, day_of_item):
+                item_of_day[d] = x
+                day_of_item[x] = d
+                return True
+    return False
 
 
 def best_match(items: list[T], first_day: int, fits: Callable[[T, int], int]) -> list[T]:

@@ -597,23 +597,28 @@ def _split(prep: Prepared, group_tiles: Sequence[int]) -> list[tuple[int, int]]:
         for extra in itertools.combinations(free, ITEMS - must.bit_count()):
             mask = must | sum(1 << i for i in extra)
             buckets[(mask & -mask).bit_length() - 1].append((c, mask))
-    real = {0xF << (ITEMS * g) for g in range(TIERS)}
     chosen: list[tuple[int, int]] = []
+    return chosen if _cover(buckets, chosen, 0) else []
 
-    def cover(covered: int) -> bool:
-        if covered == FULL:
-            return any(mask not in real for _, mask in chosen)
-        low = (~covered & (covered + 1)).bit_length() - 1
-        for c, mask in buckets[low]:
-            if mask & covered or any(c == d for d, _ in chosen):
-                continue
-            chosen.append((c, mask))
-            if cover(covered | mask):
-                return True
-            chosen.pop()
-        return False
 
-    return chosen if cover(0) else []
+def _cover(buckets: list[list[tuple[int, int]]], chosen: list[tuple[int, int]], covered: int) -> bool:
+    """_split's depth-first search from the tiles in ``covered`` (a function of its own, not a
+    closure: a recursive closure holds itself through its cell, a reference cycle per call that a
+    serving worker's collector, run rarely (flagcore.web.ops), would have to find)."""
+    if covered == FULL:
+        return any(mask not in _REAL_GROUPS for _, mask in chosen)
+    low = (~covered & (covered + 1)).bit_length() - 1
+    for c, mask in buckets[low]:
+        if mask & covered or any(c == d for d, _ in chosen):
+            continue
+        chosen.append((c, mask))
+        if _cover(buckets, chosen, covered | mask):
+            return True
+        chosen.pop()
+    return False
+
+
+_REAL_GROUPS = frozenset(0xF << (ITEMS * g) for g in range(TIERS))  # the board's own four masks
 
 
 def search_categories(prep: Prepared, order_flat: Any, order_off: Any) -> tuple[int, list[int], list[int]]:
