@@ -67,6 +67,7 @@ assert stubs == compiled, f"stubs {stubs} != compiled modules {compiled}"
 assert "flagcore/py.typed" in names
 assert len(svgs) >= 190, len(svgs)
 assert {"countries.json", "flag_tags.json", "categories.json", "names.json", "signatures.json"} <= set(data), data
+assert "flagcore/connections/daily/published.json.gz" in names, "no published dailies"
 assert not bad, bad
 assert {"flagcore/fonts/DejaVuSans.ttf", "flagcore/fonts/LICENSE-DejaVu.txt"} <= set(names), "bundled font"
 EOF

@@ -80,6 +80,13 @@ def test_the_shipped_ratings_and_their_history_are_installed() -> None:
         assert (PACKAGE / "ratings" / name).read_bytes() == (source / name).read_bytes(), name
 
 
+def test_the_published_dailies_are_installed() -> None:
+    """connections/daily/published.json.gz (the published dailies, docs/season.md): a wheel without
+    it would deal none of the dailies before 2027-02-01."""
+    name = Path("connections") / "daily" / "published.json.gz"
+    assert (PACKAGE / name).read_bytes() == (ROOT / "python" / "flagcore" / name).read_bytes()
+
+
 def test_no_build_sources_are_installed() -> None:
     found = sorted(str(p.relative_to(PACKAGE)) for pattern in BUILD_SOURCES for p in PACKAGE.rglob(pattern))
     assert not found

@@ -27,6 +27,10 @@ new day's board. Everything random is
 the twins' mulberry32 and every step is a
 function of (date, mode, library), so both twins and every machine give the same board. A library
 with other categories gives another schedule, for every day.
+
+The published days (schedule versions 1 and 2, before 2027-02-01) of the public schedule and the
+bundled library are stored instead (:mod:`.published`): ``daily`` returns them as they were dealt,
+whatever the flags data in use.
 """
 
 from __future__ import annotations
@@ -74,6 +78,10 @@ def daily(
     ratings: None, or a flagcore.ratings.Ratings (docs/ratings.md): the same categories and
     tiles, coloured by learned difficulty; kept per day and ratings, so a day's board does not
     change while the server runs.
+
+    A published day (before 2027-02-01) with no key and the bundled library is the stored board
+    (connections.daily.published), coloured as stored for the ratings that coloured it; with a key
+    or another library every day is computed (docs/season.md, "Published dailies are stored").
     """
     i = _season.day_index(date)
     s = schedule(library, mode, key, version_of(i))  # a day keeps the version it was first scheduled by

@@ -34,6 +34,7 @@ recent label names, and which tiles to swap, are read from the schedule's fit se
 from __future__ import annotations
 
 from ..._connections_layout import DECOY_FOURS_CAP
+from . import published
 from .build import schedule
 from .fours import Fours, day_fours, has_split, other_categories, others_fit
 from .members import members
@@ -149,11 +150,13 @@ def _settle(s: Schedule, i: int) -> Settled:
 
 def shown_before(s: Schedule, i: int) -> set[int]:
     """The label identities the WEEK days before day i show (their settled categories; a day of
-    an earlier version: its board's)."""
+    an earlier version: its board's, a published one's as stored)."""
     shown: set[int] = set()
     for j in range(max(0, i - WEEK), i):
         if version_of(j) == s.version:
             cats = settled(s, j)[0][0]
+        elif j < published.END and published.public(s):  # a published day: its stored board's
+            cats = published.categories(s, j)
         else:
             old = schedule(s.library, s.mode, s.season_key, version_of(j))
             cats = day_fours(old, j, daily_categories(old, j))[0][0]

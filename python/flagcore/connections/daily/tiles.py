@@ -15,6 +15,7 @@ from ...library import Library
 from ...ratings.colouring import rated_model, recolour
 from ..board import Board, Group, frozen_from_fields
 from ..difficulty import colour_by_model, model_tables
+from . import published
 from .decoys import capped_fours
 from .fours import day_fours
 from .search import daily_categories
@@ -24,7 +25,10 @@ Made = tuple[Board, list[int], list[int]]  # (the Board, its groups' category in
 
 
 def board_of_day(s: Schedule, i: int) -> Board:
-    """The scheduled Board of day i before the model's colours (its groups in search-tier order)."""
+    """The scheduled Board of day i before the model's colours (its groups in search-tier order);
+    a published day's as stored (published.py)."""
+    if published.stores(s, i):
+        return published.plain_board(s.mode, i)
     return made(s, i)[0]
 
 
@@ -74,23 +78,58 @@ def _make_board(s: Schedule, i: int) -> Made:
 
 def coloured_board(s: Schedule, i: int, library: Library | None, ratings: Any = None) -> Board:
     """Day i's Board coloured by the difficulty model (what a player sees), kept; with ``ratings``
-    (a flagcore.ratings.Ratings) coloured by learned difficulty instead (docs/ratings.md)."""
+    (a flagcore.ratings.Ratings) coloured by learned difficulty instead (docs/ratings.md). A
+    published day's as stored, where the file holds its colouring (published.py)."""
+    stored = published.stores(s, i)
     if ratings is not None:
         ratings = ratings.for_day(_days.date_of(i))  # a refit never recolours a published daily
         board = s.memo.get(("rated", ratings.digest, i))
         if board is None:
-            plain, cats, code_indices = made(s, i)
-            rm = rated_model(s.impl, library, s.mode, ratings)
-            raw = s.impl.board_model(rm.mt.prepared, code_indices, cats)
-            board = s.memo.put(("rated", ratings.digest, i), recolour(colour_by_model(plain, rm.mt, cats, raw), rm))
+            board = published.coloured_board(s.mode, i, ratings.digest) if stored else None
+            if board is None:
+                board = _rated(s, i, library, ratings, stored)
+            board = s.memo.put(("rated", ratings.digest, i), board)
         return board  # type: ignore[no-any-return]
+    if stored:
+        return published.model_board(s.mode, i)
     board = s.memo.get(("coloured", i))
     if board is None:
-        # the plain board is not kept as well: a day is asked for coloured, and fewer objects kept
-        # a day means fewer garbage collections (board_of_day and ratings keep theirs)
-        plain, cats, code_indices = s.memo.get(("board", i)) or _make_board(s, i)
-        # coloured(board, library) without its checks: the schedule made the board and knows its indices
-        mt = model_tables(s.impl, library, s.mode)
-        raw = s.impl.board_model(mt.prepared, code_indices, cats)
-        board = s.memo.put(("coloured", i), colour_by_model(plain, mt, cats, raw))
+        board = s.memo.put(("coloured", i), _model_coloured(s, i, library))
     return board  # type: ignore[no-any-return]
+
+
+def _model_coloured(s: Schedule, i: int, library: Library | None) -> Board:
+    # the plain board is not kept as well: a day is asked for coloured, and fewer objects kept
+    # a day means fewer garbage collections (board_of_day and ratings keep theirs)
+    plain, cats, code_indices = s.memo.get(("board", i)) or _make_board(s, i)
+    # coloured(board, library) without its checks: the schedule made the board and knows its indices
+    mt = model_tables(s.impl, library, s.mode)
+    raw = s.impl.board_model(mt.prepared, code_indices, cats)
+    return colour_by_model(plain, mt, cats, raw)
+
+
+def _rated(s: Schedule, i: int, library: Library | None, ratings: Any, stored: bool) -> Board:
+    """Day i's Board coloured by ``ratings`` through the library in use: a published day's stored
+    groups where the library still holds their categories and flags (else its stored model colours)."""
+    if not stored:
+        return computed(s, i, library, ratings)
+    found = published.indices(s, i)
+    if found is None:
+        return published.model_board(s.mode, i)
+    return _recoloured(s, library, ratings, published.plain_board(s.mode, i), *found)
+
+
+def computed(s: Schedule, i: int, library: Library | None, ratings: Any = None) -> Board:
+    """Day i's Board coloured as coloured_board colours it, always computed (never the stored
+    one): scripts/write_published_dailies.py. ``ratings``: those of the day (``for_day``)."""
+    if ratings is None:
+        return _model_coloured(s, i, library)
+    return _recoloured(s, library, ratings, *made(s, i))
+
+
+def _recoloured(
+    s: Schedule, library: Library | None, ratings: Any, plain: Board, cats: Any, code_indices: Any
+) -> Board:
+    rm = rated_model(s.impl, library, s.mode, ratings)
+    raw = s.impl.board_model(rm.mt.prepared, code_indices, cats)
+    return recolour(colour_by_model(plain, rm.mt, cats, raw), rm)
