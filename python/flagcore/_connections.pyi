@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,16 @@ def search_board(prep: Prepared, state: int, seed: int | str, legacy: bool, deco
 def second_split(prep: Prepared, group_tiles: Any) -> list[tuple[int, int]]: ...
 def decoy_fours(prep: Prepared, group_tiles: Any) -> int: ...
 def repair_draw(prep: Prepared, orders: Any) -> tuple[list[int], int]: ...
+def repair_members(
+    prep: Prepared,
+    readers: Sequence[tuple[Any, ...]],
+    taken: Sequence[int],
+    recent: Any,
+    fours: Sequence[Sequence[int]],
+    left: Sequence[int],
+    repairs: int,
+    tries: int,
+) -> tuple[list[list[int]], list[int]] | None: ...
 def search_categories(
     prep: Prepared, order_flat: npt.NDArray[np.int32], order_off: npt.NDArray[np.int32]
 ) -> tuple[int, list[int], list[int]]: ...

@@ -16,7 +16,7 @@ types them where it returns them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -139,6 +139,18 @@ class ConnectionsEngine(Protocol):
     def search_categories(self, prep: Any, order_flat: I32, order_off: I32, /) -> tuple[int, list[int], list[int]]: ...
     def second_split(self, prep: Any, group_tiles: Any, /) -> list[tuple[int, int]]: ...
     def decoy_fours(self, prep: Any, group_tiles: Any, /) -> int: ...
+    def repair_members(
+        self,
+        prep: Any,
+        readers: Sequence[tuple[Any, ...]],
+        taken: Sequence[int],
+        recent: Any,
+        fours: Sequence[Sequence[int]],
+        left: Sequence[int],
+        repairs: int,
+        tries: int,
+        /,
+    ) -> tuple[list[list[int]], list[int]] | None: ...
     def prepare_model(
         self,
         tables: Any,

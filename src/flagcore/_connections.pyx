@@ -1231,3 +1231,6 @@ def search_categories(Prepared prep not None, order_flat, order_off):
 
 # The difficulty model of a board (its twin: flagcore.reference.connections_model).
 include "connections_model.pxi"
+
+# The greedy repair of a scheduled day's members (its twin: flagcore.reference.daily_repair).
+include "daily_repair.pxi"

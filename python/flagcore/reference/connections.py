@@ -834,3 +834,10 @@ def search_many_model(
         ambiguous[i], arguable[i] = amb, arg
         simpler = [1 if mp.simpler[raw[1][g]] is not None and groups[g][1] == 0 else 0 for g in order]
         model[i] = [k, t, pair, *(groups[g][3] for g in order), *order, *simpler]
+
+
+# The daily's greedy repair (step 4c of flagcore.connections.daily), a module of its own: it reads
+# _Fours and _split above, so it is imported last.
+from .daily_repair import repair_members  # noqa: E402
+
+__all__ += ["repair_members"]

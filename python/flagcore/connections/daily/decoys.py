@@ -50,7 +50,7 @@ from ..._connections_layout import DECOY_FOURS_CAP
 from . import published
 from .build import schedule
 from .fours import Fours, day_fours, has_split, other_categories, others_fit
-from .members import members
+from .members import members, reader
 from .search import Found, daily_categories, first_draft
 from .state import ITEMS, TIERS, WEEK, Schedule, version_of
 
@@ -127,26 +127,14 @@ def repair(s: Schedule, i: int, cats: list[int], recent: list[int], start: Draw 
     """Day i's members for ``cats`` repaired to no fault by the greedy repair (module docstring), or None.
 
     ``recent``: the categories whose complete fours the board must not deal (none: the cap alone);
-    ``start``: the repair to go on from (None: the members of step 4)."""
+    ``start``: the repair to go on from (None: the members of step 4). The loop is the engine's
+    ``repair_members`` (the twin: flagcore.reference.daily_repair), each group's members read
+    from its ``reader`` (members.py)."""
     taken = others_fit(s, cats)
-    cur, kept = start if start is not None else _start(s, i, cats, taken)
-    left = list(kept)  # per group, the codes left out (they stay out: a repair ends)
-    faults = _faults(s, cur, recent)
-    read: dict[tuple[int, int], list[int]] = {}  # (group, codes left out): the four its members read
-    for _ in range(REPAIRS):
-        if faults == 0:
-            return cur, tuple(left)
-        best: tuple[int, Fours, int, int] | None = None
-        for tried, g, out in _swaps(s, i, cats, taken, read, cur, left, recent):
-            f = _faults(s, tried, recent)
-            if best is None or f < best[0]:
-                best = (f, tried, g, out)
-                if f == 0:  # none can do better (ties keep the first)
-                    break
-        if best is None:  # every group's codes used up
-            return None
-        faults, cur, g, left[g] = best
-    return (cur, tuple(left)) if faults == 0 else None
+    cur, left = start if start is not None else _start(s, i, cats, taken)
+    readers = [reader(s, c, i) for c in cats]
+    done = s.impl.repair_members(s.prepared, readers, taken, recent, cur, left, REPAIRS, TRIES)
+    return None if done is None else (done[0], tuple(done[1]))
 
 
 def wide_repair(s: Schedule, i: int, cats: list[int], recent: list[int], starts: list[Draw]) -> Draw | None:

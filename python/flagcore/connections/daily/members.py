@@ -16,12 +16,15 @@ import itertools
 from collections.abc import Container
 from typing import Any
 
+import numpy as np
+
 from ... import season as _season
 from ..._impl import core
 from .state import ITEMS, Schedule
 from .turns import own_turn, turns, uses_in_a_year
 
 WALK_MAX = 10  # pools up to this size deal their 4-subsets in a walk (C(10, 4) = 210 groups)
+RING, WALK = 0, 1  # the kinds of a reader (``reader``)
 
 Walk = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
 
@@ -191,3 +194,33 @@ def members(s: Schedule, c: int, i: int, exclusive: Container[int] | int) -> lis
     if len(s.certain[c]) <= WALK_MAX:
         return walk_members(s, c, u, taken, day != i)
     return _pool_members(s, c, u, taken, day != i)
+
+
+def reader(s: Schedule, c: int, i: int) -> tuple[Any, ...]:
+    """What ``members(s, c, i, taken)`` reads, as data for the engine's ``repair_members`` (its
+    twin, flagcore.reference.daily_repair, says how a reader reads): ``members(s, c, i, taken)``
+    is ``read_four(reader(s, c, i), taken)`` for every bit set ``taken``."""
+    near = _nearest_turn(s, c, i)
+    if near is None:  # never placeable (a hand-made library): its codes in order
+        return (RING, _codes_array(s, ("sorted", c), sorted(s.certain[c])), 0, 0)
+    day, u = near
+    if len(s.certain[c]) <= WALK_MAX:
+        subsets, _, order = walk(s, c)
+        entries = s.memo.get(("walk entries", c))
+        if entries is None:
+            window, rest = _offsets(s, c, len(subsets))
+            rows = np.array([[order[k] for k in sub] for sub in subsets], dtype=np.int32)
+            entries = s.memo.put(("walk entries", c), (rows, np.array(window, np.int32), np.array(rest, np.int32)))
+        return (WALK, *entries, u, day != i)
+    seq, start = member_ring(s, c, u)
+    if day != i:
+        start = (start + ITEMS // 2) % len(seq)
+    lap = u // max(1, len(seq) // ITEMS)  # member_ring's lap of use u: its order's key
+    return (RING, _codes_array(s, ("lap array", c, lap), seq), start, intended(s, c, u - 1))
+
+
+def _codes_array(s: Schedule, key: tuple[Any, ...], codes: Any) -> Any:
+    hit = s.memo.get(key)
+    if hit is None:
+        hit = s.memo.put(key, np.array(codes, dtype=np.int32))
+    return hit

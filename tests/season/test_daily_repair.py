@@ -1,0 +1,130 @@
+"""The daily's greedy repair as a kernel (issue 35): ``repair_members`` of both twins, and the
+members' readers it reads (connections/daily/members.py ``reader``).
+
+A reader is members() as data: the twin's ``read_four`` of a category's reader must read what
+``members`` reads for every set of codes skipped (hypothesis, both pool kinds, days on and off a
+category's turns). The compiled loop is held to the twin's on the bundled schedules' own draws,
+with random categories of recent labels and codes left out (hypothesis); a repaired draw has no
+fault by the engines' own counts; bad input raises ValueError in both.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flagcore import _connections as compiled
+from flagcore._connections_layout import DECOY_FOURS_CAP
+from flagcore.connections.daily import schedule
+from flagcore.connections.daily.decoys import REPAIRS, TRIES, complete_fours
+from flagcore.connections.daily.fours import others_fit
+from flagcore.connections.daily.members import WALK_MAX, members, reader
+from flagcore.connections.daily.search import daily_categories
+from flagcore.connections.tables import tables_for
+from flagcore.reference import connections as ref
+from flagcore.reference.daily_repair import read_four
+
+V3 = 396  # schedule version 3's first day (days from the epoch)
+MODES = ("flags", "trivia")
+
+
+def _schedule(mode: str):
+    s = schedule(None, mode, None, 3)
+    if s.impl is not compiled:  # FLAGCORE_IMPL=python: the twins are compared directly here
+        pytest.skip("the compiled engine's schedule")
+    return s
+
+
+def _case(mode: str, day: int):
+    s = _schedule(mode)
+    cats = daily_categories(s, V3 + day)[0]
+    return s, V3 + day, cats, others_fit(s, cats)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(MODES), st.integers(0, 700), st.integers(0, 3), st.integers(0, 2**32 - 1), st.booleans())
+def test_a_reader_reads_what_members_reads(mode, day, g, seed, elsewhere):
+    s, i, cats, taken = _case(mode, day)
+    c = cats[g]
+    if elsewhere:  # a day off c's turns (its nearest turn's use, read off the plan)
+        i += random.Random(seed).randrange(1, 40)
+    rng = random.Random(seed)
+    pool = sorted(s.certain[c])
+    for _ in range(8):
+        skip = taken[g] | sum(1 << x for x in rng.sample(pool, rng.randrange(0, len(pool) + 1)))
+        assert read_four(reader(s, c, i), skip) == members(s, c, i, skip)
+
+
+def test_readers_of_both_kinds_are_met():
+    """The sample above meets small pools (walks) and large ones (rings) in both modes."""
+    for mode in MODES:
+        s = _schedule(mode)
+        kinds = {len(s.certain[c]) <= WALK_MAX for d in range(0, 60) for c in daily_categories(s, V3 + d)[0]}
+        assert kinds == {True, False}, mode
+
+
+def _both(mode: str, *args):
+    out = []
+    for impl in (compiled, ref):
+        _, prep = tables_for(impl, None, mode)
+        out.append(impl.repair_members(prep, *args))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(MODES), st.integers(0, 700), st.integers(0, 2**32 - 1), st.integers(0, 12), st.integers(0, 3))
+def test_the_twins_repair_alike(mode, day, seed, n_recent, n_left):
+    s, i, cats, taken = _case(mode, day)
+    rng = random.Random(seed)
+    others = [c for c in range(len(s.fit_mask)) if c not in cats]
+    recent = sorted(rng.sample(others, n_recent))
+    left = [0] * 4
+    for g in rng.sample(range(4), n_left):  # codes left out before, as a repair gone on from leaves them
+        spare = sorted(s.certain[cats[g]])
+        left[g] = sum(1 << x for x in rng.sample(spare, min(len(spare) // 3, 3)))
+    readers = [reader(s, c, i) for c in cats]
+    start = [read_four(readers[g], taken[g] | left[g]) for g in range(4)]
+    if any(len(f) < 4 for f in start):
+        return
+    for repairs, tries in ((REPAIRS, TRIES), (3, 2)):
+        fast, twin = _both(mode, readers, taken, recent, start, left, repairs, tries)
+        assert fast == twin
+        if fast is not None:
+            fours, _ = fast
+            tiles = [x for f in fours for x in f]
+            assert compiled.decoy_fours(s.prepared, tiles) <= DECOY_FOURS_CAP
+            assert compiled.second_split(s.prepared, tiles) == []
+            assert complete_fours(s, fours, recent) == []
+
+
+def test_the_repair_is_met_on_hard_days():
+    """Some drawn days need swaps (a left-out code in the result), some stay as drawn, some fail."""
+    seen = set()
+    for mode in MODES:
+        for day in range(0, 120):
+            s, i, cats, taken = _case(mode, day)
+            readers = [reader(s, c, i) for c in cats]
+            start = [members(s, c, i, taken[g]) for g, c in enumerate(cats)]
+            recent = [c for c in range(len(s.fit_mask)) if c not in cats][::7]
+            fast, twin = _both(mode, readers, taken, recent, start, [0] * 4, REPAIRS, TRIES)
+            assert fast == twin
+            seen.add("failed" if fast is None else "swapped" if any(fast[1]) else "as drawn")
+    assert seen == {"failed", "swapped", "as drawn"}
+
+
+@pytest.mark.parametrize("impl", [compiled, ref], ids=["compiled", "python"])
+def test_bad_input_raises(impl):
+    s, i, cats, taken = _case("flags", 10)
+    _, prep = tables_for(impl, None, "flags")
+    readers = [reader(s, c, i) for c in cats]
+    start = [members(s, c, i, taken[g]) for g, c in enumerate(cats)]
+    good = (readers, taken, [], start, [0] * 4, REPAIRS, TRIES)
+    with pytest.raises(ValueError):
+        impl.repair_members(prep, readers[:3], *good[1:])
+    with pytest.raises(ValueError):
+        impl.repair_members(prep, readers, taken, [10**6], *good[3:])
+    with pytest.raises(ValueError):
+        impl.repair_members(prep, readers, taken, [], [start[0][:3], *start[1:]], *good[4:])
