@@ -411,7 +411,7 @@ def run_block(
     try:
         reqs = requests_for(base)
         rounds: dict[str, list[tuple[dict, dict, dict]]] = {}
-        for name in ENDPOINTS:
+        for name in args.endpoints:
             path, body = reqs[name]
             for _ in range(args.rounds):
                 get_noop = wrk(base, "/api/noop", None, args, scratch, proc.pid)
@@ -428,7 +428,7 @@ def run_block(
         stop(proc)
 
 
-def direct_costs(repeat: int = 5, requests: int = 2000) -> dict[str, float]:
+def direct_costs(endpoints: tuple[str, ...] = ENDPOINTS, repeat: int = 5, requests: int = 2000) -> dict[str, float]:
     """CPU µs per request of each endpoint (and the no-op) called directly on the ASGI app in this
     process, with no HTTP server: web_inprocess.py's requests and timing (the same requests as
     the load run), ``repeat`` interleaved rounds of ``requests`` each, the median. The app is
@@ -446,7 +446,7 @@ def direct_costs(repeat: int = 5, requests: int = 2000) -> dict[str, float]:
     settle(os.getpid())
 
     async def measure() -> dict[str, list[float]]:
-        times: dict[str, list[float]] = {name: [] for name in ("no-op", *ENDPOINTS)}
+        times: dict[str, list[float]] = {name: [] for name in ("no-op", *endpoints)}
         for _ in range(repeat):
             for name in times:
                 times[name].append(await time_endpoint(app, makers[name], requests))
@@ -582,7 +582,7 @@ def endpoint_rows(
 ) -> list[str]:
     """The table rows of one server and worker count (run_block's rounds; ``direct``: direct_costs)."""
     rows = []
-    for name in ENDPOINTS:
+    for name in rounds:
         runs = rounds[name]
         ratios = [r["rps"] / own["rps"] for _, own, r in runs]
         to_get = statistics.median(r["rps"] / g["rps"] for g, _, r in runs)
@@ -597,8 +597,8 @@ def endpoint_rows(
             f"| {to_get:.0%} | {med['cpu_us']:.0f} ({noop_cpu:.0f}) | {direct[name]:.0f} | {bound:.2f}x "
             f"| {med['waited'] * 1000:.0f} |"
         )
-    get_rps = [g["rps"] for name in ENDPOINTS for g, _, _ in rounds[name]]
-    get_wait = statistics.median(g["waited"] for name in ENDPOINTS for g, _, _ in rounds[name])
+    get_rps = [g["rps"] for name in rounds for g, _, _ in rounds[name]]
+    get_wait = statistics.median(g["waited"] for name in rounds for g, _, _ in rounds[name])
     rows.append(
         f"| {server} | {workers} | no-op (GET), every round | {statistics.median(get_rps):,.0f} "
         f"({min(get_rps):,.0f}-{max(get_rps):,.0f}) | | | 100% | 100% | | {direct['no-op']:.0f} | "
@@ -618,9 +618,17 @@ def main() -> None:
     parser.add_argument("--stores", default="", help="also the bound guess with these stores, e.g. none,sqlite,redis")
     parser.add_argument("--skip-endpoints", action="store_true", help="only the store run")
     parser.add_argument(
+        "--endpoints",
+        default=",".join(ENDPOINTS),
+        help=f"the endpoints to measure beside the no-op, comma-separated (default {','.join(ENDPOINTS)})",
+    )
+    parser.add_argument(
         "--write-docs", metavar="PATH", help="also write the tables into PATH's marked block (docs/performance.md)"
     )
     args = parser.parse_args()
+    args.endpoints = tuple(args.endpoints.split(","))
+    if unknown := set(args.endpoints) - set(ENDPOINTS):
+        parser.error(f"--endpoints: unknown {', '.join(sorted(unknown))} (of {', '.join(ENDPOINTS)})")
     if not shutil.which("wrk"):
         raise SystemExit("wrk not found: apt-get install -y wrk")
     out = [
@@ -633,7 +641,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         if not args.skip_endpoints:
-            direct = direct_costs()
+            direct = direct_costs(args.endpoints)
             out.append(
                 "| server | workers | endpoint | requests/s | p50 ms | p99 ms | vs its no-op: median (range) "
                 "| vs GET no-op | server CPU µs/request (its no-op) | direct ASGI call µs | CPU / (no-op + direct) "

@@ -29,6 +29,7 @@ MAX_CODE_CHARS = 8
 MAX_BENCH_TILES = 64
 MAX_SWAPS = 1000  # a 5x3 board needs at most 14; anything near this is not a game
 _EPOCH_TEXT = EPOCH.isoformat()  # no daily before the one epoch of every daily (flagcore.days)
+_INT_SEED_DIGITS = len(str(1 << 32))  # an int seed in [0, 2^32) has at most this many digits (leading zeros aside)
 BOARD_NAMES = ("seed", "daily", "id")  # the ways a board request names its board (at most one)
 GRID_NAMES = (*GRIDS, *GRID_ALIASES)  # what a deal's "grid" may say: the engine's grids and their aliases
 DIFFICULTY_PATTERN = f"^({'|'.join(DIFFICULTY_LEVELS)}|[0-{MAX_TEMPTING}])$"  # the trace's difficulty
@@ -87,6 +88,12 @@ class BoardQuery(NamedTuple):
 def as_board_query(query: dict[str, str], latest_day: str) -> BoardQuery:
     """``GET /api/connections/board``'s query: at most one of seed, daily and id; a mode unless an
     id names it; a daily out by ``latest_day`` (today in the earliest time zone)."""
+    if len(query) == 1:  # the common request, ``?seed=<digits>``, read without the general rules' passes
+        seed = query.get("seed")
+        if seed is not None and 0 < len(seed) <= _INT_SEED_DIGITS and seed.isdigit() and seed.isascii():
+            number = int(seed)  # parse_seed_text's reading of all ASCII digits
+            if number < 1 << 32:
+                return BoardQuery("flags", seed=number)
     chosen = [k for k in BOARD_NAMES if k in query]
     if len(chosen) > 1:
         raise ApiError(400, "bad_request", f"give at most one of {', '.join(BOARD_NAMES)} (got {chosen})")

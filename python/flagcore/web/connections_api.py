@@ -44,6 +44,8 @@ STALE = (
     "(another tab or device): reload the board to continue the game where it is"
 )
 Groups = tuple[dict[str, Any], ...]
+# a new board's reply after its "daily" value: its tiles and its token (the board id)
+_TAIL = b',"tiles":[%%s],"mistakes":0,"mistakes_left":%d,"solved":[],"over":false,"token":"%%s"}' % MAX_MISTAKES
 
 
 class Prepared:
@@ -51,9 +53,15 @@ class Prepared:
     halves around its "daily" value and, from the first guess on, a new game to copy and the
     groups as JSON objects (most boards of random seeds are never guessed: these wait)."""
 
+    __slots__ = ("head", "tail", "_grading")
+
     def __init__(self, head: bytes, tail: bytes) -> None:
         self.head, self.tail = head, tail
         self._grading: tuple[ConnectionsGame, Groups] | None = None
+
+    def reply(self, daily: str | None) -> Reply:
+        """The reply to a request for this board as a new game (``daily``: the day it was asked as)."""
+        return Reply(self.head + (b"null" if daily is None else orjson.dumps(daily)) + self.tail)
 
     def play(self, board: Board, guesses: list[list[str]]) -> tuple[ConnectionsGame, Groups]:
         """A game on ``board`` after ``guesses`` (each a legal guess), and its groups by tier as JSON."""
@@ -135,10 +143,8 @@ class ConnectionsApi:
             known = self.boards.known(*game) if player is None or new_player.get() else None
             if known is None:
                 return self._stored_board(game, asked.daily, player)
-            prepared: Prepared = known.extra
-            return Reply(prepared.head + orjson.dumps(asked.daily) + prepared.tail)
-        prepared = self.boards.dealt(*game).extra
-        return Reply(prepared.head + orjson.dumps(asked.daily) + prepared.tail)
+            return known.extra.reply(asked.daily)
+        return self.boards.dealt(*game).extra.reply(asked.daily)
 
     async def _stored_board(self, game: Game, daily: str | None, player: str | None) -> Reply | dict[str, Any]:
         """``board`` with a store: the published board, and the player's game on it where it is."""
@@ -154,7 +160,7 @@ class ConnectionsApi:
                     reply["today"] = await self.plays.today(dealt.board_id, day)
                 return reply
         prepared: Prepared = dealt.extra
-        return Reply(prepared.head + orjson.dumps(daily) + prepared.tail)
+        return prepared.reply(daily)
 
     def _game_state(
         self, dealt: Dealt, game: Game, guesses: list[list[str]], player: str, version: int, daily: str | None
@@ -181,15 +187,10 @@ class ConnectionsApi:
 
     def prepare(self, board: Board, board_id: str) -> Prepared:
         """A dealt board's reply, encoded once in two halves around its "daily" value."""
-        tiles = b",".join([self.names.tile_json[c] for c in board.tiles])
-        quoted_id = b'"' + board_id.encode("ascii") + b'"'  # 13 letters and digits: nothing to escape
+        quoted_id = board_id.encode("ascii")  # 13 letters and digits: nothing to escape
         return Prepared(
-            b'{"board_id":' + quoted_id + b',"mode":"' + board.mode.encode("ascii") + b'","daily":',
-            b',"tiles":['
-            + tiles
-            + b'],"mistakes":0,"mistakes_left":%d,"solved":[],"over":false,"token":' % MAX_MISTAKES
-            + quoted_id
-            + b"}",
+            b'{"board_id":"%s","mode":"%s","daily":' % (quoted_id, board.mode.encode("ascii")),
+            _TAIL % (b",".join(map(self.names.tile_json.__getitem__, board.tiles)), quoted_id),
         )
 
     def guess(

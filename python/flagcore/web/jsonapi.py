@@ -271,6 +271,9 @@ def _query(text: str) -> dict[str, str]:
     if "%" in text or "+" in text:
         return dict(parse_qsl(text, keep_blank_values=True))
     # nothing to unquote: split directly (parse_qsl costs several times more)
+    if "&" not in text:  # one name (or none): the usual board request
+        name, _, value = text.partition("=")
+        return {name: value} if text else {}
     return {name: value for name, _, value in (pair.partition("=") for pair in text.split("&") if pair)}
 
 

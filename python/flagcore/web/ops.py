@@ -99,6 +99,10 @@ FAMILIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "board_deal_duration_seconds": ("histogram", "time to deal a Connections board, by mode", ("mode",)),
     "log_lines_dropped": ("counter", "log lines dropped because stderr did not keep up (LogWriter)", ()),
 }
+# counter -> the histogram whose count it is, by the same labels: each event is observed once (a
+# board dealt pays one dict update, not two) and the counter is read from the histogram (Metrics.figures)
+COUNTED_BY = {"boards_dealt": "board_deal_duration_seconds"}
+_COUNTERS_OF = {histogram: counter for counter, histogram in COUNTED_BY.items()}
 
 
 class RouteFigures:
@@ -176,6 +180,11 @@ class Metrics:
         """This process's counts and histograms, the requests' folded in under their families' names."""
         counts = dict(self.counts)
         histograms = {k: list(v) for k, v in self.histograms.items()}
+        for key, bins in histograms.items():
+            counter = _COUNTERS_OF.get(key[0])
+            if counter is not None:
+                counted = (counter, *key[1:])
+                counts[counted] = counts.get(counted, 0) + sum(bins[:-1])
         for route, figures in list(self.routes.items()):
             for status, n in list(figures.statuses.items()):
                 key = ("http_requests", route, str(status))
