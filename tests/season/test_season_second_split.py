@@ -23,9 +23,11 @@ from flagcore.library import load_library
 # flags/README.md's "Blind play-test of 7rx8zs"): schedule version 2 (January 2027, family
 # first), each mode's first days with stats["split_redraw"] 1 (another draw); then version 3 (from
 # 2027-02-01, families.py, its labels read in laps since 2026-12-03): its first day with 1 and its
-# first with 2 (other categories)
+# first with 2 (other categories). Since flags' families of two showings a week keep their weekdays
+# (2026-12-04), flags' first version-3 day with 1 whose first draw splits is 2027-02-04 (02-01 .. 02-03
+# redraw for another reason), and no day with 2 to 2033 has a first draw that splits: trivia's holds it
 REDRAWN = {
-    "flags": ["2027-01-28", "2027-01-29", "2027-02-27", "2030-10-24"],
+    "flags": ["2027-01-28", "2027-01-29", "2027-02-04"],
     "trivia": ["2027-01-09", "2027-01-20", "2027-02-15", "2030-08-09"],
 }
 

@@ -14,17 +14,23 @@ shows as often as it has categories, and the tiers keep it apart only inside the
    FAMILY_MAX a cycle or PER_IDENTITY per label it has; the rounded shares are made whole within
    those caps by a maximum flow (allot.py), the families' caps raised to FAMILY_MOST where a tier
    cannot fill its days within them (flags' purple).
-3. **The layout** (``Layout``): each tier's cells spread evenly over the cycle, then swaps of two
-   days' cells within a tier while they lower the rests broken (a family on two days in a row or
-   twice on one day, three times in a WEEK, two cells able to show one label within a WEEK, a
-   cell's uses closer than its labels allow within LABEL_GAP days, a day
-   short of fact groups, two cells whose categories cannot meet on a board), read cyclically: the
-   layout is the base of every cycle. Each cycle then deals about one in MIX of its middle days'
-   cells anew, tier by tier (seeded by the cycle), and repairs the rests (``Pattern.cycle``), so
-   the cells meet other cells from cycle to cycle (the same four categories every cycle would deal
-   the same four flags), while the first and last WEEK days stay the base's, so a cycle's end
-   meets the next one's start as the base's own end meets its start; then the week's rhythm: a
-   Monday's or Tuesday's cell swaps with an easier one of the weekend where no rest breaks.
+3. **The layout** (``Layout``), families first. A family of two showings a WEEK (16 uses a
+   cycle, flags' seven largest) rests only on a weekly layout, two weekdays 3 days apart
+   (``weekdays``: seven such families take weekdays i and i + 3, in the order that puts families
+   of different tiers on one weekday). Then the days are dealt in order (``deal``): each day the
+   families due that day take their cells on distinct tiers, then each other tier the cell that
+   breaks the fewest rests against the days around, the most overdue first (a cell's uses, and a
+   family's, spaced evenly from a seeded phase); then swaps of two days' cells within a tier
+   while they lower the rests broken (a family on two days in a row or twice on one day, three
+   times in a WEEK, two cells able to show one label within a WEEK, a cell's uses closer than its
+   labels allow within LABEL_GAP days, a day short of fact groups, two cells whose categories
+   cannot meet on a board), no swap moving a family off its weekdays, read cyclically: the layout
+   is the base of every cycle. Each cycle then deals its middle days anew, each cell's phase moved
+   by the cycle's stream, and repairs them (``Pattern.cycle``), so the cells meet other cells from
+   cycle to cycle (the same four categories every cycle would deal the same four flags), while
+   the first and last WEEK days stay the base's, so a cycle's end meets the next one's start as
+   the base's own end meets its start; then the week's rhythm: a Monday's or Tuesday's cell swaps
+   with an easier one of the weekend where no rest breaks.
 4. **The category of a cell's use** (``Cell.use``): a cell's uses are counted from the version's
    first day (use n = k * u + j on its j-th day of cycle k, u uses a cycle) and read its label
    identities in laps, each as often a lap as its ``label_uses`` and spread evenly in it, then the
@@ -47,6 +53,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -65,7 +72,7 @@ RARE_BELOW = 6  # a pool with fewer certain codes has few fours (turns.RARE_BELO
 RARE_CELL = 3  # a tier with this many small pools gives them one cell of their own
 LOOK_WEIGHT = 0.5  # where boards need fact groups, a look category counts this much
 PASSES = 2  # passes of a layout's repair at most (the first does nearly all the good)
-MIX = 6  # a cycle deals about one in MIX of its middle days' cells anew (then repairs the rests)
+MIX = 6  # without such families, a cycle deals about one in MIX of its middle days' cells anew (then repairs)
 CYCLES_KEPT = 64  # cycles kept per pattern (a year is 7)
 LABEL_GAP = 12  # days between two showings of a label in a tier at least (0.8 x PATTERN / PER_LABEL)
 LABEL_WEIGHT = 2  # a label again within a WEEK, against a family rest (Layout.family_cost)
@@ -156,20 +163,13 @@ class Layout:
         min_facts: int,
         days: list[list[int]],
         apart: list[list[int]],
+        due: dict[int, set[int]] | None = None,
     ) -> None:
         self.cells, self.min_facts, self.days, self.apart = cells, min_facts, days, apart
         self.fam = [cell.family for cell in cells]
         self.fact = [cell.fact for cell in cells]
+        self.due = due or {}  # per family of two showings a WEEK, its days (``weekdays``): swaps keep them
         self.families = sorted({f for f in self.fam if f >= 0})
-        self.where: dict[int, list[tuple[int, int]]] = {f: [] for f in self.families}  # (day, cell), sorted
-        for d in range(PATTERN):
-            for x in days[d]:
-                if self.fam[x] >= 0:
-                    self.where[self.fam[x]].append((d, x))
-        self.on: list[list[int]] = [[] for _ in cells]  # per cell, its days, sorted
-        for d in range(PATTERN):
-            for x in days[d]:
-                self.on[x].append(d)
         # two cells that can show one label on days a WEEK apart or less: one cell of one label,
         # or two of one family sharing a label, one of them of that label alone (a cell of more
         # labels shows them in turn: its next use shows another)
@@ -183,6 +183,19 @@ class Layout:
             for f in self.families
         }
         self.many_cells = {f: frozenset(x for x in self._of(f) if self.labels[x] > 1) for f in self.families}
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute what the layout keeps of its days: each family's days and cost, each day's cost."""
+        days = self.days
+        self.where = {f: [] for f in self.families}  # (day, cell), sorted
+        self.on = [[] for _ in self.cells]  # per cell, its days, sorted
+        for d in range(PATTERN):
+            for x in days[d]:
+                if x >= 0:
+                    self.on[x].append(d)
+                    if self.fam[x] >= 0:
+                        self.where[self.fam[x]].append((d, x))
         self.cost = {f: self.family_cost(f) for f in self.families}
         self.day_cost = [self.fact_cost(d) for d in range(PATTERN)]  # kept by keep()
 
@@ -296,6 +309,9 @@ class Layout:
         fx, fy = self.fam[x], self.fam[y]
         if fx == fy:
             return False
+        due = self.due
+        if due and ((fx in due and e not in due[fx]) or (fy in due and d not in due[fy])):
+            return False  # a family of two showings a WEEK keeps its weekdays
         day_d, day_e = list(days[d]), list(days[e])
         day_d[t], day_e[t] = y, x
         g = self.day_cost[d] + self.day_cost[e] - self.day_fact(day_d) - self.day_fact(day_e)
@@ -545,6 +561,8 @@ class Pattern:
     seed: Any  # cycle k's stream: seed(k)
     apart: list[list[int]]  # per two cells: how badly their categories meet on a board (Layout.fact_cost)
     ease: list[float]  # per cell: how readily a player sees its categories (the model's salience, mean)
+    due: dict[int, set[int]]  # the days of the families of two showings a WEEK (``weekdays``)
+    phase: tuple[float, ...]  # per cell: where in its spacing its first use falls (``deal``)
     _cycles: dict[int, Any] = field(default_factory=dict)
 
     def cycle(
@@ -558,11 +576,18 @@ class Pattern:
         days = [list(day) for day in self.base]
         rng = self.rng.Rng(self.seed(k))
         middle = range(WEEK, PATTERN - WEEK)
-        for t in range(TIERS):  # a share of the middle days' cells dealt anew, tier by tier
-            moved = [d for d in middle if rng.below(MIX) == 0]
-            for d, x in zip(moved, self.rng.shuffle([days[d][t] for d in moved], rng)):
-                days[d][t] = x
-        lay = Layout(list(self.cells), self.identity, self.min_facts, days, self.apart)
+        if self.due:  # the middle days dealt anew, each cell's phase moved by the cycle's stream
+            for d in middle:
+                days[d] = [-1] * TIERS
+        else:  # a share of the middle days' cells dealt anew, tier by tier
+            for t in range(TIERS):
+                moved = [d for d in middle if rng.below(MIX) == 0]
+                for d, x in zip(moved, self.rng.shuffle([days[d][t] for d in moved], rng)):
+                    days[d][t] = x
+        lay = Layout(list(self.cells), self.identity, self.min_facts, days, self.apart, self.due)
+        if self.due:
+            phase = [(p + rng.below(1 << 16) / (1 << 16)) % 1.0 for p in self.phase]
+            deal(lay, middle, phase, list(self.per_cycle), self.due)
         lay.repair([(d, t) for d in middle for t in range(TIERS)], middle)
         lay.rhythm(self.ease, middle)
         cell_days = [tuple(d for d in range(PATTERN) if days[d][cell.tier] == x) for x, cell in enumerate(self.cells)]
@@ -598,7 +623,7 @@ class Pattern:
     def turn(self, t: int, i: int) -> tuple[int, int]:
         """(tier t's category of day i, its use index: the uses it had before this one). A cell of
         small pools (many families) takes, from its use on, the first category whose family rests
-        beside the other cells of the days around."""
+        beside the other cells of the days around (else the first whose family is not on the day)."""
         k, p = divmod(i - self.first, PATTERN)
         days, slot, _ = self.cycle(k)
         x = days[p][t]
@@ -612,14 +637,17 @@ class Pattern:
             for u, y in enumerate(self.cycle(k + q)[0][r] if q else days[r]):
                 if self.cells[y].family >= 0 and (d or u != t):
                     near.append((d, self.cells[y].family))
+        apart = None  # the first whose family is at least not on the day itself
         for step in range(len(cell.order)):
             c, use = cell.use(n + step)
             where = [d for d, f in near if f == self.family[c]]
+            if apart is None and 0 not in where:
+                apart = c, use
             if any(-1 <= d <= 1 for d in where):
                 continue
             if all(sum(1 for d in where if w <= d < w + WEEK) <= 1 for w in range(-WEEK + 1, 1)):
                 return c, use
-        return cell.use(n)
+        return apart or cell.use(n)
 
     def turns_of(self, c: int, t: int, i: int) -> list[tuple[int, int]]:
         """(day, use index) of category c's turns in tier t nearest day i, the last before it (or on
@@ -682,20 +710,23 @@ def make_pattern(
     uses = allocate(cells, identity, certain, bool(min_facts), fact)
     phase = shuffle(list(range(len(cells))), "phase")
     days = [[-1] * TIERS for _ in range(PATTERN)]
-    for t in range(TIERS):  # each tier's cells spread evenly, a seeded phase each
-        slots = sorted(
-            ((j + phase[x] / len(cells)) / uses[x], x)
-            for x in range(len(cells))
-            if cells[x].tier == t
-            for j in range(uses[x])
-        )
-        for d, (_, x) in enumerate(slots):
-            days[d][t] = x
     apart = [[_apart(a, b, meet) for b in cells] for a in cells]
-    lay = Layout(cells, identity, min_facts, days, apart)
-    whole = range(PATTERN)
-    lay.repair(shuffle([(d, t) for d in whole for t in range(TIERS)], "repair"), whole)
     ease = [sum(salience[c] for c in cell.order) / len(cell.order) for cell in cells]
+    due = weekdays(cells, uses, shuffle(sorted({cell.family for cell in cells}), "weekdays"), ease)
+    lay = Layout(cells, identity, min_facts, days, apart, due)
+    whole = range(PATTERN)
+    phases = tuple(phase[x] / len(cells) for x in range(len(cells)))
+    if due:
+        deal(lay, whole, list(phases), uses, due)
+    else:  # each tier's cells spread evenly, a seeded phase each
+        for t in range(TIERS):
+            slots = sorted(
+                ((j + phases[x]) / uses[x], x) for x in range(len(cells)) if cells[x].tier == t for j in range(uses[x])
+            )
+            for d, (_, x) in enumerate(slots):
+                days[d][t] = x
+        lay.refresh()
+    lay.repair(shuffle([(d, t) for d in whole for t in range(TIERS)], "repair"), whole)
     lay.rhythm(ease, whole)
     assert all(sum(1 for day in days if day[cells[x].tier] == x) == uses[x] for x in range(len(cells)))
     assert ITEMS == TIERS
@@ -712,6 +743,8 @@ def make_pattern(
         lambda k: name(f"cycle|{k}"),
         apart,
         ease,
+        due,
+        phases,
     )
 
 
@@ -721,3 +754,162 @@ def _apart(a: Cell, b: Cell, meet: Any) -> int:
         return 0
     pairs = [(x, y) for x in set(a.order) for y in set(b.order)]
     return round(APART * sum(1 for x, y in pairs if not meet(x, y)) / len(pairs))
+
+
+REST_W = 64  # deal's weight of a family rest broken (a showing the day before or after, a third in a WEEK)
+CLASH_W = 16  # ... of a cell that can show the label of one shown within a WEEK (Layout.overlap)
+SAME_DAY = 64  # ... of a family twice on one day, in REST_W (above DUE_W: never while another cell can go)
+DUE_W = 1000  # ... of a family of two showings a WEEK off its weekdays (``weekdays``), or missing one
+
+
+def deal(lay: Layout, free: range, phase: list[float], uses: list[int], due: dict[int, set[int]]) -> None:
+    """Fill ``lay.days`` on the days ``free`` (the others kept; cells ``uses`` a cycle), day by day
+    in order. First the families ``due`` that day (``weekdays``): one cell each, on distinct tiers,
+    the choice of least cost; then each other tier, one at a time, the cell of least cost. A cell's
+    cost against the days dealt and kept around it, read cyclically: REST_W per family rest it
+    breaks, CLASH_W per showing of its label within a WEEK, DUE_W off its family's weekdays, plus
+    the day's own cost (``Layout.day_fact``), less how overdue it is: a cell's j-th use of the
+    cycle is due on day (j + phase) x PATTERN / its uses, its family's likewise by the family's
+    uses over the tiers (a family that falls behind in one tier catches up in another). The
+    layout's kept costs are then recomputed."""
+    cells, days, fam, overlap = lay.cells, lay.days, lay.fam, lay.overlap
+    n = PATTERN
+    kept = [d for d in range(n) if d not in free]
+    left = list(uses)
+    total: dict[int, int] = {}
+    for x, f in enumerate(fam):
+        total[f] = total.get(f, 0) + uses[x]
+    shown: dict[int, list[int]] = {f: [0] * n for f in total}  # per family, its showings per day
+    cell_on: list[list[int]] = [[] for _ in cells]
+    done = [0] * len(cells)  # uses dealt or kept before the day being dealt
+    fdone: dict[int, int] = dict.fromkeys(total, 0)
+    for d in kept:
+        for x in days[d]:
+            left[x] -= 1
+            shown[fam[x]][d] += 1
+            cell_on[x].append(d)
+            if d < free.start:
+                done[x] += 1
+                fdone[fam[x]] += 1
+    fphase = {f: min(phase[x] for x in range(len(cells)) if fam[x] == f) for f in total}
+    by_tier = [[x for x, cell in enumerate(cells) if cell.tier == t] for t in range(TIERS)]
+
+    def rests(f: int, d: int) -> int:
+        """The rests family f on day d breaks: SAME_DAY per showing that day (above any other
+        cost), one per neighbour day with one, one per WEEK window around d holding two more."""
+        if f < 0:
+            return 0
+        o = shown[f]
+        out = o[d] * SAME_DAY + (o[(d - 1) % n] > 0) + (o[(d + 1) % n] > 0)
+        near = [o[(d + j) % n] for j in range(1 - WEEK, WEEK)]
+        return out + sum(1 for w in range(WEEK) if sum(near[w : w + WEEK]) >= 2)
+
+    def clashes(x: int, d: int) -> int:
+        """Showings within a WEEK of day d of cells that can show a label of cell x (``overlap``)."""
+        row = overlap[x]
+        return sum(
+            1
+            for y in range(len(cells))
+            if row[y] and fam[y] == fam[x]
+            for e in cell_on[y]
+            if 0 < min((e - d) % n, (d - e) % n) <= WEEK
+        )
+
+    def lateness(x: int, d: int) -> float:
+        """Days cell x is behind its spacing on day d, plus its family's (twice its own: small pools)."""
+        f = fam[x]
+        late = d - (done[x] + phase[x]) * n / uses[x]
+        if f >= 0:
+            return late + d - (fdone[f] + fphase[f]) * n / total[f]
+        return 2 * late
+
+    fam_cells: dict[int, list[int]] = {}
+    for x, f in enumerate(fam):
+        fam_cells.setdefault(f, []).append(x)
+    for d in free:
+        day = [-1] * TIERS
+        taken: list[int] = []
+        mine = [f for f in sorted(due) if d in due[f]]
+        if mine:  # the families due today first: their cells on distinct tiers, the most overdue
+            best_combo: tuple[float, tuple[int, ...]] | None = None
+            options = [[x for x in fam_cells[f] if left[x] > 0] + [-1] for f in mine]
+            for combo in itertools.product(*options):
+                placed = [x for x in combo if x >= 0]
+                if len({cells[x].tier for x in placed}) < len(placed):
+                    continue
+                score = DUE_W * (len(combo) - len(placed)) + lay.day_fact(placed)
+                score += sum(REST_W * rests(fam[x], d) + CLASH_W * clashes(x, d) - lateness(x, d) for x in placed)
+                if best_combo is None or (score, combo) < best_combo:
+                    best_combo = (score, combo)
+            assert best_combo is not None
+            for x in best_combo[1]:
+                if x >= 0:
+                    day[cells[x].tier] = x
+                    taken.append(x)
+                    shown[fam[x]][d] += 1
+        while len(taken) < TIERS:
+            best = None
+            for t in range(TIERS):
+                if day[t] >= 0:
+                    continue
+                for x in by_tier[t]:
+                    if left[x] <= 0:
+                        continue
+                    f = fam[x]
+                    score = REST_W * rests(f, d) + CLASH_W * clashes(x, d) + lay.day_fact(taken + [x]) - lateness(x, d)
+                    if f in due:
+                        score += DUE_W
+                    key = (score, x)
+                    if best is None or key < best[0]:
+                        best = (key, t, x)
+            assert best is not None
+            _, t, x = best
+            day[t] = x
+            taken.append(x)
+            shown[fam[x]][d] += 1
+        for t, x in enumerate(day):
+            days[d][t] = x
+            left[x] -= 1
+            done[x] += 1
+            fdone[fam[x]] += 1
+            cell_on[x].append(d)
+    lay.refresh()
+
+
+def weekdays(cells: list[Cell], uses: list[int], order: list[int], ease: list[float]) -> dict[int, set[int]]:
+    """The days of each family of two showings a WEEK (PATTERN uses 2 x PATTERN / WEEK): its only
+    layout that rests is weekly, two weekdays 3 days apart. The i-th such family (in the order
+    that keeps families sharing a weekday in different tiers most, ties by ``order``) takes
+    weekdays i + r and i + r + 3, so each weekday holds two of seven such families; r puts the
+    easiest on Monday and Tuesday, the hardest on the weekend (``ease``: per cell, higher is
+    easier; a cycle starts on a Monday)."""
+    total: dict[int, list[int]] = {}
+    easy: dict[int, float] = {}
+    for x, cell in enumerate(cells):
+        if cell.family >= 0:
+            total.setdefault(cell.family, [0] * TIERS)[cell.tier] += uses[x]
+            easy[cell.family] = easy.get(cell.family, 0.0) + ease[x] * uses[x]
+    tight = [f for f in sorted(total, key=order.index) if sum(total[f]) * WEEK >= 2 * PATTERN]
+    if not tight or len(tight) > WEEK:
+        return {}
+
+    def clash(perm: tuple[int, ...]) -> float:
+        on: list[list[int]] = [[] for _ in range(WEEK)]
+        for i, f in enumerate(perm):
+            on[i].append(f)
+            on[(i + 3) % WEEK].append(f)
+        return sum(
+            sum(a * b for a, b in zip(total[f], total[g])) for day in on for j, f in enumerate(day) for g in day[:j]
+        )
+
+    best = min(itertools.permutations(tight[1:]), key=lambda rest: clash((tight[0], *rest)))
+    perm = (tight[0], *best)
+    sign = {0: 1, 1: 1, 5: -1, 6: -1}  # Monday and Tuesday easy, the weekend hard
+
+    def rhythm(r: int) -> float:
+        return -sum(easy[f] * sign.get((i + r + j) % WEEK, 0) for i, f in enumerate(perm) for j in (0, 3))
+
+    r = min(range(WEEK), key=lambda r: (rhythm(r), r))
+    return {
+        f: {d for d in range(PATTERN) if d % WEEK in ((i + r) % WEEK, (i + r + 3) % WEEK)} for i, f in enumerate(perm)
+    }
