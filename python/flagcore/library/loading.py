@@ -16,7 +16,15 @@ from typing import Any
 from .._args.connections import MODES, as_path
 from ..errors import LibraryError, RuleError
 from .model import Category, Library
-from .readings import ReadingIndex, Readings, alternative_readings, arguable_sets, dimensions, flag_allowed
+from .readings import (
+    ReadingIndex,
+    Readings,
+    alternative_readings,
+    arguable_sets,
+    dimensions,
+    flag_allowed,
+    kept_apart,
+)
 from .rules import Read, compile_rule, rule_reads
 from .schema import (
     ARGUABLE_COUNTRY_FIELDS,
@@ -313,6 +321,7 @@ def _categories(
         if len(pool) < 4:
             raise fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
         arguable, doubtful = arguable_sets(file, what, fits, pool, readings, row.get("arguable"), facts, index, reads)
+        _add_apart(file, what, row, pool, index, arguable)
         out.append(
             Category(
                 cid,
@@ -331,6 +340,24 @@ def _categories(
             )
         )
     return out
+
+
+def _add_apart(
+    file: Path, what: str, row: Mapping[str, Any], pool: frozenset[str], index: ReadingIndex, arguable: dict
+) -> None:
+    """Add a row's look-alikes (its ``apart``, readings.kept_apart) to its arguable codes."""
+    if "apart" not in row:
+        return
+
+    def compiled(rule: Any) -> Callable[[Mapping[str, Any]], bool]:
+        try:
+            return compile_rule(rule, ATTRIBUTE_KINDS)
+        except RuleError as exc:
+            raise fail(file, f"{what}: apart", f"rule: {exc}") from None
+
+    looks = kept_apart(file, what, row["apart"], pool, index, compiled, lambda r: rule_reads(r, ATTRIBUTE_KINDS))
+    for code, why in looks.items():
+        arguable[code] = arguable.get(code, ()) + why
 
 
 def _has_tag(tag: str) -> Callable[[Mapping[str, Any]], bool]:
@@ -364,6 +391,7 @@ def _synthetic(
             raise fail(file, what, f"pool has {len(pool)} codes ({sorted(pool)}), needs at least 4")
         hand, reads = row.get("arguable"), [("tags", tag)]  # a tag's rule reads one member of the tags
         arguable, doubtful = arguable_sets(file, what, _has_tag(tag), pool, readings, hand, tags, index, reads)
+        _add_apart(file, what, row, pool, index, arguable)
         out.append(
             Category(
                 f"tag:{tag}",

@@ -245,3 +245,25 @@ def arguable_sets(
         kept = doubtful if code in pool else out
         kept[code] = kept.get(code, ()) + (why,)
     return out, doubtful
+
+
+def kept_apart(
+    file: Path,
+    what: str,
+    apart: Any,
+    pool: frozenset[str],
+    index: ReadingIndex,
+    compile_rule: Callable[[Any], Callable[[Mapping[str, Any]], bool]],
+    reads: Callable[[Any], Iterable[Hashable]],
+) -> dict[str, tuple[str, ...]]:
+    """A category's look-alikes (its ``apart``: ``{"where": rule, "reason": "..."}``): the codes
+    outside its pool that fit ``where`` under their main reading or another, each with the reason.
+    They are arguable codes of the category, so none is dealt on a board that shows its label: a
+    fifth flag that only a detail of the label keeps out (the colour of a crescent, "nothing
+    else") is never its decoy. ``compile_rule`` and ``reads`` compile a rule and give what it reads."""
+    at = f"{what}: apart"
+    if not isinstance(apart, dict) or set(apart) != {"where", "reason"}:
+        raise fail(file, at, "must be an object with exactly 'where' (a rule) and 'reason'")
+    why = reason_text(file, f"{at}: reason", apart["reason"])
+    fits = compile_rule(apart["where"])
+    return {code: (why,) for code in sorted(index.fitting(fits, reads(apart["where"])) - pool)}

@@ -53,8 +53,8 @@ DERIVED_FIELDS: dict[str, str] = {
     "tags": "set",
 }
 ATTRIBUTE_KINDS: dict[str, str] = {**COUNTRY_FIELDS, **DERIVED_FIELDS}
-CATEGORY_KEYS = {"id", "label", "tier", "modes", "where", "codes", "note", "arguable", "family"}
-SYNTHETIC_KEYS = {"tag", "label", "tier", "modes", "note", "arguable", "family"}
+CATEGORY_KEYS = {"id", "label", "tier", "modes", "where", "codes", "note", "arguable", "family", "apart"}
+SYNTHETIC_KEYS = {"tag", "label", "tier", "modes", "note", "arguable", "family", "apart"}
 # the simpler labels an idle clause shows are the difficulty model's data (its "simpler" per category id)
 SHOWN_FILE = "difficulty.json"
 FLAG_KEYS = {"colours", "stripes", "stars", "features"}
