@@ -45,6 +45,16 @@ def repair_members(
     repairs: int,
     tries: int,
 ) -> tuple[list[list[int]], list[int]] | None: ...
+def wide_repair_members(
+    prep: Prepared,
+    readers: Sequence[tuple[Any, ...]],
+    taken: Sequence[int],
+    recent: Any,
+    starts: Sequence[tuple[Any, Any]],
+    beam: int,
+    steps: int,
+    tries: int,
+) -> tuple[list[list[int]], list[int]] | None: ...
 def search_categories(
     prep: Prepared, order_flat: npt.NDArray[np.int32], order_off: npt.NDArray[np.int32]
 ) -> tuple[int, list[int], list[int]]: ...

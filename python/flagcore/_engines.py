@@ -151,6 +151,18 @@ class ConnectionsEngine(Protocol):
         tries: int,
         /,
     ) -> tuple[list[list[int]], list[int]] | None: ...
+    def wide_repair_members(
+        self,
+        prep: Any,
+        readers: Sequence[tuple[Any, ...]],
+        taken: Sequence[int],
+        recent: Any,
+        starts: Sequence[tuple[Any, Any]],
+        beam: int,
+        steps: int,
+        tries: int,
+        /,
+    ) -> tuple[list[list[int]], list[int]] | None: ...
     def prepare_model(
         self,
         tables: Any,

@@ -26,7 +26,7 @@ Rng draws in C without the GIL:
 """
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, malloc, realloc, free
-from libc.string cimport memset, memcpy
+from libc.string cimport memcmp, memset, memcpy
 from mulberry32 cimport fc_mulberry32_next, fc_mulberry32_below, fc_shuffle_i32
 from connections_search cimport (Tab, Work, ITEMS, TIERS, EW, DECOY_BELOW, REDRAWS, DECOY_FOURS_CAP,
                                  REPAIRS, REPAIR_TRIES, STATUS_OK, STATUS_NO_BOARD, R_TAG_ON_BOARD, R_TOO_FEW_AVAILABLE, R_TOO_FEW_PICKABLE, R_TOO_FEW_EXCLUSIVE,

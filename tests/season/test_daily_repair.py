@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from flagcore import _connections as compiled
 from flagcore._connections_layout import DECOY_FOURS_CAP
 from flagcore.connections.daily import schedule
-from flagcore.connections.daily.decoys import REPAIRS, TRIES, complete_fours
+from flagcore.connections.daily.decoys import BEAM, BEAM_STEPS, REPAIRS, TRIES, complete_fours
 from flagcore.connections.daily.fours import others_fit
 from flagcore.connections.daily.members import WALK_MAX, members, reader
 from flagcore.connections.daily.search import daily_categories
@@ -66,12 +66,19 @@ def test_readers_of_both_kinds_are_met():
         assert kinds == {True, False}, mode
 
 
-def _both(mode: str, *args):
+def _both(mode: str, *args, wide: bool = False):
     out = []
     for impl in (compiled, ref):
         _, prep = tables_for(impl, None, mode)
-        out.append(impl.repair_members(prep, *args))
+        out.append((impl.wide_repair_members if wide else impl.repair_members)(prep, *args))
     return out
+
+
+def _no_fault(s, fours, recent):
+    tiles = [x for f in fours for x in f]
+    assert compiled.decoy_fours(s.prepared, tiles) <= DECOY_FOURS_CAP
+    assert compiled.second_split(s.prepared, tiles) == []
+    assert complete_fours(s, fours, recent) == []
 
 
 @settings(max_examples=40, deadline=None)
@@ -93,11 +100,7 @@ def test_the_twins_repair_alike(mode, day, seed, n_recent, n_left):
         fast, twin = _both(mode, readers, taken, recent, start, left, repairs, tries)
         assert fast == twin
         if fast is not None:
-            fours, _ = fast
-            tiles = [x for f in fours for x in f]
-            assert compiled.decoy_fours(s.prepared, tiles) <= DECOY_FOURS_CAP
-            assert compiled.second_split(s.prepared, tiles) == []
-            assert complete_fours(s, fours, recent) == []
+            _no_fault(s, fast[0], recent)
 
 
 def test_the_repair_is_met_on_hard_days():
@@ -115,6 +118,50 @@ def test_the_repair_is_met_on_hard_days():
     assert seen == {"failed", "swapped", "as drawn"}
 
 
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(MODES),
+    st.integers(0, 700),
+    st.integers(0, 2**32 - 1),
+    st.integers(5, 40),
+    st.integers(1, 4),
+    st.integers(0, 3),
+    st.integers(1, 3),
+)
+def test_the_twins_widen_alike(mode, day, seed, n_recent, beam, steps, tries):
+    """A small beam (the twin is slow), from the drawn members and a draw a greedy repair left."""
+    s, i, cats, taken = _case(mode, day)
+    rng = random.Random(seed)
+    recent = sorted(rng.sample([c for c in range(len(s.fit_mask)) if c not in cats], n_recent))
+    readers = [reader(s, c, i) for c in cats]
+    drawn = [members(s, c, i, taken[g]) for g, c in enumerate(cats)]
+    starts = [(drawn, [0] * 4)]
+    other = compiled.repair_members(s.prepared, readers, taken, [], drawn, [0] * 4, REPAIRS, TRIES)
+    if other is not None:
+        starts.append(other)
+    fast, twin = _both(mode, readers, taken, recent, starts, beam, steps, tries, wide=True)
+    assert fast == twin
+    if fast is not None:
+        _no_fault(s, fast[0], recent)
+
+
+def test_the_wide_repair_clears_what_the_greedy_one_leaves():
+    """At the schedule's own width, on drawn days with many recent labels: the beam clears days the
+    greedy repair does not, the twins alike."""
+    cleared = 0
+    for day in range(0, 60, 3):
+        s, i, cats, taken = _case("trivia", day)
+        recent = [c for c in range(len(s.fit_mask)) if c not in cats][::5]
+        readers = [reader(s, c, i) for c in cats]
+        drawn = [members(s, c, i, taken[g]) for g, c in enumerate(cats)]
+        if compiled.repair_members(s.prepared, readers, taken, recent, drawn, [0] * 4, REPAIRS, TRIES):
+            continue
+        fast, twin = _both("trivia", readers, taken, recent, [(drawn, [0] * 4)], BEAM, BEAM_STEPS, TRIES, wide=True)
+        assert fast == twin
+        cleared += fast is not None
+    assert cleared
+
+
 @pytest.mark.parametrize("impl", [compiled, ref], ids=["compiled", "python"])
 def test_bad_input_raises(impl):
     s, i, cats, taken = _case("flags", 10)
@@ -128,3 +175,5 @@ def test_bad_input_raises(impl):
         impl.repair_members(prep, readers, taken, [10**6], *good[3:])
     with pytest.raises(ValueError):
         impl.repair_members(prep, readers, taken, [], [start[0][:3], *start[1:]], *good[4:])
+    with pytest.raises(ValueError):
+        impl.wide_repair_members(prep, readers, taken, [], [], BEAM, BEAM_STEPS, TRIES)

@@ -838,6 +838,6 @@ def search_many_model(
 
 # The daily's greedy repair (step 4c of flagcore.connections.daily), a module of its own: it reads
 # _Fours and _split above, so it is imported last.
-from .daily_repair import repair_members  # noqa: E402
+from .daily_repair import repair_members, wide_repair_members  # noqa: E402
 
-__all__ += ["repair_members"]
+__all__ += ["repair_members", "wide_repair_members"]

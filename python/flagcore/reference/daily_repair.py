@@ -26,7 +26,7 @@ step); at most ``repairs`` steps. Returns (the fours, ``left``) of a draw with n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .._connections_layout import DECOY_FOURS_CAP
@@ -75,6 +75,50 @@ def _faults(prep: Prepared, tiles: list[int], recent: Sequence[int]) -> tuple[in
     return (n if n or not _split(prep, tiles) else 1), fours
 
 
+def _swaps(
+    prep: Prepared,
+    readers: Sequence[Reader],
+    taken: Sequence[int],
+    recent: list[int],
+    cur: list[list[int]],
+    left: list[int],
+    tries: int,
+) -> Iterator[tuple[list[list[int]], int, int]]:
+    """The draws one step tries from ``cur`` (module docstring), in order, each as (its fours, the
+    group swapped, that group's codes left out)."""
+    state = _Fours(prep, [x for four in cur for x in four])
+    hits = list(state.hits) if state.count > DECOY_FOURS_CAP else [0] * (TIERS * ITEMS)
+    for c in recent:
+        m = state.masks.get(c, 0)
+        if _complete(m):
+            for i in range(TIERS * ITEMS):
+                hits[i] += m >> i & 1
+    for i in sorted(range(TIERS * ITEMS), key=lambda i: (-hits[i], i // ITEMS, cur[i // ITEMS][i % ITEMS])):
+        g = i // ITEMS
+        out = left[g] | 1 << cur[g][i % ITEMS]
+        for _ in range(tries):
+            four = read_four(readers[g], taken[g] | out)
+            if len(four) < ITEMS:
+                break
+            yield [*cur[:g], four, *cur[g + 1 :]], g, out
+            for y in four:  # the next try reads past the codes this one read
+                if y not in cur[g]:
+                    out |= 1 << y
+
+
+def _checked(
+    prep: Prepared, readers: Sequence[Reader], taken: Sequence[int], recent: Any, fours: Any, left: Any
+) -> tuple[list[int], list[list[int]], list[int]]:
+    recent = [int(c) for c in recent]
+    cur = [[int(x) for x in four] for four in fours]
+    left = [int(v) for v in left]
+    if len(readers) != TIERS or len(taken) != TIERS or len(cur) != TIERS or len(left) != TIERS:
+        raise ValueError("repair_members: four readers, taken sets, fours and left-out sets")
+    if any(len(four) != ITEMS for four in cur) or not all(0 <= c < len(prep.fits) for c in recent):
+        raise ValueError("repair_members: four codes a group, recent holds category indices")
+    return recent, cur, left
+
+
 def repair_members(
     prep: Prepared,
     readers: Sequence[Reader],
@@ -87,45 +131,59 @@ def repair_members(
 ) -> tuple[list[list[int]], list[int]] | None:
     """The greedy repair of a day's draw (module docstring): ``taken[g]``, the codes group g never
     takes (the other groups' fit sets, a bit set); (the fours, the codes left out) or None."""
-    recent = [int(c) for c in recent]
-    cur = [[int(x) for x in four] for four in fours]
-    left = [int(v) for v in left]
-    if len(readers) != TIERS or len(taken) != TIERS or len(cur) != TIERS or len(left) != TIERS:
-        raise ValueError("repair_members: four readers, taken sets, fours and left-out sets")
-    if any(len(four) != ITEMS for four in cur) or not all(0 <= c < len(prep.fits) for c in recent):
-        raise ValueError("repair_members: four codes a group, recent holds category indices")
+    recent, cur, left = _checked(prep, readers, taken, recent, fours, left)
     faults, _ = _faults(prep, [x for four in cur for x in four], recent)
     for _ in range(repairs):
         if faults == 0:
             return cur, left
-        state = _Fours(prep, [x for four in cur for x in four])
-        hits = list(state.hits) if state.count > DECOY_FOURS_CAP else [0] * (TIERS * ITEMS)
-        for c in recent:
-            m = state.masks.get(c, 0)
-            if _complete(m):
-                for i in range(TIERS * ITEMS):
-                    hits[i] += m >> i & 1
-        tiles = sorted(range(TIERS * ITEMS), key=lambda i: (-hits[i], i // ITEMS, cur[i // ITEMS][i % ITEMS]))
         best: tuple[int, list[list[int]], int, int] | None = None
-        for i in tiles:
-            g = i // ITEMS
-            out = left[g] | 1 << cur[g][i % ITEMS]
-            for _ in range(tries):
-                four = read_four(readers[g], taken[g] | out)
-                if len(four) < ITEMS:
+        for tried, g, out in _swaps(prep, readers, taken, recent, cur, left, tries):
+            f, _ = _faults(prep, [x for four in tried for x in four], recent)
+            if best is None or f < best[0]:
+                best = (f, tried, g, out)
+                if f == 0:  # none can do better (ties keep the first)
                     break
-                tried = [*cur[:g], four, *cur[g + 1 :]]
-                f, _ = _faults(prep, [x for four in tried for x in four], recent)
-                if best is None or f < best[0]:
-                    best = (f, tried, g, out)
-                    if f == 0:
-                        break
-                for y in four:  # the next try reads past the codes this one read
-                    if y not in cur[g]:
-                        out |= 1 << y
-            if best is not None and best[0] == 0:
-                break
         if best is None:  # every group's codes used up
             return None
         faults, cur, g, left[g] = best
     return (cur, left) if faults == 0 else None
+
+
+def wide_repair_members(
+    prep: Prepared,
+    readers: Sequence[Reader],
+    taken: Sequence[int],
+    recent: Any,
+    starts: Sequence[tuple[Any, Any]],
+    beam: int,
+    steps: int,
+    tries: int,
+) -> tuple[list[list[int]], list[int]] | None:
+    """The repair as a beam: from the draws ``starts`` ((fours, left) each), each step tries every
+    swap (``_swaps``) of each of the ``beam`` draws with the fewest faults (the first tried among
+    equals), a draw (its fours) met before not again, up to ``steps`` steps; the first draw with
+    no fault, as (the fours, the codes left out), or None."""
+    if not starts:
+        raise ValueError("wide_repair_members: at least one draw to start from")
+    front = [_checked(prep, readers, taken, recent, fours, left) for fours, left in starts]
+    recent = front[0][0]
+    seen = {tuple(map(tuple, cur)) for _, cur, _ in front}
+    kept_beam = [(cur, left) for _, cur, left in front]
+    for _ in range(steps):
+        scored: list[tuple[int, int, list[list[int]], list[int]]] = []
+        for cur, left in kept_beam:
+            for tried, g, out in _swaps(prep, readers, taken, recent, cur, left, tries):
+                key = tuple(map(tuple, tried))
+                if key in seen:
+                    continue
+                seen.add(key)
+                kept = [*left[:g], out, *left[g + 1 :]]
+                f, _ = _faults(prep, [x for four in tried for x in four], recent)
+                if f == 0:
+                    return tried, kept
+                scored.append((f, len(scored), tried, kept))
+        if not scored:
+            return None
+        scored.sort(key=lambda x: x[:2])
+        kept_beam = [(fours, left) for _, _, fours, left in scored[:beam]]
+    return None

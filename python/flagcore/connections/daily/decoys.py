@@ -44,12 +44,9 @@ fit sets here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from ..._connections_layout import DECOY_FOURS_CAP
 from . import published
 from .build import schedule
-from .fours import Fours, day_fours, has_split, other_categories, others_fit
+from .fours import Fours, day_fours, other_categories, others_fit
 from .members import members, reader
 from .search import Found, daily_categories, first_draft
 from .state import ITEMS, TIERS, WEEK, Schedule, version_of
@@ -80,44 +77,6 @@ def complete_fours(s: Schedule, fours: Fours, among: list[int]) -> list[int]:
     return [m for m in (fit[c] & board for c in among) if m.bit_count() == ITEMS and m not in groups]
 
 
-def _faults(s: Schedule, fours: Fours, recent: list[int]) -> int:
-    """Decoy fours over the cap plus those of the ``recent`` categories; 1 for a clean draw with a
-    second split (never accepted)."""
-    f = len(complete_fours(s, fours, recent)) + max(0, decoy_count(s, fours) - DECOY_FOURS_CAP)
-    return f if f or not has_split(s, fours) else 1
-
-
-def _swaps(
-    s: Schedule,
-    i: int,
-    cats: list[int],
-    taken: list[int],
-    read: dict[tuple[int, int], list[int]],
-    cur: Fours,
-    left: list[int],
-    recent: list[int],
-) -> Iterator[tuple[Fours, int, int]]:
-    """The draws one step of a repair tries from ``cur`` (module docstring), in order, each as
-    (its fours, the group swapped, that group's codes left out): every tile (those the fours to
-    break hold most first) for each of the next TRIES codes its group reads past it."""
-    over = decoy_count(s, cur) > DECOY_FOURS_CAP
-    targets = complete_fours(s, cur, recent) + (complete_fours(s, cur, list(range(len(s.fit_mask)))) if over else [])
-    # every tile is a candidate: one outside a four breaks it too, by adding a fifth member
-    hits = {(g, x): sum(m >> x & 1 for m in targets) for g, four in enumerate(cur) for x in four}
-    for g, x in sorted(hits, key=lambda gx: (-hits[gx], gx)):
-        out = left[g] | 1 << x
-        for _ in range(TRIES):
-            four = read.get((g, out))
-            if four is None:  # a group's read is kept: most swaps tried are tried again next step
-                four = read[g, out] = members(s, cats[g], i, taken[g] | out)
-            if len(four) < ITEMS:
-                break
-            yield [*cur[:g], four, *cur[g + 1 :]], g, out
-            for y in four:  # the next try reads past the codes this one read
-                if y not in cur[g]:
-                    out |= 1 << y
-
-
 def _start(s: Schedule, i: int, cats: list[int], taken: list[int]) -> Draw:
     """The members of step 4 for ``cats``, nothing left out."""
     return [members(s, c, i, taken[g]) for g, c in enumerate(cats)], (0,) * TIERS
@@ -141,29 +100,11 @@ def wide_repair(s: Schedule, i: int, cats: list[int], recent: list[int], starts:
     """The repair as a beam: from ``starts``, each step tries every swap of each of the BEAM draws
     with the fewest faults (the first tried among equals), a draw met before not again, up to
     BEAM_STEPS steps; the first draw with no fault, or None. What the greedy repair misses is most
-    often two swaps that clear a four only together, or a first swap that looks no better."""
-    taken = others_fit(s, cats)
-    read: dict[tuple[int, int], list[int]] = {}
-    seen = {tuple(map(tuple, fours)) for fours, _ in starts}
-    beam = [(fours, list(left)) for fours, left in starts]
-    for _ in range(BEAM_STEPS):
-        scored: list[tuple[int, int, Fours, list[int]]] = []
-        for cur, left in beam:
-            for tried, g, out in _swaps(s, i, cats, taken, read, cur, left, recent):
-                key = tuple(map(tuple, tried))
-                if key in seen:
-                    continue
-                seen.add(key)
-                kept = [*left[:g], out, *left[g + 1 :]]
-                f = _faults(s, tried, recent)
-                if f == 0:
-                    return tried, tuple(kept)
-                scored.append((f, len(scored), tried, kept))
-        if not scored:
-            return None
-        scored.sort(key=lambda x: x[:2])
-        beam = [(fours, left) for _, _, fours, left in scored[:BEAM]]
-    return None
+    often two swaps that clear a four only together, or a first swap that looks no better. The
+    beam is the engine's ``wide_repair_members`` (the twin: flagcore.reference.daily_repair)."""
+    readers = [reader(s, c, i) for c in cats]
+    done = s.impl.wide_repair_members(s.prepared, readers, others_fit(s, cats), recent, starts, BEAM, BEAM_STEPS, TRIES)
+    return None if done is None else (done[0], tuple(done[1]))
 
 
 def _breakable(s: Schedule, cats: list[int], fours: Fours, recent: list[int]) -> bool:
