@@ -33,7 +33,9 @@ from typing import Any
 
 import orjson
 
+from flagcore.web import calls
 from flagcore.web.boards import daily_numbers, game_number
+from flagcore.web.calls import http_scope
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from web_load import create_bench_app, mid_game_guess, solving_log  # noqa: E402
@@ -42,46 +44,13 @@ Request = tuple[str, str, bytes, bytes] | tuple[str, str, bytes, bytes, bytes]  
 
 
 async def call(app: Any, request: Request) -> tuple[int, bytes]:
+    """(status, body) of the app's reply to ``request``."""
     method, path, query, body = request[:4]
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query,
-        "root_path": "",
-        "headers": [
-            (b"host", b"127.0.0.1"),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-        ],
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
+    scope = http_scope(method, path, query, body)
     if len(request) == 5:  # a named player, as an embedding server names it
         scope["flagcore.player"] = request[4].decode()
-    sent = False
-    status, chunks = 0, []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if sent:
-            return {"type": "http.disconnect"}
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-        else:
-            chunks.append(message.get("body", b""))
-
-    await app(scope, receive, send)
-    return status, b"".join(chunks)
+    status, _, data = await calls.call(app, scope, body)
+    return status, data
 
 
 def requests_for(app: Any) -> dict[str, Callable[[], Request]]:

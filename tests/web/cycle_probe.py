@@ -15,7 +15,8 @@ import sys
 from typing import Any
 
 from flagcore.connections.daily import ahead
-from flagcore.web import create_app
+from flagcore.web import calls, create_app
+from flagcore.web.calls import http_scope
 
 SECRET = "Xq3v9ZtKe_Lw0pRj7HcUy2mNfA8sDgB4"
 GAMES = 40
@@ -23,39 +24,10 @@ GAMES = 40
 
 async def call(app: Any, method: str, path: str, query: bytes = b"", body: bytes = b"", cookie: bytes = b"") -> Any:
     """(status, headers, body) of one request to ``app``."""
-    headers = [(b"host", b"testserver"), (b"content-type", b"application/json")]
-    if cookie:
-        headers.append((b"cookie", cookie))
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query,
-        "root_path": "",
-        "headers": headers,
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
-    messages: list[dict[str, Any]] = []
-    asked = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal asked
-        if asked:  # the body was read: the client waits for the reply
-            await asyncio.Event().wait()
-        asked = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        messages.append(message)
-
-    await app(scope, receive, send)
-    start = messages[0]
-    return start["status"], dict(start["headers"]), b"".join(m.get("body", b"") for m in messages[1:])
+    status, headers, data = await calls.call(
+        app, http_scope(method, path, query, body, [(b"cookie", cookie)] if cookie else []), body
+    )
+    return status, dict(headers), data
 
 
 async def guesses(app: Any) -> None:
