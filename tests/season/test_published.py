@@ -144,3 +144,32 @@ def test_the_script_names_the_days_the_file_does_not_hold(tmp_path, capsys) -> N
     assert script.main(["--check", "--file", str(altered)]) == 1
     out = capsys.readouterr().out
     assert "trivia 2026-01-06 (day 5): the code and data in use give another board" in out
+
+
+def test_a_published_day_away_from_today_builds_no_schedule(monkeypatch) -> None:
+    # the stored board needs no schedule (counted in this thread: another test's planner may build
+    # its own meanwhile)
+    import importlib
+    import threading
+
+    from flagcore.days import day_number, latest_day
+
+    me, asked = threading.get_ident(), []
+
+    def counted(*args, **kwargs):
+        if threading.get_ident() == me:
+            asked.append(args)
+        return schedule(*args, **kwargs)
+
+    monkeypatch.setattr(importlib.import_module("flagcore.connections.daily"), "schedule", counted)
+    today = day_number(latest_day())
+    far = [i for i in (0, 100, 364, 365, published.END - 1) if abs(i - today) > 1]
+    ratings = load_ratings(SHIPPED)
+    for mode in MODES:
+        for i in far:
+            assert daily(date_of(i), mode) is published.model_board(mode, i)
+            rated = daily(date_of(i), mode, ratings=ratings)
+            assert rated is published.coloured_board(mode, i, ratings.for_day(date_of(i)).digest)
+    assert asked == []
+    daily(date_of(published.END), "flags")  # version 3 is computed
+    assert asked == [(None, "flags", None, 3)]

@@ -38,12 +38,16 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+from ... import days as _days
 from ... import season as _season
+from ..._args.connections import as_mode
 from ...days import EPOCH
 from ...library import Library
 from ...ratings.document import as_ratings
 from ...types import Mode
 from ..board import Board
+from ..tables import default_library
+from . import published
 from .ahead import PLAN_AHEAD, keep_ahead, prepare
 from .build import forget, schedule
 from .search import daily_categories
@@ -84,8 +88,11 @@ def daily(
     or another library every day is computed (docs/season.md, "Published dailies are stored").
     """
     i = _season.day_index(date)
-    s = schedule(library, mode, key, version_of(i))  # a day keeps the version it was first scheduled by
     rated = None if ratings is None else as_ratings(ratings)
+    stored = _stored(i, as_mode(mode), library, key, rated)
+    if stored is not None:
+        return stored
+    s = schedule(library, mode, key, version_of(i))  # a day keeps the version it was first scheduled by
     board = coloured_board(s, i, library, rated)
     # a server's request for today: the plans of the days ahead and their boards, as this one
     keep_ahead(
@@ -95,6 +102,19 @@ def daily(
         lambda j: coloured_board(schedule(library, mode, key, version_of(j)), j, library, rated),
     )
     return board
+
+
+def _stored(i: int, mode: Mode, library: Library | None, key: bytes | None, rated: Any) -> Board | None:
+    """Day i's stored board when it needs no schedule, else None: a published day (published.py)
+    of the public schedule and the bundled library, not within a day of today (whose request
+    plans the days ahead, version 3's too), coloured as the file holds."""
+    if key is not None or i >= published.END or not (library is None or library is default_library()):
+        return None
+    if abs(i - _days.day_number(_days.latest_day())) <= 1:
+        return None
+    if rated is None:
+        return published.model_board(mode, i)
+    return published.coloured_board(mode, i, rated.for_day(_days.date_of(i)).digest)
 
 
 def _next_version(library: Library | None, mode: Mode, key: bytes | None, i: int) -> Schedule | None:
