@@ -125,6 +125,30 @@ cdef inline void read_past(const int32_t *mine, const int32_t *four, uint64_t *o
             out[y >> 6] |= (<uint64_t>1) << (y & 63)
 
 
+cdef int tried_faults(const Tab *t, const Fours *base, Fours *f, const int32_t *cur, const int32_t *tried,
+                      int g, const int32_t *recent, int n_recent) noexcept nogil:
+    """draw_faults of ``tried``, which is ``cur`` (``base`` its complete fours) with group g's tiles
+    changed: ``f`` is base with the changed tiles swapped in (fours_swap keeps the count exact
+    through each swap), not a recount; -1 out of memory."""
+    cdef int k, c, n = 0, rc, i
+    memcpy(f.mays, base.mays, t.n_cat * sizeof(uint16_t))
+    memcpy(f.size, base.size, t.n_cat * sizeof(uint8_t))
+    memcpy(f.hits, base.hits, sizeof(f.hits))
+    f.count = base.count
+    for i in range(g * ITEMS, g * ITEMS + ITEMS):
+        if tried[i] != cur[i]:
+            fours_swap(t, f, i, cur[i], tried[i])
+    for k in range(n_recent):
+        c = recent[k]
+        n += complete_four(f.mays[c], f.size[c])
+    if f.count > DECOY_FOURS_CAP:
+        n += f.count - DECOY_FOURS_CAP
+    if n:
+        return n
+    rc = second_split_search(t, tried, NULL, NULL)
+    return -1 if rc < 0 else rc
+
+
 cdef int repair_loop(const Tab *t, const Reader *readers, uint64_t *taken, const int32_t *recent, int n_recent,
                      int32_t *cur, uint64_t *left, int repairs, int tries, uint64_t *scratch,
                      Fours *f, Fours *g2) noexcept nogil:
@@ -157,7 +181,7 @@ cdef int repair_loop(const Tab *t, const Reader *readers, uint64_t *taken, const
                     break
                 memcpy(tried, cur, sizeof(tried))
                 memcpy(tried + g * ITEMS, four, sizeof(four))
-                fb = draw_faults(t, g2, tried, recent, n_recent)
+                fb = tried_faults(t, f, g2, cur, tried, g, recent, n_recent)
                 if fb < 0:
                     return -1
                 if best_f < 0 or fb < best_f:
@@ -270,7 +294,7 @@ cdef int beam_loop(const Tab *t, const Reader *readers, const uint64_t *taken, c
                         memcpy(tried, beam_gt + 16 * b, sizeof(tried))
                         memcpy(tried + g * ITEMS, four, sizeof(four))
                         if seen_add(&st, tried):
-                            fb = draw_faults(t, f2, tried, recent, n_recent)
+                            fb = tried_faults(t, f, f2, beam_gt + 16 * b, tried, g, recent, n_recent)
                             if fb < 0:
                                 rc = -1
                                 break
