@@ -144,6 +144,8 @@ class KeyedBoards:
     def _keys(self, body: bytes, key: int = 0) -> bytes:
         """The MAC of an id's first 5 bytes under secret ``key``: bytes 0-2 are its tag, bytes 3-6
         the engine seed; keyed with the ratings that deal the board (``_dealing``)."""
+        if self._ratings is None:  # one label for every board (a server without ratings)
+            return self._signer.derive(self._label + body, 7, key)
         ratings = self._dealing(int.from_bytes(body[:4], "big"))
         label = self._label if ratings is self._ratings else _label(ratings)
         return self._signer.derive(label + body, 7, key)

@@ -104,6 +104,7 @@ class ConnectionsApi:
         )
         self.boards = PublishedBoards(keyed, store, self.prepare)
         self.tokens = GameTokens(signer, keyed, token_ttl)
+        self._dealt = keyed.dealt  # the stateless requests' boards: nothing is published without a store
 
     def warm(self) -> None:
         """Deal ahead what a worker's first board would pay (seconds on a busy machine): per mode
@@ -125,9 +126,10 @@ class ConnectionsApi:
         it where it is (a coroutine: the store is asked without blocking the event loop)."""
         asked = as_board_query(query, latest_day_text())
         if asked.board_id is not None:
-            game = Game(*self.boards.keyed.parse_id(asked.board_id))
+            number, mode, key = self.boards.keyed.parse_id(asked.board_id)
         else:
             assert asked.mode is not None  # as_board_query: a mode unless an id names it
+            mode, key = asked.mode, 0
             if asked.daily is not None:
                 number = daily_number(asked.daily)
             elif asked.seed is not None:
@@ -136,15 +138,15 @@ class ConnectionsApi:
                 number = secrets.randbelow(1 << 32)
                 while number in daily_numbers():  # a random board is never a day's (1 draw in 100,000)
                     number = secrets.randbelow(1 << 32)
-            game = Game(number, asked.mode, 0)
-        if self.store is not None:
-            # a player this request made (no cookie yet) has no game: no store call, and no coroutine
-            # when the board needs none either (a seed's or an id's, or a day's read from the store already)
-            known = self.boards.known(*game) if player is None or new_player.get() else None
-            if known is None:
-                return self._stored_board(game, asked.daily, player)
-            return known.extra.reply(asked.daily)
-        return self.boards.dealt(*game).extra.reply(asked.daily)
+        if self.store is None:  # nothing is published: the board from the cache, or dealt now
+            return self._dealt(number, mode, key).extra.reply(asked.daily)
+        game = Game(number, mode, key)
+        # a player this request made (no cookie yet) has no game: no store call, and no coroutine
+        # when the board needs none either (a seed's or an id's, or a day's read from the store already)
+        known = self.boards.known(*game) if player is None or new_player.get() else None
+        if known is None:
+            return self._stored_board(game, asked.daily, player)
+        return known.extra.reply(asked.daily)
 
     async def _stored_board(self, game: Game, daily: str | None, player: str | None) -> Reply | dict[str, Any]:
         """``board`` with a store: the published board, and the player's game on it where it is."""
@@ -204,7 +206,7 @@ class ConnectionsApi:
         player = named or player  # a signed token names its player; a new game's is the request's
         if self.store is not None and player is not None:
             return self._bound_guess(codes, game, player, version, past)
-        reply, guesses, _ = self._grade(self.boards.dealt(*game), codes, past)
+        reply, guesses, _ = self._grade(self._dealt(*game), codes, past)
         reply["token"] = self.tokens.sign(game, guesses)
         return reply
 

@@ -26,11 +26,6 @@ class PublishedBoards:
         # boards read from the store's published boards, by (game number, mode, secret): never change
         self._published: dict[tuple[int, str, int], Dealt] = {}
 
-    def dealt(self, number: int, mode: str, key: int) -> Dealt:
-        """The board of (number, mode, secret) without a store (nothing is published)."""
-        assert self._store is None  # with a store: adealt
-        return self.keyed.dealt(number, mode, key)
-
     def known(self, number: int, mode: str, key: int) -> Dealt | None:
         """The board of (number, mode, secret) when it needs no store call (read from the store
         already, or never a day's board), else None (then ``adealt``): a guess's board, without
