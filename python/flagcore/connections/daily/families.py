@@ -189,7 +189,7 @@ class Layout:
         """Recompute what the layout keeps of its days: each family's days and cost, each day's cost."""
         days = self.days
         self.where = {f: [] for f in self.families}  # (day, cell), sorted
-        self.on = [[] for _ in self.cells]  # per cell, its days, sorted
+        self.on = [[] for _ in self.cells]  # per cell, its days, sorted (kept for cells of more labels)
         for d in range(PATTERN):
             for x in days[d]:
                 if x >= 0:
@@ -285,10 +285,12 @@ class Layout:
         """Swap tier t's cells of days d and e."""
         days, fam, where, on = self.days, self.fam, self.where, self.on
         x, y = days[d][t], days[e][t]
-        on[x].remove(d)
-        bisect.insort(on[x], e)
-        on[y].remove(e)
-        bisect.insort(on[y], d)
+        if self.labels[x] > 1:  # only a cell of more labels reads its days (family_cost)
+            on[x].remove(d)
+            bisect.insort(on[x], e)
+        if self.labels[y] > 1:
+            on[y].remove(e)
+            bisect.insort(on[y], d)
         if fam[x] >= 0:
             where[fam[x]].remove((d, x))
             bisect.insort(where[fam[x]], (e, x))
@@ -802,18 +804,18 @@ def deal(lay: Layout, free: range, phase: list[float], uses: list[int], due: dic
         o = shown[f]
         out = o[d] * SAME_DAY + (o[(d - 1) % n] > 0) + (o[(d + 1) % n] > 0)
         near = [o[(d + j) % n] for j in range(1 - WEEK, WEEK)]
-        return out + sum(1 for w in range(WEEK) if sum(near[w : w + WEEK]) >= 2)
+        window = sum(near[:WEEK])  # the windows ending d - WEEK + 1 + w .. d + w, slid along
+        out += window >= 2
+        for w in range(1, WEEK):
+            window += near[w + WEEK - 1] - near[w - 1]
+            out += window >= 2
+        return out
+
+    partners = [[y for y in range(len(cells)) if overlap[x][y] and fam[y] == fam[x]] for x in range(len(cells))]
 
     def clashes(x: int, d: int) -> int:
         """Showings within a WEEK of day d of cells that can show a label of cell x (``overlap``)."""
-        row = overlap[x]
-        return sum(
-            1
-            for y in range(len(cells))
-            if row[y] and fam[y] == fam[x]
-            for e in cell_on[y]
-            if 0 < min((e - d) % n, (d - e) % n) <= WEEK
-        )
+        return sum(1 for y in partners[x] for e in cell_on[y] if 0 < min((e - d) % n, (d - e) % n) <= WEEK)
 
     def lateness(x: int, d: int) -> float:
         """Days cell x is behind its spacing on day d, plus its family's (twice its own: small pools)."""
