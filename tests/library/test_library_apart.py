@@ -39,6 +39,24 @@ def test_apart_makes_every_look_alike_outside_the_pool_arguable(tmp_path: Path) 
     assert "IR" in cat.arguable and "crescent" not in FLAGS["IR"]["features"]
 
 
+def test_a_synthetic_row_keeps_its_look_alikes_apart_too(tmp_path: Path) -> None:
+    path = tmp_path / "mine.json"
+    doc = {
+        "synthetic": [
+            {
+                "tag": "crescent_white",
+                "label": "A white crescent",
+                "tier": 0,
+                "apart": {"where": {"features": "crescent"}, "reason": "another crescent"},
+            }
+        ]
+    }
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    cat = next(c for c in load_library(path).categories("flags") if c.id == "tag:crescent_white")
+    assert {"TN", "MY", "DZ"} <= cat.arguable and not cat.arguable & cat.pool
+    assert cat.arguable_reasons["MY"] == ("another crescent",)
+
+
 @pytest.mark.parametrize(
     "apart, problem",
     [
