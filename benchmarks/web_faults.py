@@ -83,6 +83,35 @@ class Redis(RedisServer):
     def __init__(self, folder: Path) -> None:
         super().__init__(data_dir=str(folder))
 
+    def start(self) -> None:
+        super().start()
+        # Redis's own latency log: every event of its (an fsync, a command) over 1 ms, read per calm phase
+        self.command("CONFIG", "SET", "latency-monitor-threshold", "1")
+
+    def command(self, *words: str) -> object:
+        """One command on a connection of its own (the server's may be the ones the faults break)."""
+        import redis
+
+        client = redis.Redis.from_url(self.url, socket_timeout=5)
+        try:
+            return client.execute_command(*words)
+        finally:
+            client.close()
+
+    def worst_latency(self) -> tuple[str, int]:
+        """(event, ms) of the slowest event in Redis's latency log since its last reset ("-", 0
+        when none was over 1 ms), then the log reset: LATENCY LATEST's rows are (event, when,
+        latest ms, max ms)."""
+        rows = self.command("LATENCY", "LATEST")
+        self.command("LATENCY", "RESET")
+        assert isinstance(rows, list)
+        worst = max(
+            ((str(r[0], "ascii") if isinstance(r[0], bytes) else str(r[0]), int(r[3])) for r in rows),
+            key=lambda r: r[1],
+            default=("-", 0),
+        )
+        return worst
+
     def signal(self, sig: int) -> None:
         if sig == signal.SIGKILL:
             self.kill()
@@ -224,9 +253,13 @@ def run_server(workers: int, args: argparse.Namespace, scratch: Path) -> dict:
                     redis.signal(signal.SIGSTOP)
                 elif phase == "killed":
                     redis.signal(signal.SIGKILL)
+                else:
+                    redis.worst_latency()  # the log from here on: this calm phase's own
                 load.phase, on = phase, time.monotonic()
                 figures[phase] = free_load(base, proc.pid, args, scratch, args.duration)
                 off = time.monotonic()
+                if phase == "calm":
+                    figures[phase]["redis"] = {"worst": redis.worst_latency()}
                 load.phase = "recovery"
                 windows[phase].append((on, off))
                 if phase == "stopped":
@@ -298,12 +331,18 @@ def rows_of(workers: int, result: dict, timeout: float) -> list[str]:
         back = "-" if not recovered else f"{max(r for r, _ in recovered):.2f} / {max(g for _, g in recovered):.2f}"
         # the server's threads' wait for a core (web_load's run-queue figure, one server: the flags run's)
         waited = statistics.median(r[phase]["flags"]["waited"] for r in rounds)
+        # Redis's slowest event of each calm phase (its latency log): a calm p99 the store's own
+        # pauses (an fsync on a busy disk) explain; a faulty phase's Redis is stopped or gone
+        redis = "-"
+        if phase == "calm":
+            events = [r[phase]["redis"]["worst"] for r in rounds]
+            redis = ", ".join(f"{ms} ({event})" if ms else "none over 1" for event, ms in events)
         rows.append(
-            f"| {workers} | {phase} | {' | '.join(cells)} | {1000 * waited:.0f} | {told} ({verdict}) "
+            f"| {workers} | {phase} | {' | '.join(cells)} | {1000 * waited:.0f} | {redis} | {told} ({verdict}) "
             f"| {1000 * worst:.0f} | {back} |"
         )
     rows.append(
-        f"| {workers} | read back | | | | {result['acked']:,} guesses acknowledged with 200, "
+        f"| {workers} | read back | | | | | {result['acked']:,} guesses acknowledged with 200, "
         f"{result['lost']} missing from Redis | | |"
     )
     return rows
@@ -339,9 +378,9 @@ def main() -> None:
         f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())} (2 cores)",
         "",
         "| workers | phase | `/api/flags` p50 / p99 ms (p99 vs calm: median; range) | `/healthz` p50 / p99 ms "
-        "(p99 vs calm) | server's wait for a core, ms/s | store guesses that ended in the phase | worst store ms "
-        "| recovery s: /readyz / guess |",
-        "|---|---|---|---|---|---|---|---|",
+        "(p99 vs calm) | server's wait for a core, ms/s | Redis's slowest event of each round, ms (its latency "
+        "log) | store guesses that ended in the phase | worst store ms | recovery s: /readyz / guess |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for workers in (int(w) for w in args.workers.split(",")):

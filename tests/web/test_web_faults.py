@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import gc
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import orjson
 import pytest
-from redis_server import RedisServer
+from redis_server import RedisServer, free_port
 from stores import make_store
 from web_helpers import SECRET, answers, optimal_log
 
@@ -22,6 +23,7 @@ from flagcore.days import latest_day
 from flagcore.errors import StoreUnavailable
 from flagcore.season import puzzle_plan
 from flagcore.store import RedisStore, SQLiteStore
+from flagcore.store import base as store_base
 from flagcore.web.app import create_app, derived_season_key
 from flagcore.web.tokens import Signer
 
@@ -53,6 +55,34 @@ async def call(app, method: str, path: str, body=None, query: bytes = b"", cooki
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     set_cookie = dict(start["headers"]).get(b"set-cookie")
     return start["status"], orjson.loads(body), set_cookie and set_cookie.split(b";")[0]
+
+
+def test_guesses_refused_while_redis_is_down_leave_no_reference_cycles(monkeypatch):
+    """A guess the store's open breaker refuses at once (Redis refused a connection) leaves no
+    cyclic garbage: its failure, bound to a name of the frame that raised it, held the traceback
+    that holds the frame (about 50 cyclic objects a request: the collector's work, then a full
+    collection's pause of every request of the worker, the store-free ones too)."""
+    monkeypatch.setattr(store_base, "PAUSE_AFTER_FAILURE", 600.0)  # no probe after the first refusal
+    app = create_app(SECRET, store=RedisStore(f"redis://127.0.0.1:{free_port()}/0", timeout=0.5))  # nobody listens
+
+    async def scenario():
+        firsts = []
+        for seed in range(10):
+            status, board, _ = await call(app, "GET", "/api/connections/board", query=b"seed=%d" % seed)
+            assert status == 200  # a cookieless board asks the store nothing
+            firsts.append({"token": board["token"], "codes": [t["code"] for t in board["tiles"][:4]]})
+        assert (await call(app, "POST", "/api/connections/guess", firsts[0]))[0] == 503  # the refusal
+        gc.collect()
+        gc.disable()
+        try:
+            statuses = {(await call(app, "POST", "/api/connections/guess", firsts[i % 10]))[0] for i in range(200)}
+            return statuses, gc.collect()
+        finally:
+            gc.enable()
+
+    statuses, cyclic = run_loop(scenario())
+    assert statuses == {503}
+    assert cyclic < 200  # undone: about 9,800 (49 a request)
 
 
 def fail_once_after_writing(store, monkeypatch):

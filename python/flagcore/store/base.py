@@ -340,9 +340,7 @@ class Store(ABC):
         if self._failure is not None:
             now = time.monotonic()
             if now < self._open_until:  # no batch, no timer: a failing request costs no more than an answered one
-                exc = StoreUnavailable(self._unavailable(f"{self._failure} in the last {PAUSE_AFTER_FAILURE:g} s"))
-                self._log_failure(exc, now)
-                raise exc
+                raise self._refused_at_once(now)
             self._open_until = now + self.timeout  # this call is the probe: the others wait for its answer
         loop = asyncio.get_running_loop()
         batch = self._batches.get(loop)
@@ -360,6 +358,15 @@ class Store(ABC):
         except StoreUnavailable as exc:
             self._log_failure(exc, time.monotonic())
             raise
+
+    def _refused_at_once(self, now: float) -> StoreUnavailable:
+        """The failure of a call the open breaker refuses, logged. Made here and raised by the
+        caller as it is returned: bound to a name of the raising frame, it would hold the
+        traceback that holds that frame, a reference cycle per failing request (a young
+        collection's work, then a full one's, while the store is down: docs/hardening.md)."""
+        exc = StoreUnavailable(self._unavailable(f"{self._failure} in the last {PAUSE_AFTER_FAILURE:g} s"))
+        self._log_failure(exc, now)
+        return exc
 
     def _log_failure(self, exc: StoreUnavailable, now: float) -> None:
         """Log ``exc`` if no failure was logged in the last LOG_EVERY seconds, else count it (the
@@ -410,7 +417,8 @@ class Store(ABC):
         try:
             results = await self._execute([op for op, _ in batch.calls])
         except Exception as exc:  # StoreUnavailable, most likely: every operation of the batch failed alike
-            results = [exc] * len(batch.calls)
+            # without the traceback, which holds this frame, whose ``results`` would hold it: a cycle
+            results = [exc.with_traceback(None)] * len(batch.calls)
         finally:
             if self._sending.get(loop) is batch:
                 del self._sending[loop]
