@@ -85,7 +85,6 @@ tables to search and, in ``prepare``, the kit that turns a raw result into a Boa
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -129,7 +128,9 @@ from .._connections_layout import (
     TEMPTING,
     TIERS,
 )
+from .connections_fours import _Fours, _split
 from .connections_model import ModelPrepared, board_model, learned_key, prepare_model
+from .daily_repair import repair_members, wide_repair_members
 from .rng import Rng, shuffle
 
 # + the layout names
@@ -371,69 +372,6 @@ class _Search:
                 self.refcount[x] -= 1
 
 
-def _complete(mask: int) -> int:
-    """1 when a category with these members on the board (bit i: tile i) deals a complete off-board four."""
-    return 1 if mask.bit_count() == ITEMS and mask not in GROUP_MASKS else 0
-
-
-class _Fours:
-    """The complete off-board fours of a draw's sixteen tiles, kept as its tiles change (the core's
-    ``Fours``): each category's members on the board (``masks``, bit i: tile i, from the tiles'
-    per-code lists), per tile the complete fours that hold it (``hits``), and how many (``count``).
-    A swap of one tile touches only the categories of the two codes it swaps."""
-
-    __slots__ = ("code_fits", "masks", "hits", "count")
-
-    def __init__(self, prep: Prepared, tiles: Sequence[int]) -> None:
-        self.code_fits = prep.code_fits
-        masks: dict[int, int] = {}
-        for i, x in enumerate(tiles):
-            for c in self.code_fits[x]:
-                masks[c] = masks.get(c, 0) | (1 << i)
-        self.masks = masks
-        self.hits = [0] * (TIERS * ITEMS)
-        self.count = 0
-        for m in masks.values():
-            if _complete(m):
-                self._tally(m, 1)
-
-    def _tally(self, mask: int, sign: int) -> None:
-        self.count += sign
-        for i in range(TIERS * ITEMS):
-            if mask >> i & 1:
-                self.hits[i] += sign
-
-    def _set(self, c: int, mask: int) -> None:
-        old = self.masks.get(c, 0)
-        if _complete(old):
-            self._tally(old, -1)
-        if _complete(mask):
-            self._tally(mask, 1)
-        self.masks[c] = mask
-
-    def swap(self, i: int, x: int, y: int) -> None:
-        """Tile i changes from code x to code y (a category that holds both is set twice and ends as it was)."""
-        bit = 1 << i
-        for c in self.code_fits[x]:
-            self._set(c, self.masks[c] & ~bit)
-        for c in self.code_fits[y]:
-            self._set(c, self.masks.get(c, 0) | bit)
-
-    def taken_out(self, i: int, x: int) -> int:
-        """How the count changes when tile i (code x) leaves the board."""
-        bit = 1 << i
-        return sum(_complete(m & ~bit) - _complete(m) for m in (self.masks[c] for c in self.code_fits[x]))
-
-    def put_in(self, i: int, y: int) -> int:
-        """With tile i taken out, how the count changes when code y takes its place: a category that
-        holds both codes (bit i set) gives back what taking the old one out changed."""
-        bit, delta = 1 << i, 0
-        for c in self.code_fits[y]:
-            m = self.masks.get(c, 0)
-            delta += _complete(m) - _complete(m & ~bit) if m & bit else _complete(m | bit) - _complete(m)
-        return delta
-
-
 def _repair(fours: _Fours, orders: list[list[int]], groups: list[list[int]]) -> None:
     """Swap drawn tiles for spare ones of their group until the draw deals at most DECOY_FOURS_CAP
     complete off-board fours (``fours``: the draw's, kept up to date), at most REPAIRS swaps (no Rng
@@ -514,10 +452,6 @@ def search_one(prep: Prepared, state: int, legacy: bool, decoy: bool, trace: boo
     )
 
 
-FULL = (1 << (TIERS * ITEMS)) - 1  # all sixteen tiles
-GROUP_MASKS = frozenset(0xF << (ITEMS * g) for g in range(TIERS))  # each group's four, as a mask
-
-
 def decoy_fours(prep: Prepared, group_tiles: Any) -> int:
     """How many complete off-board fours the 16 tiles deal (group g at 4g..4g+3, code indices;
     ``_decoy_fours`` says what counts)."""
@@ -564,61 +498,6 @@ def second_split(prep: Prepared, group_tiles: Any) -> list[tuple[int, int]]:
     if len(tiles) != TIERS * ITEMS or not all(0 <= x < prep.n_codes for x in tiles):
         raise ValueError("second_split: group_tiles must be 16 code indices")
     return _split(prep, tiles)
-
-
-def _split(prep: Prepared, group_tiles: Sequence[int]) -> list[tuple[int, int]]:
-    """The first split of a board's sixteen tiles into four fours other than its own groups, as
-    four (category, mask) pairs (bit i of mask: ``group_tiles[i]``), or [] when there is none.
-
-    ``group_tiles`` holds group g at 4g..4g+3. A *four* of category c is four tiles that all fit c
-    (its fit set: certain or arguable) and hold every tile that certainly fits c (its pool here):
-    under some reading of the data, c's label fits exactly those four. A split is four disjoint
-    fours of four distinct categories; the board's own groups are fours of their categories, so a
-    split may keep some of them, but not all four. Fours are listed by category, then by their
-    extra tiles in lexicographic order, and bucketed by their lowest tile; the search covers the
-    lowest uncovered tile first (every tile below it is covered, so only its bucket can), depth
-    first, and returns the first split it completes.
-    """
-    tiles = list(group_tiles)
-    may: dict[int, int] = {}
-    for i, x in enumerate(tiles):
-        for c in prep.code_fits[x]:
-            may[c] = may.get(c, 0) | (1 << i)
-    buckets: list[list[tuple[int, int]]] = [[] for _ in range(TIERS * ITEMS)]
-    for c in sorted(may):
-        fit = may[c]
-        if fit.bit_count() < ITEMS:
-            continue
-        pool = prep.pool_sets[c]
-        must = sum(1 << i for i, x in enumerate(tiles) if x in pool)
-        if must.bit_count() > ITEMS:
-            continue
-        free = [i for i in range(TIERS * ITEMS) if (fit & ~must) >> i & 1]
-        for extra in itertools.combinations(free, ITEMS - must.bit_count()):
-            mask = must | sum(1 << i for i in extra)
-            buckets[(mask & -mask).bit_length() - 1].append((c, mask))
-    chosen: list[tuple[int, int]] = []
-    return chosen if _cover(buckets, chosen, 0) else []
-
-
-def _cover(buckets: list[list[tuple[int, int]]], chosen: list[tuple[int, int]], covered: int) -> bool:
-    """_split's depth-first search from the tiles in ``covered`` (a function of its own, not a
-    closure: a recursive closure holds itself through its cell, a reference cycle per call that a
-    serving worker's collector, run rarely (flagcore.web.ops), would have to find)."""
-    if covered == FULL:
-        return any(mask not in _REAL_GROUPS for _, mask in chosen)
-    low = (~covered & (covered + 1)).bit_length() - 1
-    for c, mask in buckets[low]:
-        if mask & covered or any(c == d for d, _ in chosen):
-            continue
-        chosen.append((c, mask))
-        if _cover(buckets, chosen, covered | mask):
-            return True
-        chosen.pop()
-    return False
-
-
-_REAL_GROUPS = frozenset(0xF << (ITEMS * g) for g in range(TIERS))  # the board's own four masks
 
 
 def search_categories(prep: Prepared, order_flat: Any, order_off: Any) -> tuple[int, list[int], list[int]]:
@@ -835,9 +714,5 @@ def search_many_model(
         simpler = [1 if mp.simpler[raw[1][g]] is not None and groups[g][1] == 0 else 0 for g in order]
         model[i] = [k, t, pair, *(groups[g][3] for g in order), *order, *simpler]
 
-
-# The daily's greedy repair (step 4c of flagcore.connections.daily), a module of its own: it reads
-# _Fours and _split above, so it is imported last.
-from .daily_repair import repair_members, wide_repair_members  # noqa: E402
 
 __all__ += ["repair_members", "wide_repair_members"]

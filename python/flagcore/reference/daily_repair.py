@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .._connections_layout import DECOY_FOURS_CAP
-from .connections import ITEMS, TIERS, Prepared, _complete, _Fours, _split
+from .._connections_layout import DECOY_FOURS_CAP, ITEMS, TIERS
+from .connections_fours import _complete, _Fours, _split
 
 RING, WALK = 0, 1
 Reader = tuple[Any, ...]
@@ -68,7 +68,7 @@ def read_four(reader: Reader, skip: int) -> list[int]:
     return []
 
 
-def _faults(prep: Prepared, tiles: list[int], recent: Sequence[int]) -> tuple[int, _Fours]:
+def _faults(prep: Any, tiles: list[int], recent: Sequence[int]) -> tuple[int, _Fours]:
     """(the draw's faults (module docstring), its complete fours)."""
     fours = _Fours(prep, tiles)
     n = sum(_complete(fours.masks.get(c, 0)) for c in recent) + max(0, fours.count - DECOY_FOURS_CAP)
@@ -76,7 +76,7 @@ def _faults(prep: Prepared, tiles: list[int], recent: Sequence[int]) -> tuple[in
 
 
 def _swaps(
-    prep: Prepared,
+    prep: Any,
     readers: Sequence[Reader],
     taken: Sequence[int],
     recent: list[int],
@@ -107,7 +107,7 @@ def _swaps(
 
 
 def _checked(
-    prep: Prepared, readers: Sequence[Reader], taken: Sequence[int], recent: Any, fours: Any, left: Any
+    prep: Any, readers: Sequence[Reader], taken: Sequence[int], recent: Any, fours: Any, left: Any
 ) -> tuple[list[int], list[list[int]], list[int]]:
     recent = [int(c) for c in recent]
     cur = [[int(x) for x in four] for four in fours]
@@ -120,7 +120,7 @@ def _checked(
 
 
 def repair_members(
-    prep: Prepared,
+    prep: Any,
     readers: Sequence[Reader],
     taken: Sequence[int],
     recent: Any,
@@ -150,7 +150,7 @@ def repair_members(
 
 
 def wide_repair_members(
-    prep: Prepared,
+    prep: Any,
     readers: Sequence[Reader],
     taken: Sequence[int],
     recent: Any,
