@@ -343,7 +343,12 @@ def _categories(
 
 
 def _add_apart(
-    file: Path, what: str, row: Mapping[str, Any], pool: frozenset[str], index: ReadingIndex, arguable: dict
+    file: Path,
+    what: str,
+    row: Mapping[str, Any],
+    pool: frozenset[str],
+    index: ReadingIndex,
+    arguable: dict[str, tuple[str, ...]],
 ) -> None:
     """Add a row's look-alikes (its ``apart``, readings.kept_apart) to its arguable codes."""
     if "apart" not in row:

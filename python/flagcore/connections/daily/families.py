@@ -188,8 +188,10 @@ class Layout:
     def refresh(self) -> None:
         """Recompute what the layout keeps of its days: each family's days and cost, each day's cost."""
         days = self.days
-        self.where = {f: [] for f in self.families}  # (day, cell), sorted
-        self.on = [[] for _ in self.cells]  # per cell, its days, sorted (kept for cells of more labels)
+        self.where: dict[int, list[tuple[int, int]]] = {f: [] for f in self.families}  # (day, cell), sorted
+        self.on: list[list[int]] = [
+            [] for _ in self.cells
+        ]  # per cell, its days, sorted (kept for cells of more labels)
         for d in range(PATTERN):
             for x in days[d]:
                 if x >= 0:
@@ -774,34 +776,72 @@ def deal(lay: Layout, free: range, phase: list[float], uses: list[int], due: dic
     cycle is due on day (j + phase) x PATTERN / its uses, its family's likewise by the family's
     uses over the tiers (a family that falls behind in one tier catches up in another). The
     layout's kept costs are then recomputed."""
-    cells, days, fam, overlap = lay.cells, lay.days, lay.fam, lay.overlap
-    n = PATTERN
-    kept = [d for d in range(n) if d not in free]
-    left = list(uses)
-    total: dict[int, int] = {}
-    for x, f in enumerate(fam):
-        total[f] = total.get(f, 0) + uses[x]
-    shown: dict[int, list[int]] = {f: [0] * n for f in total}  # per family, its showings per day
-    cell_on: list[list[int]] = [[] for _ in cells]
-    done = [0] * len(cells)  # uses dealt or kept before the day being dealt
-    fdone: dict[int, int] = dict.fromkeys(total, 0)
-    for d in kept:
-        for x in days[d]:
-            left[x] -= 1
-            shown[fam[x]][d] += 1
-            cell_on[x].append(d)
-            if d < free.start:
-                done[x] += 1
-                fdone[fam[x]] += 1
-    fphase = {f: min(phase[x] for x in range(len(cells)) if fam[x] == f) for f in total}
-    by_tier = [[x for x, cell in enumerate(cells) if cell.tier == t] for t in range(TIERS)]
+    dealer = _Dealer(lay, free, phase, uses)
+    for d in free:
+        day = [-1] * TIERS
+        taken: list[int] = []
+        mine = [f for f in sorted(due) if d in due[f]]
+        if mine:  # the families due today first: their cells on distinct tiers, the most overdue
+            for x in dealer.due_first(mine, d):
+                day[lay.cells[x].tier] = x
+                taken.append(x)
+                dealer.shown[lay.fam[x]][d] += 1
+        while len(taken) < TIERS:
+            t, x = dealer.cheapest(day, taken, d, due)
+            day[t] = x
+            taken.append(x)
+            dealer.shown[lay.fam[x]][d] += 1
+        for t, x in enumerate(day):
+            lay.days[d][t] = x
+            dealer.dealt(x, d)
+    lay.refresh()
 
-    def rests(f: int, d: int) -> int:
+
+class _Dealer:
+    """``deal``'s running state: per family its showings per day, per cell the days it is on, the
+    uses left and the uses dealt or kept before the day being dealt, and the costs read from them."""
+
+    def __init__(self, lay: Layout, free: range, phase: list[float], uses: list[int]) -> None:
+        cells, fam, n = lay.cells, lay.fam, PATTERN
+        self.lay, self.phase, self.uses = lay, phase, uses
+        self.left = list(uses)
+        self.total: dict[int, int] = {}
+        for x, f in enumerate(fam):
+            self.total[f] = self.total.get(f, 0) + uses[x]
+        self.shown: dict[int, list[int]] = {f: [0] * n for f in self.total}  # per family, its showings per day
+        self.cell_on: list[list[int]] = [[] for _ in cells]
+        self.done = [0] * len(cells)  # uses dealt or kept before the day being dealt
+        self.fdone: dict[int, int] = dict.fromkeys(self.total, 0)
+        for d in (d for d in range(n) if d not in free):
+            for x in lay.days[d]:
+                self.left[x] -= 1
+                self.shown[fam[x]][d] += 1
+                self.cell_on[x].append(d)
+                if d < free.start:
+                    self.done[x] += 1
+                    self.fdone[fam[x]] += 1
+        self.fphase = {f: min(phase[x] for x in range(len(cells)) if fam[x] == f) for f in self.total}
+        self.by_tier = [[x for x, cell in enumerate(cells) if cell.tier == t] for t in range(TIERS)]
+        self.partners = [
+            [y for y in range(len(cells)) if lay.overlap[x][y] and fam[y] == fam[x]] for x in range(len(cells))
+        ]
+        self.fam_cells: dict[int, list[int]] = {}
+        for x, f in enumerate(fam):
+            self.fam_cells.setdefault(f, []).append(x)
+
+    def dealt(self, x: int, d: int) -> None:
+        """Cell x is dealt on day d."""
+        self.left[x] -= 1
+        self.done[x] += 1
+        self.fdone[self.lay.fam[x]] += 1
+        self.cell_on[x].append(d)
+
+    def rests(self, f: int, d: int) -> int:
         """The rests family f on day d breaks: SAME_DAY per showing that day (above any other
         cost), one per neighbour day with one, one per WEEK window around d holding two more."""
         if f < 0:
             return 0
-        o = shown[f]
+        o, n = self.shown[f], PATTERN
         out = o[d] * SAME_DAY + (o[(d - 1) % n] > 0) + (o[(d + 1) % n] > 0)
         near = [o[(d + j) % n] for j in range(1 - WEEK, WEEK)]
         window = sum(near[:WEEK])  # the windows ending d - WEEK + 1 + w .. d + w, slid along
@@ -811,71 +851,60 @@ def deal(lay: Layout, free: range, phase: list[float], uses: list[int], due: dic
             out += window >= 2
         return out
 
-    partners = [[y for y in range(len(cells)) if overlap[x][y] and fam[y] == fam[x]] for x in range(len(cells))]
-
-    def clashes(x: int, d: int) -> int:
+    def clashes(self, x: int, d: int) -> int:
         """Showings within a WEEK of day d of cells that can show a label of cell x (``overlap``)."""
-        return sum(1 for y in partners[x] for e in cell_on[y] if 0 < min((e - d) % n, (d - e) % n) <= WEEK)
+        n = PATTERN
+        return sum(1 for y in self.partners[x] for e in self.cell_on[y] if 0 < min((e - d) % n, (d - e) % n) <= WEEK)
 
-    def lateness(x: int, d: int) -> float:
+    def lateness(self, x: int, d: int) -> float:
         """Days cell x is behind its spacing on day d, plus its family's (twice its own: small pools)."""
-        f = fam[x]
-        late = d - (done[x] + phase[x]) * n / uses[x]
+        f, n = self.lay.fam[x], PATTERN
+        late = d - (self.done[x] + self.phase[x]) * n / self.uses[x]
         if f >= 0:
-            return late + d - (fdone[f] + fphase[f]) * n / total[f]
+            return late + d - (self.fdone[f] + self.fphase[f]) * n / self.total[f]
         return 2 * late
 
-    fam_cells: dict[int, list[int]] = {}
-    for x, f in enumerate(fam):
-        fam_cells.setdefault(f, []).append(x)
-    for d in free:
-        day = [-1] * TIERS
-        taken: list[int] = []
-        mine = [f for f in sorted(due) if d in due[f]]
-        if mine:  # the families due today first: their cells on distinct tiers, the most overdue
-            best_combo: tuple[float, tuple[int, ...]] | None = None
-            options = [[x for x in fam_cells[f] if left[x] > 0] + [-1] for f in mine]
-            for combo in itertools.product(*options):
-                placed = [x for x in combo if x >= 0]
-                if len({cells[x].tier for x in placed}) < len(placed):
+    def cost(self, x: int, d: int) -> float:
+        """Cell x's rest and clash costs on day d, less its lateness."""
+        return REST_W * self.rests(self.lay.fam[x], d) + CLASH_W * self.clashes(x, d) - self.lateness(x, d)
+
+    def due_first(self, mine: list[int], d: int) -> list[int]:
+        """The cells of the families ``mine`` due on day d: one each or none, on distinct tiers,
+        the choice of least cost."""
+        cells = self.lay.cells
+        best_combo: tuple[float, tuple[int, ...]] | None = None
+        options = [[x for x in self.fam_cells[f] if self.left[x] > 0] + [-1] for f in mine]
+        for combo in itertools.product(*options):
+            placed = [x for x in combo if x >= 0]
+            if len({cells[x].tier for x in placed}) < len(placed):
+                continue
+            score: float = DUE_W * (len(combo) - len(placed)) + self.lay.day_fact(placed)
+            score += sum(self.cost(x, d) for x in placed)
+            if best_combo is None or (score, combo) < best_combo:
+                best_combo = (score, combo)
+        assert best_combo is not None
+        return [x for x in best_combo[1] if x >= 0]
+
+    def cheapest(self, day: list[int], taken: list[int], d: int, due: dict[int, set[int]]) -> tuple[int, int]:
+        """(tier, cell): of the tiers still open on day d, the cell of least cost."""
+        best: tuple[tuple[float, int], int, int] | None = None
+        for t in range(TIERS):
+            if day[t] >= 0:
+                continue
+            for x in self.by_tier[t]:
+                if self.left[x] <= 0:
                     continue
-                score = DUE_W * (len(combo) - len(placed)) + lay.day_fact(placed)
-                score += sum(REST_W * rests(fam[x], d) + CLASH_W * clashes(x, d) - lateness(x, d) for x in placed)
-                if best_combo is None or (score, combo) < best_combo:
-                    best_combo = (score, combo)
-            assert best_combo is not None
-            for x in best_combo[1]:
-                if x >= 0:
-                    day[cells[x].tier] = x
-                    taken.append(x)
-                    shown[fam[x]][d] += 1
-        while len(taken) < TIERS:
-            best = None
-            for t in range(TIERS):
-                if day[t] >= 0:
-                    continue
-                for x in by_tier[t]:
-                    if left[x] <= 0:
-                        continue
-                    f = fam[x]
-                    score = REST_W * rests(f, d) + CLASH_W * clashes(x, d) + lay.day_fact(taken + [x]) - lateness(x, d)
-                    if f in due:
-                        score += DUE_W
-                    key = (score, x)
-                    if best is None or key < best[0]:
-                        best = (key, t, x)
-            assert best is not None
-            _, t, x = best
-            day[t] = x
-            taken.append(x)
-            shown[fam[x]][d] += 1
-        for t, x in enumerate(day):
-            days[d][t] = x
-            left[x] -= 1
-            done[x] += 1
-            fdone[fam[x]] += 1
-            cell_on[x].append(d)
-    lay.refresh()
+                f = self.lay.fam[x]
+                score: float = REST_W * self.rests(f, d) + CLASH_W * self.clashes(x, d)
+                score += self.lay.day_fact(taken + [x])
+                score -= self.lateness(x, d)
+                if f in due:
+                    score += DUE_W
+                key = (score, x)
+                if best is None or key < best[0]:
+                    best = (key, t, x)
+        assert best is not None
+        return best[1], best[2]
 
 
 def weekdays(cells: list[Cell], uses: list[int], order: list[int], ease: list[float]) -> dict[int, set[int]]:
