@@ -222,7 +222,9 @@ def _label(ratings: Any) -> bytes:
     return b"connections board|" + (b"" if ratings is None else ratings.digest.encode() + b"|")
 
 
-_MODE_BYTES = {mode: bytes([i]) for i, mode in enumerate(MODES)}  # an id's fifth byte: the mode's index
+_MODE_BYTES: dict[str, bytes] = {
+    mode: bytes([i]) for i, mode in enumerate(MODES)
+}  # an id's fifth byte: the mode's index
 
 
 def _id_body(number: int, mode: str) -> bytes:

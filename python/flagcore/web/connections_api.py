@@ -53,15 +53,15 @@ class Prepared:
     halves around its "daily" value and, from the first guess on, a new game to copy and the
     groups as JSON objects (most boards of random seeds are never guessed: these wait)."""
 
-    __slots__ = ("head", "tail", "_grading")
+    __slots__ = ("_head", "_tail", "_grading")
 
     def __init__(self, head: bytes, tail: bytes) -> None:
-        self.head, self.tail = head, tail
+        self._head, self._tail = head, tail
         self._grading: tuple[ConnectionsGame, Groups] | None = None
 
     def reply(self, daily: str | None) -> Reply:
         """The reply to a request for this board as a new game (``daily``: the day it was asked as)."""
-        return Reply(self.head + (b"null" if daily is None else orjson.dumps(daily)) + self.tail)
+        return Reply(self._head + (b"null" if daily is None else orjson.dumps(daily)) + self._tail)
 
     def play(self, board: Board, guesses: list[list[str]]) -> tuple[ConnectionsGame, Groups]:
         """A game on ``board`` after ``guesses`` (each a legal guess), and its groups by tier as JSON."""
@@ -139,14 +139,16 @@ class ConnectionsApi:
                 while number in daily_numbers():  # a random board is never a day's (1 draw in 100,000)
                     number = secrets.randbelow(1 << 32)
         if self.store is None:  # nothing is published: the board from the cache, or dealt now
-            return self._dealt(number, mode, key).extra.reply(asked.daily)
+            dealt: Prepared = self._dealt(number, mode, key).extra
+            return dealt.reply(asked.daily)
         game = Game(number, mode, key)
         # a player this request made (no cookie yet) has no game: no store call, and no coroutine
         # when the board needs none either (a seed's or an id's, or a day's read from the store already)
         known = self.boards.known(*game) if player is None or new_player.get() else None
         if known is None:
             return self._stored_board(game, asked.daily, player)
-        return known.extra.reply(asked.daily)
+        prepared: Prepared = known.extra
+        return prepared.reply(asked.daily)
 
     async def _stored_board(self, game: Game, daily: str | None, player: str | None) -> Reply | dict[str, Any]:
         """``board`` with a store: the published board, and the player's game on it where it is."""
